@@ -1,0 +1,131 @@
+"""Settings from PAPERBOT_* variables, a .env file and an optional TOML file, validated once.
+
+Nothing here runs at import time: call `load_settings()` where the program starts, and build
+`Settings(_env_file=None, ...)` in tests.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_TOML = PROJECT_ROOT / "config" / "paperbot.toml"
+ENV_PREFIX = "PAPERBOT_"
+
+
+class SettingsError(Exception):
+    """A setting is invalid; the message is one line naming the setting and the fix."""
+
+
+def _toml_path() -> Path | None:
+    named = os.environ.get(f"{ENV_PREFIX}CONFIG")
+    if named:
+        return Path(named)
+    return DEFAULT_TOML if DEFAULT_TOML.is_file() else None
+
+
+class Settings(BaseSettings):
+    """Everything configurable. Environment names are the field names upper-cased with PAPERBOT_."""
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        validate_default=True,
+    )
+
+    # Discord
+    discord_token: SecretStr | None = Field(default=None, description="The bot token.")
+    dev_guild_id: int | None = Field(default=None, description="Guild to sync commands to.")
+    owner_ids: list[int] = Field(default_factory=list, description="Users allowed admin commands.")
+    message_content_intent: bool = Field(
+        default=False, description="Ask for the privileged intent to answer unmentioned questions."
+    )
+    chat_channel_ids: list[int] = Field(
+        default_factory=list, description="Channels where plain questions are answered."
+    )
+    cooldown_questions: int = Field(default=5, ge=1, le=1000)
+    cooldown_seconds: float = Field(default=30.0, gt=0, le=3600)
+    public_answers: bool = Field(default=True, description="Answers visible to the channel.")
+    max_upload_bytes: int = Field(default=5_000_000, ge=1_000, le=25_000_000)
+
+    # Storage
+    db_path: Path = Field(default=PROJECT_ROOT / "data" / "paperbot.db")
+    seeds_dir: Path = Field(default=PROJECT_ROOT / "seeds")
+
+    # Ranking
+    ranking: Literal["enhanced", "exact"] = "enhanced"
+    bm25_k1: float = Field(default=1.2, gt=0, le=10)
+    bm25_b: float = Field(default=0.75, ge=0, le=1)
+    bm25_epsilon: float = Field(default=0.25, ge=0, le=1)
+
+    # Answers
+    answer_results: int = Field(default=3, ge=1, le=10)
+    search_results: int = Field(default=5, ge=1, le=10)
+    max_results: int = Field(default=50, ge=1, le=1000)
+    excerpt_chars: int = Field(default=320, ge=80, le=1000)
+    max_query_chars: int = Field(default=2000, ge=50, le=100_000)
+    max_query_terms: int = Field(default=64, ge=1, le=1024)
+
+    # Logging
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    log_file: Path | None = None
+
+    @field_validator("owner_ids", "chat_channel_ids", mode="before")
+    @classmethod
+    def _split_id_list(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [part for part in value.replace(",", " ").split() if part]
+        if isinstance(value, int):
+            return [value]
+        return value
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings, dotenv_settings]
+        toml = _toml_path()
+        if toml is not None:
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml))
+        return tuple(sources)
+
+
+def _describe(error: ValidationError) -> str:
+    first = error.errors()[0]
+    name = ".".join(str(part) for part in first["loc"]) or "settings"
+    given = first.get("input")
+    shown = "" if name == "discord_token" or isinstance(given, dict) else f" (got {given!r})"
+    return f"setting {ENV_PREFIX}{name.upper()}: {first['msg']}{shown}"
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Build the settings, turning every failure into one `SettingsError` line."""
+    toml = _toml_path()
+    if toml is not None and not toml.is_file():
+        raise SettingsError(f"setting {ENV_PREFIX}CONFIG: no file at {toml}; fix the path or unset it")
+    try:
+        return Settings(**overrides)
+    except ValidationError as error:
+        raise SettingsError(_describe(error)) from None
+    except tomllib.TOMLDecodeError as error:
+        raise SettingsError(f"config file {toml}: {error}; fix the TOML syntax") from None
+    except UnicodeDecodeError:
+        raise SettingsError(f"config file {toml} or .env is not UTF-8 text") from None

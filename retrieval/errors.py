@@ -1,0 +1,47 @@
+"""Domain errors: each carries a message written for the person who caused it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class PaperbotError(Exception):
+    """Base class: `str(error)` is one line a user can act on."""
+
+
+class ListFormatError(PaperbotError):
+    """A paper-list or JSONL file cannot be read; names the file and the line."""
+
+    def __init__(self, path: Path | str, line: int | None, problem: str) -> None:
+        self.path = str(path)
+        self.line = line
+        self.problem = problem
+        where = f"{self.path}:{line}" if line is not None else self.path
+        super().__init__(f"{where}: {problem}")
+
+
+class PaperNotFound(PaperbotError):
+    """No paper has the id the user gave."""
+
+    def __init__(self, paper_id: str, suggestion: str | None = None) -> None:
+        self.paper_id = paper_id
+        self.suggestion = suggestion
+        hint = f" Did you mean `{suggestion}`?" if suggestion else " Try /search or autocomplete."
+        super().__init__(f"No paper has the id `{paper_id}`.{hint}")
+
+
+class CollectionNotFound(PaperbotError):
+    """A collection filter names a collection that does not exist."""
+
+    def __init__(self, name: str, known: list[str]) -> None:
+        self.name = name
+        listed = ", ".join(known) if known else "none loaded yet"
+        super().__init__(f"No collection is called `{name}`. Known collections: {listed}.")
+
+
+class QueryError(PaperbotError):
+    """A question cannot be answered as written (too long, nothing to search for)."""
+
+
+class StoreError(PaperbotError):
+    """The database cannot be opened or written (read-only, full, newer schema)."""

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Bootstrap paperbot on a machine that has only python3, then run it.
+
+    python3 run.py          # with no Discord token: the chat console; with one: the bot
+    python3 run.py test     # lint, type-check and the whole test suite
+    python3 run.py ARGS...  # any `paperbot` sub-command, e.g. `python3 run.py ingest FILE`
+
+The virtual environment lives in .venv and is reinstalled only when pyproject.toml changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+STAMP = VENV / ".paperbot-installed"
+
+
+def _ensure_environment() -> None:
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if STAMP.exists() and STAMP.read_text() == wanted:
+        return
+    if not (BIN / "python").exists():
+        print("paperbot: creating the virtual environment in .venv ...", file=sys.stderr)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    print("paperbot: installing dependencies (first run only) ...", file=sys.stderr)
+    subprocess.run(
+        [str(BIN / "python"), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[dev]"],
+        check=True,
+    )
+    STAMP.write_text(wanted)
+
+
+def _test_commands() -> list[list[str]]:
+    python = str(BIN / "python")
+    return [
+        [python, "-m", "ruff", "check", "."],
+        [python, "-m", "ruff", "format", "--check", "."],
+        [python, "-m", "mypy", "retrieval", "config"],
+        [python, "-m", "pytest", *sys.argv[2:]],
+    ]
+
+
+def main() -> int:
+    os.chdir(ROOT)
+    try:
+        _ensure_environment()
+    except subprocess.CalledProcessError as error:
+        print(f"paperbot: installing dependencies failed ({error}); see pip's output above.")
+        return 1
+    if sys.argv[1:2] == ["test"]:
+        for command in _test_commands():
+            print("$", " ".join(command[2:]), flush=True)
+            if subprocess.run(command).returncode != 0:
+                return 1
+        return 0
+    arguments = sys.argv[1:] or ["start"]
+    os.execv(str(BIN / "paperbot"), [str(BIN / "paperbot"), *arguments])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
