@@ -120,7 +120,9 @@ def load_settings(**overrides: Any) -> Settings:
     """Build the settings, turning every failure into one `SettingsError` line."""
     toml = _toml_path()
     if toml is not None and not toml.is_file():
-        raise SettingsError(f"setting {ENV_PREFIX}CONFIG: no file at {toml}; fix the path or unset it")
+        raise SettingsError(
+            f"setting {ENV_PREFIX}CONFIG: no file at {toml}; fix the path or unset it"
+        )
     try:
         return Settings(**overrides)
     except ValidationError as error:

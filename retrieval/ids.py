@@ -36,7 +36,7 @@ def paper_id(slug: str, number: int) -> str:
 
 
 def normalize_paper_id(text: str) -> str | None:
-    """A user-typed id in canonical form ('ICML2026-07 ' -> 'icml2026-7'), or None if not id-shaped."""
+    """A typed id in canonical form ('ICML2026-07 ' -> 'icml2026-7'); None if not id-shaped."""
     match = _PAPER_ID.match(text)
     if match is None:
         return None

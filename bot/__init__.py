@@ -1,0 +1,1 @@
+"""paperbot's shells: the Discord bot and the `paperbot` command line."""

@@ -1,0 +1,138 @@
+"""Plain-text and JSON renderings of engine answers for the terminal (the console's `render`)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from typing import Any
+
+from retrieval.models import Answer, CollectionInfo, EngineStats, Excerpt, Paper
+
+BOLD_YELLOW = "\x1b[1;33m"
+DIM = "\x1b[2m"
+RESET = "\x1b[0m"
+
+
+def _clean(text: str) -> str:
+    """Terminal-safe text: control characters (escape sequences in abstracts) become spaces."""
+    return "".join(ch if ch.isprintable() or ch == "\n" else " " for ch in text)
+
+
+def excerpt_text(excerpt: Excerpt, colour: bool) -> str:
+    parts = []
+    for span in excerpt.spans:
+        text = _clean(span.text)
+        if span.match:
+            parts.append(f"{BOLD_YELLOW}{text}{RESET}" if colour else f"[{text}]")
+        else:
+            parts.append(text)
+    return "".join(parts)
+
+
+def _wrap(text: str, indent: str = "    ") -> str:
+    return textwrap.fill(text, width=100, initial_indent=indent, subsequent_indent=indent)
+
+
+def render_answer(answer: Answer, colour: bool = False) -> str:
+    lines: list[str] = []
+    if answer.notice:
+        lines.append(answer.notice)
+    if answer.empty:
+        if answer.suggestion:
+            lines.append(f"Did you mean: {_clean(answer.suggestion)}?")
+        return "\n".join(lines) or "No paper matches that question."
+    if answer.lead is not None:
+        lines.append(f"{excerpt_text(answer.lead, colour)}  ({answer.lead_paper_id})")
+        lines.append("")
+    for hit in answer.hits:
+        paper = hit.paper
+        head = f"{hit.rank}. {_clean(paper.display_title)}  [{paper.id} · {paper.collection}]"
+        lines.append(f"{BOLD_YELLOW}{head}{RESET}" if colour else head)
+        lines.append(_wrap(excerpt_text(hit.excerpt, colour)))
+        for url in paper.urls:
+            lines.append(f"    {url}")
+    shown = f"{answer.hits[0].rank}-{answer.hits[-1].rank}"
+    footer = f"{shown} of {answer.total} matching papers · {answer.took_ms:.1f} ms"
+    if answer.expansions:
+        footer += " · also searched: " + "; ".join(answer.expansions)
+    lines.append(f"{DIM}{footer}{RESET}" if colour else footer)
+    return "\n".join(lines)
+
+
+def render_paper(paper: Paper) -> str:
+    lines = [f"{_clean(paper.display_title)}", f"{paper.id} · {paper.collection}"]
+    if paper.also_in:
+        lines.append("also in: " + ", ".join(paper.also_in))
+    lines.append(f"source: {paper.external_id}")
+    lines.append("")
+    lines.append(textwrap.fill(_clean(paper.abstract), width=100))
+    lines.extend(f"link: {url}" for url in paper.urls)
+    return "\n".join(lines)
+
+
+def render_collections(infos: list[CollectionInfo]) -> str:
+    if not infos:
+        return "No collections yet. Add one with: paperbot ingest PATH"
+    width = max(len(info.name) for info in infos)
+    rows = [
+        f"{info.name:<{width}}  in:{info.slug:<12} {info.papers:>7,} papers  {info.files} files"
+        for info in infos
+    ]
+    return "\n".join(rows)
+
+
+def render_stats(stats: EngineStats) -> str:
+    p50 = "-" if stats.latency_p50_ms is None else f"{stats.latency_p50_ms:.1f} ms"
+    p95 = "-" if stats.latency_p95_ms is None else f"{stats.latency_p95_ms:.1f} ms"
+    return "\n".join(
+        [
+            f"papers        {stats.papers:,}",
+            f"collections   {stats.collections:,}",
+            f"vocabulary    {stats.vocabulary:,} terms, {stats.postings:,} postings",
+            f"index         {stats.index_bytes / 1e6:.1f} MB in memory",
+            f"database      {stats.database_bytes / 1e6:.1f} MB",
+            f"questions     {stats.questions_answered:,} answered (p50 {p50}, p95 {p95})",
+        ]
+    )
+
+
+def paper_json(paper: Paper) -> dict[str, Any]:
+    return {
+        "id": paper.id,
+        "external_id": paper.external_id,
+        "collection": paper.collection,
+        "also_in": list(paper.also_in),
+        "label": paper.label,
+        "title": paper.title,
+        "abstract": paper.abstract,
+        "urls": list(paper.urls),
+    }
+
+
+def answer_json(answer: Answer) -> dict[str, Any]:
+    """The documented, stable `--json` shape of `search`, `ask` and `similar`."""
+    return {
+        "query": answer.question,
+        "took_ms": round(answer.took_ms, 3),
+        "total": answer.total,
+        "suggestion": answer.suggestion,
+        "notice": answer.notice,
+        "lead": None if answer.lead is None else answer.lead.plain,
+        "hits": [
+            {
+                "id": hit.paper.id,
+                "external_id": hit.paper.external_id,
+                "collection": hit.paper.collection,
+                "label": hit.paper.label,
+                "score": hit.score,
+                "excerpt": hit.excerpt.plain,
+                "abstract": hit.paper.abstract,
+                "urls": list(hit.paper.urls),
+            }
+            for hit in answer.hits
+        ],
+    }
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False)

@@ -1,0 +1,89 @@
+"""Acronyms the corpus defines ("Mixture of Experts (MoE)"), as a two-way query expansion table.
+
+The table is derived from the papers themselves at index time, never hand-written, so a query
+"MoE" finds papers that only write "mixture of experts", and the reverse.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+# A second meaning is kept only when the corpus uses it often enough to be a real sense.
+_MIN_SHARE = 0.25
+_MAX_MEANINGS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Expansion:
+    """Extra weighted query terms, and a human-readable note of what was added."""
+
+    terms: tuple[tuple[str, float], ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AcronymTable:
+    short_to_long: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    long_to_short: dict[tuple[str, ...], str] = field(default_factory=dict)
+    surface: dict[str, str] = field(default_factory=dict)
+    long_surface: dict[tuple[str, ...], str] = field(default_factory=dict)
+
+    @classmethod
+    def build(
+        cls,
+        rows: Iterable[tuple[str, str, int]],
+        analyze: Callable[[str], list[str]],
+    ) -> AcronymTable:
+        """rows: (acronym, long form, number of papers defining it), as the store keeps them."""
+        counts: dict[str, dict[tuple[str, ...], int]] = defaultdict(lambda: defaultdict(int))
+        surface: dict[str, str] = {}
+        long_surface: dict[tuple[str, ...], str] = {}
+        for acronym, long_form, papers in rows:
+            analyzed = analyze(acronym)
+            expansion = tuple(analyze(long_form))
+            if len(analyzed) != 1 or len(expansion) < 2 or analyzed[0] in expansion:
+                continue
+            short = analyzed[0]
+            counts[short][expansion] += papers
+            surface.setdefault(short, acronym)
+            long_surface.setdefault(expansion, long_form.lower())
+        short_to_long: dict[str, tuple[tuple[str, ...], ...]] = {}
+        long_to_short: dict[tuple[str, ...], str] = {}
+        for short, meanings in counts.items():
+            ranked = sorted(meanings.items(), key=lambda item: (-item[1], item[0]))
+            best = ranked[0][1]
+            kept = tuple(
+                expansion for expansion, n in ranked[:_MAX_MEANINGS] if n >= best * _MIN_SHARE
+            )
+            short_to_long[short] = kept
+            for expansion in kept:
+                long_to_short.setdefault(expansion, short)
+        return cls(short_to_long, long_to_short, surface, long_surface)
+
+    def __len__(self) -> int:
+        return len(self.short_to_long)
+
+    def expand(self, terms: Sequence[str], weight: float) -> Expansion:
+        """Terms to add: long forms for acronyms in `terms`, and acronyms for long forms."""
+        present = set(terms)
+        added: dict[str, float] = {}
+        notes: list[str] = []
+        for term in dict.fromkeys(terms):
+            for expansion in self.short_to_long.get(term, ()):
+                new = [word for word in expansion if word not in present]
+                if new:
+                    long_form = self.long_surface.get(expansion, " ".join(expansion))
+                    notes.append(f"{self.surface.get(term, term)} → {long_form}")
+                    for word in new:
+                        added[word] = max(added.get(word, 0.0), weight)
+        for length in {len(key) for key in self.long_to_short}:
+            for start in range(len(terms) - length + 1):
+                window = tuple(terms[start : start + length])
+                short = self.long_to_short.get(window)
+                if short is not None and short not in present and short not in added:
+                    added[short] = weight
+                    long_form = self.long_surface.get(window, " ".join(window))
+                    notes.append(f"{long_form} → {self.surface.get(short, short)}")
+        return Expansion(tuple(added.items()), tuple(notes))

@@ -1,0 +1,268 @@
+"""BM25 inverted index: rank-bm25's BM25Okapi scores, computed from numpy postings.
+
+`rank_bm25.BM25Okapi.get_scores` walks every document in Python for every query term, which is
+seconds per query at 100k abstracts. This index keeps the same statistics as postings arrays and
+evaluates the same formula, in the same floating-point order, only over the documents that hold
+a query term. IDF comes from rank-bm25's own `_calc_idf`, so epsilon handling is theirs too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import zipfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from rank_bm25 import BM25Okapi
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+_FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class BM25Params:
+    k1: float = 1.5
+    b: float = 0.75
+    epsilon: float = 0.25
+
+
+class _IdfTable(BM25Okapi):  # type: ignore[misc]
+    """Runs rank-bm25's own IDF computation on document frequencies we already counted."""
+
+    def __init__(self, document_frequencies: dict[str, int], corpus_size: int, params: BM25Params):
+        self.k1, self.b, self.epsilon = params.k1, params.b, params.epsilon
+        self.corpus_size = corpus_size
+        self.idf: dict[str, float] = {}
+        self._calc_idf(document_frequencies)
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """Dense scores over all documents, and which documents hold at least one query term."""
+
+    values: FloatArray
+    matched: BoolArray
+
+
+class BM25Index:
+    """Postings per term (document numbers and term frequencies) plus per-document lengths.
+
+    Document numbers are positions in `keys`, which the caller maps to its own ids.
+    Terms are numbered in order of first occurrence, as rank-bm25 fills its dictionaries, so the
+    IDF average is summed in the same order and scores match rank-bm25 to the last bit.
+    """
+
+    def __init__(
+        self,
+        terms: list[str],
+        offsets: IntArray,
+        postings_docs: npt.NDArray[np.int32],
+        postings_tf: npt.NDArray[np.int32],
+        doc_len: IntArray,
+        keys: IntArray,
+        params: BM25Params,
+        forward: npt.NDArray[np.int32],
+    ) -> None:
+        self.terms = terms
+        self.term_ids = {term: number for number, term in enumerate(terms)}
+        self.offsets = offsets
+        self.postings_docs = postings_docs
+        self.postings_tf = postings_tf
+        self.doc_len = doc_len
+        self.keys = keys
+        self.params = params
+        # Each document's term ids in text order, for phrase checks, proximity and "similar".
+        self.forward = forward
+        self.doc_start = np.zeros(len(doc_len) + 1, dtype=np.int64)
+        np.cumsum(doc_len, out=self.doc_start[1:])
+        self.size = len(keys)
+        self.avgdl = int(doc_len.sum()) / self.size if self.size else 0.0
+        frequencies = np.diff(offsets)
+        if self.size:
+            table = _IdfTable(
+                dict(zip(terms, frequencies.tolist(), strict=True)), self.size, params
+            )
+            self.idf = np.array([table.idf[term] for term in terms], dtype=np.float64)
+        else:
+            self.idf = np.zeros(0, dtype=np.float64)
+        # Same expression, same operation order as rank-bm25's get_scores denominator.
+        k1, b = params.k1, params.b
+        self.norm = k1 * (1 - b + b * doc_len / self.avgdl) if self.size else np.zeros(0)
+
+    # -- building ------------------------------------------------------------------------------
+
+    @classmethod
+    def build(
+        cls, documents: Iterable[Sequence[str]], keys: Sequence[int], params: BM25Params
+    ) -> BM25Index:
+        """Index token lists; `keys[i]` identifies `documents[i]` to the caller."""
+        term_ids: dict[str, int] = {}
+        flat: list[int] = []
+        lengths: list[int] = []
+        for tokens in documents:
+            for token in tokens:
+                if token not in term_ids:
+                    term_ids[token] = len(term_ids)
+            flat.extend(map(term_ids.__getitem__, tokens))
+            lengths.append(len(tokens))
+        doc_len = np.array(lengths, dtype=np.int64)
+        if len(doc_len) != len(keys):
+            raise ValueError(f"{len(doc_len)} documents but {len(keys)} keys")
+        token_terms = np.array(flat, dtype=np.int64)
+        token_docs = np.repeat(np.arange(len(doc_len), dtype=np.int64), doc_len)
+        # One sort groups tokens by (term, document); run lengths are the term frequencies.
+        pair = token_terms * max(len(doc_len), 1) + token_docs
+        pairs, tf = np.unique(pair, return_counts=True)
+        pair_terms = pairs // max(len(doc_len), 1)
+        offsets = np.zeros(len(term_ids) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(pair_terms, minlength=len(term_ids)), out=offsets[1:])
+        return cls(
+            terms=list(term_ids),
+            offsets=offsets,
+            postings_docs=(pairs % max(len(doc_len), 1)).astype(np.int32),
+            postings_tf=tf.astype(np.int32),
+            doc_len=doc_len,
+            keys=np.asarray(keys, dtype=np.int64),
+            params=params,
+            forward=token_terms.astype(np.int32),
+        )
+
+    def with_params(self, params: BM25Params) -> BM25Index:
+        """The same postings under other k1/b/epsilon (IDF and length norms recomputed)."""
+        return BM25Index(
+            self.terms,
+            self.offsets,
+            self.postings_docs,
+            self.postings_tf,
+            self.doc_len,
+            self.keys,
+            params,
+            self.forward,
+        )
+
+    # -- querying ------------------------------------------------------------------------------
+
+    def __contains__(self, term: str) -> bool:
+        return term in self.term_ids
+
+    def postings(self, term: str) -> npt.NDArray[np.int32]:
+        """Document numbers that contain `term` (ascending)."""
+        number = self.term_ids.get(term)
+        if number is None:
+            return np.zeros(0, dtype=np.int32)
+        return self.postings_docs[self.offsets[number] : self.offsets[number + 1]]
+
+    def document_frequency(self, term: str) -> int:
+        number = self.term_ids.get(term)
+        return 0 if number is None else int(self.offsets[number + 1] - self.offsets[number])
+
+    def idf_of(self, term: str) -> float:
+        number = self.term_ids.get(term)
+        return 0.0 if number is None else float(self.idf[number])
+
+    def score(self, query: Sequence[tuple[str, float]]) -> Scores:
+        """BM25Okapi scores for weighted query terms; repeated terms count again, as in rank-bm25.
+
+        With every weight 1.0 the result equals `BM25Okapi(...).get_scores(terms)` exactly.
+        """
+        values = np.zeros(self.size, dtype=np.float64)
+        matched = np.zeros(self.size, dtype=np.bool_)
+        k1 = self.params.k1
+        for term, weight in query:
+            number = self.term_ids.get(term)
+            if number is None or weight == 0:
+                continue
+            start, end = self.offsets[number], self.offsets[number + 1]
+            docs = self.postings_docs[start:end]
+            tf = self.postings_tf[start:end]
+            contribution = self.idf[number] * (tf * (k1 + 1) / (tf + self.norm[docs]))
+            if weight != 1.0:
+                contribution = contribution * weight
+            values[docs] += contribution
+            matched[docs] = True
+        return Scores(values, matched)
+
+    def top(self, values: FloatArray, candidates: BoolArray, k: int) -> IntArray:
+        """Document numbers of the k best candidates, best first; ties go to the earlier one."""
+        chosen = np.flatnonzero(candidates)
+        if len(chosen) > k:
+            part = np.argpartition(-values[chosen], k - 1)[:k]
+            chosen = chosen[part]
+        order = np.lexsort((chosen, -values[chosen]))
+        return chosen[order].astype(np.int64)
+
+    def document_terms(self, doc: int) -> npt.NDArray[np.int32]:
+        """Term ids of one document, in text order."""
+        return self.forward[self.doc_start[doc] : self.doc_start[doc + 1]]
+
+    def term_number(self, term: str) -> int | None:
+        return self.term_ids.get(term)
+
+    @property
+    def nbytes(self) -> int:
+        arrays = (
+            self.offsets,
+            self.postings_docs,
+            self.postings_tf,
+            self.doc_len,
+            self.keys,
+            self.forward,
+        )
+        return sum(array.nbytes for array in arrays) + self.idf.nbytes + self.norm.nbytes
+
+    # -- persistence ---------------------------------------------------------------------------
+
+    def save(self, path: Path, stamp: dict[str, Any]) -> None:
+        """Write atomically (temp file + rename) so a crash never leaves half an index."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        vocabulary = "\n".join(self.terms).encode("utf-8")
+        header = json.dumps({"format": _FORMAT, **stamp}).encode("utf-8")
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as file:
+                np.savez(
+                    file,
+                    header=np.frombuffer(header, dtype=np.uint8),
+                    vocabulary=np.frombuffer(vocabulary, dtype=np.uint8),
+                    offsets=self.offsets,
+                    postings_docs=self.postings_docs,
+                    postings_tf=self.postings_tf,
+                    doc_len=self.doc_len,
+                    keys=self.keys,
+                    forward=self.forward,
+                )
+            Path(temporary).replace(path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+    @classmethod
+    def load(cls, path: Path, stamp: dict[str, Any], params: BM25Params) -> BM25Index | None:
+        """The saved index if it was written for `stamp`; None if missing, stale or unreadable."""
+        try:
+            with np.load(path) as data:
+                header = json.loads(data["header"].tobytes().decode("utf-8"))
+                if header != {"format": _FORMAT, **stamp}:
+                    return None
+                text = data["vocabulary"].tobytes().decode("utf-8")
+                return cls(
+                    terms=text.split("\n") if text else [],
+                    offsets=data["offsets"],
+                    postings_docs=data["postings_docs"],
+                    postings_tf=data["postings_tf"],
+                    doc_len=data["doc_len"],
+                    keys=data["keys"],
+                    params=params,
+                    forward=data["forward"],
+                )
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, UnicodeDecodeError):
+            return None

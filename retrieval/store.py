@@ -1,0 +1,633 @@
+"""The paperbot database: papers, collections, ingested files, acronyms, reading lists and meta.
+
+One aiosqlite connection writes, with every write method a single transaction behind a lock, and
+a second, read-only connection serves reads. In WAL mode a read sees the last commit and never
+waits for an ingest in progress. Paper ids are stored lowercase and looked up case-insensitively.
+The engine is the only caller; it prepares `NewPaper`s (labels, hashes, analyzed terms) and this
+module only stores and fetches them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import sqlite3
+from collections import Counter
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from retrieval import ids
+from retrieval.errors import PaperNotFound, StoreError
+from retrieval.migrations import check_compatible, migrate
+from retrieval.models import CollectionInfo, Paper
+
+log = logging.getLogger(__name__)
+
+_BUSY_TIMEOUT_MS = 10_000
+_PAGE_SIZE = 8192
+# Values per `IN (...)`: far below SQLite's bound-variable limit, even on old builds (999).
+_CHUNK = 500
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True)
+class NewPaper:
+    """A paper ready to store, prepared by the engine. `acronyms` are defined in its abstract."""
+
+    abstract: str
+    external_id: str
+    label: str
+    content_hash: str
+    terms: str
+    title: str | None = None
+    urls: tuple[str, ...] = ()
+    authors: tuple[str, ...] = ()
+    acronyms: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    """What `add_file` did. `collection` is the stored name, which wins over a new spelling."""
+
+    added: int
+    skipped: int
+    collection: str
+    slug: str
+    already_ingested: bool
+
+
+@dataclass(frozen=True, slots=True)
+class IndexRow:
+    """What the index needs of one paper. `slugs` is the home collection, then memberships."""
+
+    rowid: int
+    paper_id: str
+    slugs: tuple[str, ...]
+    terms: str
+
+
+# Every query that returns `Paper`s selects these columns, in this order (see `_paper`).
+_PAPER_SELECT = """
+SELECT p.id, c.name, p.position, p.external_id, p.abstract, p.label, p.title, p.urls,
+       p.authors, p.content_hash,
+       (SELECT json_group_array(name) FROM (
+            SELECT o.name FROM paper_collections AS m
+            JOIN collections AS o ON o.id = m.collection_id
+            WHERE m.paper_rowid = p.rowid AND m.collection_id <> p.collection_id
+            ORDER BY o.id)),
+       p.rowid
+FROM papers AS p
+JOIN collections AS c ON c.id = p.collection_id
+"""
+
+
+class Store:
+    """The database. Open with `await Store.open(path)`; close with `close()` or `async with`."""
+
+    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection):
+        self.path = path
+        self._writer = writer
+        self._reader = reader
+        # aiosqlite runs one statement at a time, but a transaction spans several awaits; the
+        # lock keeps another coroutine's write from landing inside (and rolling back with) it.
+        self._write_lock = asyncio.Lock()
+        self._closed = False
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: Path) -> Store:
+        """Open (creating if needed) and migrate the database at `path`.
+
+        Raises StoreError with one actionable line if the file cannot be used.
+        """
+        path = Path(path)
+        where = str(path)
+        try:
+            await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreError(
+                f"Cannot create the folder for the database {where} ({error.strerror}); "
+                "create it or set another database path."
+            ) from error
+        writer: aiosqlite.Connection | None = None
+        reader: aiosqlite.Connection | None = None
+        try:
+            writer = await _connect(path)
+            # A paper row (abstract + terms) is ~3 KB: a 4 KB page holds one and wastes a third
+            # of the file; 8 KB pages hold two or three. Only a new, empty database takes this.
+            await writer.execute(f"PRAGMA page_size = {_PAGE_SIZE:d}")
+            # Before anything writes (WAL mode is stored in the file), so that a database this
+            # code must not use is left exactly as it was found.
+            await check_compatible(writer, where)
+            rows = list(await writer.execute_fetchall("PRAGMA journal_mode = WAL"))
+            if str(rows[0][0]).lower() != "wal":
+                log.warning("%s: WAL is unavailable here; reads will wait for writes", where)
+            await writer.execute("PRAGMA foreign_keys = ON")
+            # NORMAL is durable across application crashes in WAL mode; only a power loss can
+            # drop the last commits, which a re-ingest restores.
+            await writer.execute("PRAGMA synchronous = NORMAL")
+            version = await migrate(writer, where)
+            await _check_writable(writer, version)
+            reader = await _connect(path)
+            await reader.execute("PRAGMA query_only = ON")
+        except BaseException as error:
+            for connection in (reader, writer):
+                if connection is not None:
+                    with suppress(Exception):
+                        await connection.close()
+            if isinstance(error, sqlite3.Error):
+                raise StoreError(_explain(where, error)) from error
+            raise
+        return cls(path, writer, reader)
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        async with self._write_lock:
+            with suppress(sqlite3.Error):
+                await self._writer.execute("PRAGMA optimize")
+            await self._reader.close()
+            await self._writer.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # -- ingest ---------------------------------------------------------------------------
+
+    async def file_ingested(self, sha256: str) -> bool:
+        rows = await self._read("SELECT 1 FROM ingested_files WHERE sha256 = ?", (sha256,))
+        return bool(rows)
+
+    async def add_file(
+        self, *, path: str, sha256: str, collection: str, papers: Sequence[NewPaper]
+    ) -> FileResult:
+        """Store one file's papers in one transaction: all of them, or (on any error) none.
+
+        A file whose sha256 is already recorded changes nothing. A paper whose content hash is
+        already stored keeps its id and home collection and becomes a member of `collection`.
+        New papers get ids `<slug>-<n>`, numbered on from the collection's last id, in order.
+        """
+        slug = ids.collection_slug(collection)
+        async with self._transaction() as db:
+            seen = list(
+                await db.execute_fetchall(
+                    "SELECT c.name, c.slug FROM ingested_files AS f "
+                    "JOIN collections AS c ON c.id = f.collection_id WHERE f.sha256 = ?",
+                    (sha256,),
+                )
+            )
+            if seen:
+                return FileResult(0, 0, str(seen[0][0]), str(seen[0][1]), already_ingested=True)
+            collection_id, name, next_number = await _get_or_create_collection(
+                db, collection.strip(), slug
+            )
+            stored = await _stored_papers(db, collection_id, [p.content_hash for p in papers])
+            plan = _plan_file(
+                papers,
+                stored=stored,
+                slug=slug,
+                collection_id=collection_id,
+                next_number=next_number,
+                next_rowid=await _scalar(db, "SELECT coalesce(max(rowid), 0) + 1 FROM papers"),
+                next_position=await _scalar(
+                    db,
+                    "SELECT coalesce(max(position), 0) + 1 FROM paper_collections "
+                    "WHERE collection_id = ?",
+                    (collection_id,),
+                ),
+            )
+            await db.executemany(
+                "INSERT INTO papers (rowid, id, collection_id, position, external_id, title, "
+                "abstract, label, urls, authors, content_hash, terms) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                plan.papers,
+            )
+            await db.executemany(
+                "INSERT INTO paper_collections (paper_rowid, collection_id, position, external_id) "
+                "VALUES (?, ?, ?, ?)",
+                plan.memberships,
+            )
+            await db.executemany(
+                "INSERT INTO acronyms (acronym, expansion, papers) VALUES (?, ?, ?) "
+                "ON CONFLICT (acronym, expansion) DO UPDATE SET papers = papers + excluded.papers",
+                [(acronym, expansion, n) for (acronym, expansion), n in plan.acronyms.items()],
+            )
+            await db.execute(
+                "UPDATE collections SET next_number = ? WHERE id = ?",
+                (plan.next_number, collection_id),
+            )
+            await db.execute(
+                "INSERT INTO ingested_files (path, sha256, collection_id, papers_added, "
+                "papers_skipped) VALUES (?, ?, ?, ?, ?)",
+                (path, sha256, collection_id, len(plan.papers), plan.skipped),
+            )
+            # Any recorded file may change what the index holds (papers or memberships).
+            await db.execute(
+                "INSERT INTO meta (key, value) VALUES ('generation', '1') "
+                "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+            )
+        return FileResult(len(plan.papers), plan.skipped, name, slug, already_ingested=False)
+
+    async def generation(self) -> int:
+        """Bumped by every ingest, so a persisted index can tell whether it is stale."""
+        return int(await self.get_meta("generation") or 0)
+
+    async def index_rows(self) -> list[IndexRow]:
+        """Every paper's index input, by rowid, in one query (startup rebuilds use it)."""
+        rows = await self._read(
+            """
+            SELECT p.rowid, p.id, c.slug, p.terms,
+                   (SELECT group_concat(o.slug, ' ') FROM paper_collections AS m
+                    JOIN collections AS o ON o.id = m.collection_id
+                    WHERE m.paper_rowid = p.rowid AND m.collection_id <> p.collection_id)
+            FROM papers AS p
+            JOIN collections AS c ON c.id = p.collection_id
+            ORDER BY p.rowid
+            """
+        )
+        # Slugs are [a-z0-9]+, so a space separates them safely.
+        return [
+            IndexRow(
+                rowid=row[0],
+                paper_id=row[1],
+                slugs=(row[2], *row[4].split()) if row[4] else (row[2],),
+                terms=row[3],
+            )
+            for row in rows
+        ]
+
+    # -- papers ---------------------------------------------------------------------------
+
+    async def paper(self, paper_id: str) -> Paper | None:
+        rows = await self._read(f"{_PAPER_SELECT} WHERE p.id = ?", (_paper_key(paper_id),))
+        return _paper(rows[0]) if rows else None
+
+    async def papers_by_rowid(self, rowids: Sequence[int]) -> list[Paper]:
+        """Papers in the order given; unknown rowids are left out."""
+        found: dict[int, Paper] = {}
+        for chunk in _chunks(rowids):
+            marks = ", ".join("?" * len(chunk))
+            for row in await self._read(f"{_PAPER_SELECT} WHERE p.rowid IN ({marks})", chunk):
+                found[int(row[11])] = _paper(row)
+        return [found[rowid] for rowid in rowids if rowid in found]
+
+    async def abstracts_by_rowid(self, rowids: Sequence[int]) -> dict[int, str]:
+        found: dict[int, str] = {}
+        for chunk in _chunks(rowids):
+            marks = ", ".join("?" * len(chunk))
+            sql = f"SELECT rowid, abstract FROM papers WHERE rowid IN ({marks})"
+            found.update((int(row[0]), str(row[1])) for row in await self._read(sql, chunk))
+        return found
+
+    async def random_paper(self, slug: str | None = None) -> Paper | None:
+        """A uniformly random paper, optionally among a collection's papers and members."""
+        if slug is None:
+            total = await self._read_scalar("SELECT count(*) FROM papers")
+            pick = "SELECT rowid FROM papers ORDER BY rowid LIMIT 1 OFFSET ?"
+            params: tuple[Any, ...] = ()
+        else:
+            members = (
+                "FROM paper_collections AS m JOIN collections AS k ON k.id = m.collection_id "
+                "WHERE k.slug = ?"
+            )
+            params = (slug.strip().lower(),)
+            total = await self._read_scalar(f"SELECT count(*) {members}", params)
+            pick = f"SELECT m.paper_rowid {members} ORDER BY m.position LIMIT 1 OFFSET ?"
+        if total == 0:
+            return None
+        rows = await self._read(
+            f"{_PAPER_SELECT} WHERE p.rowid = ({pick})", (*params, random.randrange(total))
+        )
+        return _paper(rows[0]) if rows else None
+
+    async def paper_labels(self) -> list[tuple[str, str]]:
+        """(id, label) of every paper, by rowid: the autocomplete source."""
+        rows = await self._read("SELECT id, label FROM papers ORDER BY rowid")
+        return [(str(row[0]), str(row[1])) for row in rows]
+
+    # -- collections and statistics -------------------------------------------------------
+
+    async def collections(self) -> list[CollectionInfo]:
+        """Collections in creation order; `papers` counts members, not just home papers."""
+        rows = await self._read(
+            """
+            SELECT c.name, c.slug,
+                   (SELECT count(*) FROM paper_collections AS m WHERE m.collection_id = c.id),
+                   (SELECT count(*) FROM ingested_files AS f WHERE f.collection_id = c.id)
+            FROM collections AS c
+            ORDER BY c.id
+            """
+        )
+        return [CollectionInfo(row[0], row[1], row[2], row[3]) for row in rows]
+
+    async def collection_by_name_or_slug(self, text: str) -> CollectionInfo | None:
+        """The collection `text` names, ignoring case; 'ICML-2026' also finds slug icml2026."""
+        wanted = text.strip().casefold()
+        if not wanted:
+            return None
+        known = await self.collections()
+        for info in known:
+            if wanted in (info.name.casefold(), info.slug):
+                return info
+        slug = ids.collection_slug(text)
+        return next((info for info in known if info.slug == slug), None)
+
+    async def acronym_table(self) -> list[tuple[str, str, int]]:
+        """(acronym, expansion, papers defining it), most-defined expansion first."""
+        rows = await self._read(
+            "SELECT acronym, expansion, papers FROM acronyms "
+            "ORDER BY acronym, papers DESC, expansion"
+        )
+        return [(str(row[0]), str(row[1]), int(row[2])) for row in rows]
+
+    async def counts(self) -> tuple[int, int]:
+        """(papers, collections)."""
+        rows = await self._read(
+            "SELECT (SELECT count(*) FROM papers), (SELECT count(*) FROM collections)"
+        )
+        return int(rows[0][0]), int(rows[0][1])
+
+    async def database_bytes(self) -> int:
+        """The database's size in pages, including commits not yet checkpointed from the WAL."""
+        return await self._read_scalar(
+            "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()"
+        )
+
+    # -- reading lists --------------------------------------------------------------------
+
+    async def save(self, user_id: int, paper_id: str) -> bool:
+        """Add a paper to a reading list: True if newly added. PaperNotFound if no such paper."""
+        key = _paper_key(paper_id)
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO reading_list (user_id, paper_id) "
+                "SELECT ?, id FROM papers WHERE id = ? ON CONFLICT DO NOTHING",
+                (user_id, key),
+            )
+            if cursor.rowcount > 0:
+                return True
+            if not await _scalar(db, "SELECT count(*) FROM papers WHERE id = ?", (key,)):
+                raise PaperNotFound(paper_id)
+        return False
+
+    async def unsave(self, user_id: int, paper_id: str) -> bool:
+        """Remove a paper from a reading list: True if it was there."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "DELETE FROM reading_list WHERE user_id = ? AND paper_id = ?",
+                (user_id, _paper_key(paper_id)),
+            )
+            return cursor.rowcount > 0
+
+    async def saved(self, user_id: int) -> list[Paper]:
+        """A user's reading list, oldest first."""
+        rows = await self._read(
+            f"{_PAPER_SELECT} JOIN reading_list AS r ON r.paper_id = p.id "
+            "WHERE r.user_id = ? ORDER BY r.added_at, r.rowid",
+            (user_id,),
+        )
+        return [_paper(row) for row in rows]
+
+    # -- meta -----------------------------------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        rows = await self._read("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    # -- plumbing -------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """BEGIN IMMEDIATE ... COMMIT on the writer; ROLLBACK and re-raise on any exception."""
+        async with self._write_lock:
+            try:
+                await self._writer.execute("BEGIN IMMEDIATE")
+                yield self._writer
+                await self._writer.execute("COMMIT")
+            except BaseException as error:
+                # Queued unconditionally, not guarded by `in_transaction`: after a cancellation
+                # the BEGIN may still be waiting in aiosqlite's queue, and this runs after it.
+                # The error when no transaction is open (BEGIN itself failed) means nothing.
+                with suppress(sqlite3.OperationalError):
+                    await self._writer.execute("ROLLBACK")
+                if isinstance(error, sqlite3.OperationalError):
+                    raise StoreError(_explain(str(self.path), error)) from error
+                raise
+
+    async def _read(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        return list(await self._reader.execute_fetchall(sql, params))
+
+    async def _read_scalar(self, sql: str, params: Iterable[Any] = ()) -> int:
+        return int((await self._read(sql, params))[0][0])
+
+
+@dataclass(slots=True)
+class _FilePlan:
+    """Rows one file adds, computed in Python so each table takes a single executemany."""
+
+    papers: list[tuple[Any, ...]]
+    memberships: list[tuple[int, int, int, str]]
+    acronyms: Counter[tuple[str, str]]
+    skipped: int
+    next_number: int
+
+
+def _plan_file(
+    papers: Sequence[NewPaper],
+    *,
+    stored: dict[str, tuple[int, bool]],
+    slug: str,
+    collection_id: int,
+    next_number: int,
+    next_rowid: int,
+    next_position: int,
+) -> _FilePlan:
+    """Decide, for each paper in file order, whether it is new or a membership of a stored one.
+
+    `stored` maps content hash -> (rowid, already a member of this collection). New papers get
+    explicit rowids (the write lock is held, so max(rowid) + 1 onwards is free), which lets the
+    membership rows be written without asking SQLite for each paper's rowid.
+    """
+    plan = _FilePlan([], [], Counter(), 0, next_number)
+    members = {rowid for rowid, member in stored.values() if member}
+    rowids = {content_hash: rowid for content_hash, (rowid, _) in stored.items()}
+    for paper in papers:
+        rowid = rowids.get(paper.content_hash)
+        if rowid is None:
+            rowid = next_rowid
+            next_rowid += 1
+            rowids[paper.content_hash] = rowid
+            plan.papers.append(
+                (
+                    rowid,
+                    ids.paper_id(slug, plan.next_number),
+                    collection_id,
+                    plan.next_number,
+                    paper.external_id,
+                    paper.title,
+                    paper.abstract,
+                    paper.label,
+                    json.dumps(list(paper.urls)),
+                    json.dumps(list(paper.authors)),
+                    paper.content_hash,
+                    paper.terms,
+                )
+            )
+            plan.next_number += 1
+            plan.acronyms.update(set(paper.acronyms))
+        else:
+            plan.skipped += 1
+        if rowid not in members:
+            members.add(rowid)
+            plan.memberships.append((rowid, collection_id, next_position, paper.external_id))
+            next_position += 1
+    return plan
+
+
+async def _connect(path: Path) -> aiosqlite.Connection:
+    # isolation_level=None: the sqlite3 module never opens transactions behind our back; each
+    # write method issues its own BEGIN IMMEDIATE ... COMMIT.
+    connection = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        await connection.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS:d}")
+    except BaseException:
+        await connection.close()
+        raise
+    return connection
+
+
+async def _check_writable(connection: aiosqlite.Connection, version: int) -> None:
+    """Fail now if the database is read-only, rather than at the first ingest or save.
+
+    SQLite opens a read-only file without complaint (even BEGIN IMMEDIATE succeeds); only a
+    real write fails. This one rewrites the current version and is rolled back.
+    """
+    await connection.execute("BEGIN IMMEDIATE")
+    try:
+        await connection.execute(f"PRAGMA user_version = {version:d}")
+    finally:
+        await connection.execute("ROLLBACK")
+
+
+async def _get_or_create_collection(
+    db: aiosqlite.Connection, name: str, slug: str
+) -> tuple[int, str, int]:
+    """(id, stored name, next number) of the collection with `slug`, creating it if new."""
+    rows = list(
+        await db.execute_fetchall(
+            "SELECT id, name, next_number FROM collections WHERE slug = ?", (slug,)
+        )
+    )
+    if not rows:
+        rows = list(
+            await db.execute_fetchall(
+                "INSERT INTO collections (name, slug) VALUES (?, ?) "
+                "RETURNING id, name, next_number",
+                (name or slug, slug),
+            )
+        )
+    return int(rows[0][0]), str(rows[0][1]), int(rows[0][2])
+
+
+async def _stored_papers(
+    db: aiosqlite.Connection, collection_id: int, hashes: Sequence[str]
+) -> dict[str, tuple[int, bool]]:
+    """content hash -> (rowid, is a member of the collection) for the hashes already stored."""
+    found: dict[str, tuple[int, bool]] = {}
+    for chunk in _chunks(hashes):
+        marks = ", ".join("?" * len(chunk))
+        rows = await db.execute_fetchall(
+            "SELECT p.content_hash, p.rowid, EXISTS (SELECT 1 FROM paper_collections AS m "
+            "WHERE m.paper_rowid = p.rowid AND m.collection_id = ?) "
+            f"FROM papers AS p WHERE p.content_hash IN ({marks})",
+            (collection_id, *chunk),
+        )
+        found.update((str(row[0]), (int(row[1]), bool(row[2]))) for row in rows)
+    return found
+
+
+async def _scalar(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> int:
+    rows = list(await db.execute_fetchall(sql, params))
+    return int(rows[0][0])
+
+
+def _chunks(values: Sequence[_T]) -> Iterable[list[_T]]:
+    """Distinct values in batches small enough to bind as `IN (...)` parameters."""
+    unique = list(dict.fromkeys(values))
+    for start in range(0, len(unique), _CHUNK):
+        yield unique[start : start + _CHUNK]
+
+
+def _paper_key(paper_id: str) -> str:
+    """The stored form of a typed id: 'ICML2026-07 ' -> 'icml2026-7'."""
+    return ids.normalize_paper_id(paper_id) or paper_id.strip().lower()
+
+
+def _paper(row: sqlite3.Row) -> Paper:
+    return Paper(
+        id=row[0],
+        collection=row[1],
+        position=row[2],
+        external_id=row[3],
+        abstract=row[4],
+        label=row[5],
+        title=row[6],
+        urls=tuple(json.loads(row[7])),
+        authors=tuple(json.loads(row[8])),
+        content_hash=row[9],
+        also_in=tuple(json.loads(row[10])),
+    )
+
+
+def _explain(where: str, error: sqlite3.Error) -> str:
+    """One line saying what is wrong with the database file and what to do about it."""
+    text = str(error).lower()
+    if "not a database" in text or "malformed" in text:
+        return (
+            f"{where} is not a usable paperbot database (not SQLite, or damaged); "
+            "move it aside or set another database path."
+        )
+    if "readonly" in text or "read-only" in text:
+        return (
+            f"The database {where} is read-only; make it and its folder writable, "
+            "or set another database path."
+        )
+    if "unable to open" in text:
+        return (
+            f"Cannot open the database {where}; check that the path is a file "
+            "in a folder you can write to."
+        )
+    if "locked" in text or "busy" in text:
+        return (
+            f"The database {where} is locked by another program; wait for it to finish "
+            "or stop it, then retry."
+        )
+    if "full" in text:
+        return f"The disk holding the database {where} is full; free some space and retry."
+    return f"Cannot use the database {where}: {error}."

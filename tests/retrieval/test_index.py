@@ -1,0 +1,96 @@
+"""BM25 index: exact rank-bm25 scores, top-k order, persistence."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rank_bm25 import BM25Okapi
+
+from retrieval.index import BM25Index, BM25Params
+
+WORDS = [f"w{i}" for i in range(40)]
+documents = st.lists(
+    st.lists(st.sampled_from(WORDS), min_size=1, max_size=30), min_size=1, max_size=60
+)
+queries = st.lists(st.sampled_from([*WORDS, "absent"]), min_size=1, max_size=8)
+params = st.builds(
+    BM25Params,
+    k1=st.floats(0.1, 3.0),
+    b=st.floats(0.0, 1.0),
+    epsilon=st.floats(0.0, 1.0),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(documents, queries, params)
+def test_scores_equal_rank_bm25_exactly(
+    docs: list[list[str]], query: list[str], p: BM25Params
+) -> None:
+    index = BM25Index.build(docs, list(range(len(docs))), p)
+    reference = BM25Okapi(docs, k1=p.k1, b=p.b, epsilon=p.epsilon)
+    ours = index.score([(term, 1.0) for term in query]).values
+    assert np.array_equal(ours, reference.get_scores(query))
+
+
+def test_term_in_half_the_documents_scores_like_rank_bm25() -> None:
+    # rank-bm25 gives such a term idf 0 (then epsilon-adjusted); we must agree, not "fix" it.
+    docs = [["apple", "x"], ["apple", "y"], ["pear", "z"], ["plum", "z"]]
+    index = BM25Index.build(docs, [0, 1, 2, 3], BM25Params())
+    expected = BM25Okapi(docs).get_scores(["apple"])
+    assert np.array_equal(index.score([("apple", 1.0)]).values, expected)
+
+
+def test_matched_marks_documents_holding_a_term() -> None:
+    docs = [["a", "b"], ["c"], ["b", "b"]]
+    index = BM25Index.build(docs, [10, 11, 12], BM25Params())
+    assert index.score([("b", 1.0)]).matched.tolist() == [True, False, True]
+    assert index.postings("b").tolist() == [0, 2]
+    assert index.document_terms(2).tolist() == [index.term_ids["b"]] * 2
+
+
+def test_top_orders_by_score_then_document() -> None:
+    index = BM25Index.build([["a"]], [0], BM25Params())
+    values = np.array([1.0, 3.0, 3.0, 0.5, 2.0])
+    candidates = np.array([True, True, True, False, True])
+    assert index.top(values, candidates, 3).tolist() == [1, 2, 4]
+    assert index.top(values, candidates, 10).tolist() == [1, 2, 4, 0]
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    rng = random.Random(3)
+    docs = [[rng.choice(WORDS) for _ in range(rng.randint(1, 20))] for _ in range(50)]
+    index = BM25Index.build(docs, list(range(100, 150)), BM25Params())
+    path = tmp_path / "index.npz"
+    index.save(path, {"generation": 4})
+    loaded = BM25Index.load(path, {"generation": 4}, BM25Params())
+    assert loaded is not None
+    assert loaded.terms == index.terms
+    assert loaded.keys.tolist() == index.keys.tolist()
+    query = [("w1", 1.0), ("w7", 1.0)]
+    assert np.array_equal(loaded.score(query).values, index.score(query).values)
+
+
+@pytest.mark.parametrize("content", [b"", b"not an npz", b"PK\x03\x04broken"])
+def test_load_refuses_stale_or_broken_files(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "index.npz"
+    path.write_bytes(content)
+    assert BM25Index.load(path, {"generation": 1}, BM25Params()) is None
+
+
+def test_load_refuses_other_stamp(tmp_path: Path) -> None:
+    index = BM25Index.build([["a"]], [0], BM25Params())
+    path = tmp_path / "index.npz"
+    index.save(path, {"generation": 1})
+    assert BM25Index.load(path, {"generation": 2}, BM25Params()) is None
+    assert BM25Index.load(tmp_path / "missing.npz", {"generation": 1}, BM25Params()) is None
+
+
+def test_empty_corpus_scores_nothing() -> None:
+    index = BM25Index.build([], [], BM25Params())
+    assert index.size == 0
+    assert index.score([("a", 1.0)]).values.tolist() == []
