@@ -1,6 +1,6 @@
 """Query syntax people expect from a search box: "exact phrase", -excluded, in:collection.
 
-Parsing is one linear regex scan, so a hostile 100k-character question costs no more than its length.
+Parsing is one linear regex scan: a hostile 100k-character question costs only its length.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ bonus for query words that stand next to each other in the paper, as they do in 
 from __future__ import annotations
 
 import difflib
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -182,7 +183,7 @@ def _rerank_by_proximity(
 ) -> tuple[np.ndarray, np.ndarray]:
     originals = [index.term_number(term) for term, weight in weighted if weight == 1.0]
     ids = [number for number in originals if number is not None]
-    pairs = {(a, b) for a, b in zip(ids, ids[1:], strict=False) if a != b}
+    pairs = {(a, b) for a, b in itertools.pairwise(ids) if a != b}
     if not pairs:
         return order, values
     depth = min(options.rerank_depth, len(order))
