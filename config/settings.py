@@ -9,15 +9,17 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
+    NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
 )
+from pydantic_settings import SettingsError as SourceError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_TOML = PROJECT_ROOT / "config" / "paperbot.toml"
@@ -49,11 +51,11 @@ class Settings(BaseSettings):
     # Discord
     discord_token: SecretStr | None = Field(default=None, description="The bot token.")
     dev_guild_id: int | None = Field(default=None, description="Guild to sync commands to.")
-    owner_ids: list[int] = Field(default_factory=list, description="Users allowed admin commands.")
+    owner_ids: Annotated[list[int], NoDecode] = Field(default_factory=list, description="Users allowed admin commands.")
     message_content_intent: bool = Field(
         default=False, description="Ask for the privileged intent to answer unmentioned questions."
     )
-    chat_channel_ids: list[int] = Field(
+    chat_channel_ids: Annotated[list[int], NoDecode] = Field(
         default_factory=list, description="Channels where plain questions are answered."
     )
     cooldown_questions: int = Field(default=5, ge=1, le=1000)
@@ -129,5 +131,7 @@ def load_settings(**overrides: Any) -> Settings:
         raise SettingsError(_describe(error)) from None
     except tomllib.TOMLDecodeError as error:
         raise SettingsError(f"config file {toml}: {error}; fix the TOML syntax") from None
+    except SourceError as error:
+        raise SettingsError(f"settings: {error}; check the PAPERBOT_* values and .env") from None
     except UnicodeDecodeError:
         raise SettingsError(f"config file {toml} or .env is not UTF-8 text") from None

@@ -392,7 +392,7 @@ class Engine:
                 report = report.merge(await self._store_parsed(parsed, str(path)))
                 if progress and report.errors and report.errors[-1].startswith(str(path)):
                     progress(report.errors[-1])
-            if report.papers_added:
+            if report.files_read:
                 await self._refresh()
         return report
 
@@ -403,7 +403,7 @@ class Engine:
         parsed = await asyncio.to_thread(read_paper_bytes, name, data, collection=collection)
         async with self._ingest_lock:
             report = await self._store_parsed(parsed, f"upload:{name}")
-            if report.papers_added:
+            if report.files_read:
                 await self._refresh()
         return report
 

@@ -1,0 +1,244 @@
+"""The engine end to end on temporary databases: ranking order, operators, ids, ingest, lists."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+from rank_bm25 import BM25Okapi
+
+from config.settings import Settings
+from retrieval import text
+from retrieval.engine import Engine
+from retrieval.errors import CollectionNotFound, PaperNotFound, QueryError
+from tests.conftest import FIXTURE_ABSTRACTS, write_list
+
+
+def ids(answer: object) -> list[str]:
+    return [hit.paper.id for hit in answer.hits]  # type: ignore[attr-defined]
+
+
+async def test_seeds_are_ingested_on_first_open(seed_engine: Engine) -> None:
+    infos = await seed_engine.collections()
+    assert [(info.name, info.slug, info.papers) for info in infos] == [
+        ("ICML 2026", "icml2026", 38)
+    ]
+
+
+async def test_ranking_order_on_fixture(fixture_engine: Engine) -> None:
+    answer = await fixture_engine.ask("poisoning attacks on retrieval-augmented generation")
+    assert ids(answer)[0] == "fixture2026-2"
+    answer = await fixture_engine.ask("expert load balancing in MoE routing", limit=6)
+    assert ids(answer)[:2] == ["fixture2026-1", "fixture2026-6"]
+    answer = await fixture_engine.ask("faster diffusion sampler")
+    assert ids(answer) == ["fixture2026-3"]
+
+
+async def test_acronyms_connect_both_ways(fixture_engine: Engine) -> None:
+    # "RLHF" appears nowhere; the long form is defined nowhere as an acronym either, so no match.
+    spelled = await fixture_engine.ask("mixture of experts")
+    assert ids(spelled)[0] == "fixture2026-1"
+    short = await fixture_engine.ask("RAG")
+    assert ids(short)[0] == "fixture2026-2"
+    assert any("RAG" in note for note in short.expansions) or short.total >= 1
+
+
+async def test_acronym_query_finds_paper_that_only_spells_it_out(
+    tmp_path: Path, make_settings: Callable[..., Settings]
+) -> None:
+    seeds = tmp_path / "s"
+    seeds.mkdir()
+    write_list(
+        seeds / "a.txt",
+        [
+            "Sparse Mixture of Experts (MoE) layers scale transformers.",
+            "We analyse mixture of experts gating under distribution shift.",
+            "Convolutional networks for image classification.",
+        ],
+    )
+    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+        found = ids(await engine.ask("MoE", limit=5))
+        assert set(found) == {"fixture2026-1", "fixture2026-2"}
+        reverse = await engine.ask("mixture of experts", limit=5)
+        assert "fixture2026-2" in ids(reverse)
+
+
+async def test_phrase_exclusion_and_collection_filter(fixture_engine: Engine) -> None:
+    routing = await fixture_engine.ask("routing", limit=6)
+    assert set(ids(routing)) == {"fixture2026-1", "fixture2026-6"}
+    excluded = await fixture_engine.ask("routing -congestion", limit=6)
+    assert ids(excluded) == ["fixture2026-1"]
+    phrase = await fixture_engine.ask('"load balancing" routing', limit=6)
+    assert ids(phrase) == ["fixture2026-1"]
+    wrong_order = await fixture_engine.ask('"balancing load"', limit=6)
+    assert ids(wrong_order) == []
+    filtered = await fixture_engine.ask("routing in:fixture2026", limit=6)
+    assert len(filtered.hits) == 2
+    with pytest.raises(CollectionNotFound, match="nope"):
+        await fixture_engine.ask("routing in:nope")
+
+
+async def test_no_vocabulary_match_is_honest_with_did_you_mean(fixture_engine: Engine) -> None:
+    answer = await fixture_engine.ask("difusion")
+    assert answer.hits == ()
+    assert answer.total == 0
+    assert answer.suggestion == "diffusion"
+    assert answer.notice == "No paper matches that question."
+    nothing = await fixture_engine.ask("zzzqqq")
+    assert nothing.hits == () and nothing.suggestion is None
+
+
+async def test_question_made_only_of_operators_is_refused(fixture_engine: Engine) -> None:
+    with pytest.raises(QueryError):
+        await fixture_engine.ask("in:fixture2026")
+
+
+async def test_long_question_is_shortened_with_notice(fixture_engine: Engine) -> None:
+    answer = await fixture_engine.ask("diffusion " * 1000)
+    assert answer.notice is not None and "shortened" in answer.notice
+    assert ids(answer) == ["fixture2026-3"]
+
+
+async def test_paging_and_totals(fixture_engine: Engine) -> None:
+    first = await fixture_engine.ask("we", limit=2)  # a stopword: nothing to search for
+    assert first.hits == ()
+    page1 = await fixture_engine.ask("networks models routing", limit=2)
+    page2 = await fixture_engine.ask("networks models routing", limit=2, offset=2)
+    assert page1.total == page2.total >= 4
+    assert not set(ids(page1)) & set(ids(page2))
+    assert [hit.rank for hit in page2.hits] == [3, 4]
+
+
+async def test_excerpts_mark_matches_and_lead_answer(fixture_engine: Engine) -> None:
+    answer = await fixture_engine.ask("reward hacking")
+    hit = answer.hits[0]
+    assert hit.paper.id == "fixture2026-5"
+    assert {w.lower() for w in hit.excerpt.matched_words} >= {"reward", "hacking"}
+    assert answer.lead is not None and answer.lead_paper_id == "fixture2026-5"
+    assert "hacking" in answer.lead.plain
+
+
+async def test_exact_mode_scores_equal_rank_bm25(
+    tmp_path: Path, make_settings: Callable[..., Settings]
+) -> None:
+    seeds = tmp_path / "s"
+    seeds.mkdir()
+    write_list(seeds / "a.txt", FIXTURE_ABSTRACTS)
+    settings = make_settings(seeds_dir=seeds, ranking="exact", max_results=10)
+    async with await Engine.open(settings) as engine:
+        question = "routing networks for experts routing"
+        answer = await engine.ask(question, limit=10)
+        corpus = [text.analyze(abstract) for abstract in FIXTURE_ABSTRACTS]
+        expected = BM25Okapi(corpus, k1=settings.bm25_k1, b=settings.bm25_b).get_scores(
+            text.analyze(question)
+        )
+        got = {int(hit.paper.id.split("-")[1]) - 1: hit.score for hit in answer.hits}
+        for doc, score in got.items():
+            assert score == expected[doc]
+        assert sorted(got) == sorted(int(i) for i in np.flatnonzero(expected))
+
+
+async def test_paper_lookup_ignores_case_and_suggests(fixture_engine: Engine) -> None:
+    paper = await fixture_engine.paper(" FIXTURE2026-03 ")
+    assert paper.id == "fixture2026-3"
+    assert paper.external_id == "fixture.txt:3"
+    with pytest.raises(PaperNotFound) as caught:
+        await fixture_engine.paper("fixture2026-99")
+    assert "fixture2026-99" in str(caught.value)
+
+
+async def test_similar_excludes_the_paper_itself(fixture_engine: Engine) -> None:
+    answer = await fixture_engine.similar("fixture2026-1", limit=5)
+    assert "fixture2026-1" not in ids(answer)
+    assert ids(answer)[0] == "fixture2026-6"  # the other routing paper
+
+
+async def test_ingest_is_idempotent_and_ids_are_stable(
+    tmp_path: Path, fixture_engine: Engine
+) -> None:
+    extra = write_list(tmp_path / "extra.txt", ["A new abstract about protein folding."])
+    first = await fixture_engine.ingest([extra])
+    again = await fixture_engine.ingest([extra])
+    assert (first.papers_added, again.papers_added, again.files_skipped) == (1, 0, 1)
+    assert ids(await fixture_engine.ask("protein folding")) == ["fixture2026-7"]
+    # The same abstract in another collection is one paper that belongs to both.
+    other = write_list(
+        tmp_path / "other.txt", ["A new abstract about protein folding."], "Other 2025"
+    )
+    report = await fixture_engine.ingest([other])
+    assert (report.papers_added, report.papers_skipped) == (0, 1)
+    paper = await fixture_engine.paper("fixture2026-7")
+    assert paper.also_in == ("Other 2025",)
+    assert ids(await fixture_engine.ask("protein in:other2025")) == ["fixture2026-7"]
+
+
+async def test_bad_file_changes_nothing_and_names_the_line(
+    tmp_path: Path, fixture_engine: Engine
+) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"Header\n\nfine abstract\n\nbroken \xff\xfe bytes\n")
+    before = await fixture_engine.stats()
+    report = await fixture_engine.ingest([bad])
+    assert report.papers_added == 0
+    assert len(report.errors) == 1 and "bad.txt:5" in report.errors[0]
+    after = await fixture_engine.stats()
+    assert after.papers == before.papers
+
+
+async def test_reading_lists_survive_reopen_and_reingest(
+    tmp_path: Path, make_settings: Callable[..., Settings]
+) -> None:
+    seeds = tmp_path / "s"
+    seeds.mkdir()
+    write_list(seeds / "a.txt", FIXTURE_ABSTRACTS)
+    settings = make_settings(seeds_dir=seeds)
+    async with await Engine.open(settings) as engine:
+        paper, added = await engine.save_paper(42, "FIXTURE2026-2")
+        assert added and paper.id == "fixture2026-2"
+        assert (await engine.save_paper(42, "fixture2026-2"))[1] is False
+    async with await Engine.open(settings) as engine:
+        await engine.ingest([write_list(tmp_path / "b.txt", ["Another abstract."], "B")])
+        assert [p.id for p in await engine.saved_papers(42)] == ["fixture2026-2"]
+        assert await engine.unsave_paper(42, "fixture2026-2") is True
+        assert await engine.saved_papers(42) == []
+
+
+async def test_saved_index_is_reused_and_rebuilt_when_stale(
+    tmp_path: Path, make_settings: Callable[..., Settings]
+) -> None:
+    seeds = tmp_path / "s"
+    seeds.mkdir()
+    write_list(seeds / "a.txt", FIXTURE_ABSTRACTS)
+    settings = make_settings(seeds_dir=seeds)
+    async with await Engine.open(settings) as engine:
+        expected = ids(await engine.ask("routing", limit=6))
+    index_file = settings.db_path.with_name(settings.db_path.name + ".index.npz")
+    assert index_file.is_file()
+    index_file.write_bytes(b"corrupted")
+    async with await Engine.open(settings) as engine:
+        assert ids(await engine.ask("routing", limit=6)) == expected
+
+
+async def test_stats_and_autocomplete(fixture_engine: Engine) -> None:
+    await fixture_engine.ask("routing")
+    stats = await fixture_engine.stats()
+    assert stats.papers == 6 and stats.collections == 1
+    assert stats.questions_answered == 1 and stats.latency_p50_ms is not None
+    assert [pid for pid, _ in await fixture_engine.suggest_papers("fixture2026-1")] == [
+        "fixture2026-1"
+    ]
+    assert len(await fixture_engine.suggest_papers("", limit=25)) == 6
+
+
+async def test_random_paper_respects_collection(fixture_engine: Engine) -> None:
+    paper = await fixture_engine.random_paper("Fixture 2026")
+    assert paper.collection == "Fixture 2026"
+    with pytest.raises(CollectionNotFound):
+        await fixture_engine.random_paper("missing")
+
+
+async def test_seed_question_ranks_eyes_on_me_first(seed_engine: Engine) -> None:
+    answer = await seed_engine.ask("poisoning attacks on retrieval-augmented generation")
+    assert "Eyes-on-Me" in answer.hits[0].paper.label

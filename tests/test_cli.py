@@ -1,0 +1,143 @@
+"""The `paperbot` command line, run as a real subprocess against a temporary database."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FIXTURE_ABSTRACTS, ROOT, SEEDS, write_list
+
+
+def run(
+    tmp_path: Path, *args: str, stdin: str = "", **env: str
+) -> subprocess.CompletedProcess[str]:
+    environment = {
+        key: value for key, value in os.environ.items() if not key.startswith("PAPERBOT_")
+    }
+    environment.update(PAPERBOT_DB_PATH=str(tmp_path / "cli.db"), PAPERBOT_SEEDS_DIR=str(SEEDS))
+    environment.update(env)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,  # no .env here
+        env=environment,
+        timeout=120,
+    )
+
+
+def test_search_json_ranks_eyes_on_me_first(tmp_path: Path) -> None:
+    result = run(
+        tmp_path, "search", "poisoning attacks on retrieval-augmented generation", "--json"
+    )
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert set(data) >= {"query", "took_ms", "total", "hits"}
+    top = data["hits"][0]
+    assert set(top) >= {
+        "id",
+        "external_id",
+        "collection",
+        "label",
+        "score",
+        "excerpt",
+        "abstract",
+        "urls",
+    }
+    assert "Eyes-on-Me" in top["label"]
+    assert top["collection"] == "ICML 2026"
+    assert "**" not in top["excerpt"]
+
+
+def test_paper_json_and_unknown_id(tmp_path: Path) -> None:
+    ok = run(tmp_path, "paper", "ICML2026-1", "--json")
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["id"] == "icml2026-1"
+    missing = run(tmp_path, "paper", "icml2026-999")
+    assert missing.returncode == 1
+    assert missing.stderr.count("\n") == 1 and "icml2026-999" in missing.stderr
+    assert "Traceback" not in missing.stderr
+
+
+def test_ingest_reports_counts_then_skips(tmp_path: Path) -> None:
+    listing = write_list(tmp_path / "extra.txt", FIXTURE_ABSTRACTS)
+    first = run(tmp_path, "ingest", str(listing))
+    assert first.returncode == 0, first.stderr
+    assert "6 papers added" in first.stdout
+    again = run(tmp_path, "ingest", str(listing))
+    assert "0 papers added" in again.stdout and "1 already ingested" in again.stdout
+    collections = run(tmp_path, "collections")
+    assert "Fixture 2026" in collections.stdout and "ICML 2026" in collections.stdout
+
+
+def test_ingest_bad_file_is_one_line_and_nonzero(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\x00\x01binary")
+    result = run(tmp_path, "ingest", str(bad))
+    assert result.returncode == 1
+    assert "bad.txt" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_batch_mode_writes_one_json_line_per_query(tmp_path: Path) -> None:
+    queries = tmp_path / "queries.tsv"
+    queries.write_text("q1\tMoE routing\nq2\tzzzz nothing\n", encoding="utf-8")
+    result = run(tmp_path, "search", "--batch", str(queries), "--top-k", "2")
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [line["query_id"] for line in lines] == ["q1", "q2"]
+    assert len(lines[0]["hits"]) == 2 and set(lines[0]["hits"][0]) == {"id", "external_id", "score"}
+    assert lines[1]["hits"] == []
+
+
+def test_chat_console_answers_and_opens_papers(tmp_path: Path) -> None:
+    result = run(
+        tmp_path, "chat", stdin="which papers study MoE routing?\npaper icml2026-1\nquit\n"
+    )
+    assert result.returncode == 0, result.stderr
+    assert "papers loaded" in result.stdout
+    assert "icml2026-" in result.stdout and "matching papers" in result.stdout
+
+
+def test_start_without_token_opens_console(tmp_path: Path) -> None:
+    result = run(tmp_path, stdin="")
+    assert result.returncode == 0
+    assert "paperbot console" in result.stdout
+
+
+def test_run_without_token_says_how(tmp_path: Path) -> None:
+    result = run(tmp_path, "run")
+    assert result.returncode == 2
+    assert "PAPERBOT_DISCORD_TOKEN" in result.stderr and "paperbot chat" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "expected"),
+    [
+        ("PAPERBOT_BM25_K1", "-1", "PAPERBOT_BM25_K1"),
+        ("PAPERBOT_RANKING", "fancy", "PAPERBOT_RANKING"),
+        ("PAPERBOT_OWNER_IDS", "abc", "PAPERBOT_OWNER_IDS"),
+    ],
+)
+def test_invalid_setting_is_one_clear_line(
+    tmp_path: Path, name: str, value: str, expected: str
+) -> None:
+    result = run(tmp_path, "stats", **{name: value})
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and expected in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_python_dash_m_bot_and_console_script_agree(tmp_path: Path) -> None:
+    script = Path(sys.executable).with_name("paperbot")
+    if not script.exists():
+        pytest.skip("console script not installed in this interpreter's environment")
+    result = subprocess.run(
+        [str(script), "--help"], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert result.returncode == 0 and "ingest" in result.stdout

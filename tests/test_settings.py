@@ -1,0 +1,73 @@
+"""Settings: defaults, environment, TOML, and one-line errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from config.settings import Settings, SettingsError, load_settings
+
+
+def test_defaults_need_no_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PAPERBOT_DISCORD_TOKEN", raising=False)
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert settings.discord_token is None
+    assert settings.db_path.name == "paperbot.db"
+    assert settings.ranking == "enhanced"
+
+
+def test_token_is_secret(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PAPERBOT_DISCORD_TOKEN", "canary-secret-123")
+    settings = load_settings()
+    assert "canary-secret-123" not in repr(settings)
+    assert "canary-secret-123" not in str(settings.model_dump())
+    assert settings.discord_token is not None
+    assert settings.discord_token.get_secret_value() == "canary-secret-123"
+
+
+def test_id_lists_accept_commas_and_spaces(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PAPERBOT_OWNER_IDS", "1, 2 3")
+    assert load_settings().owner_ids == [1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("PAPERBOT_BM25_B", "1.5"),
+        ("PAPERBOT_COOLDOWN_SECONDS", "soon"),
+        ("PAPERBOT_LOG_LEVEL", "LOUD"),
+    ],
+)
+def test_invalid_values_name_the_setting(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SettingsError) as caught:
+        load_settings()
+    message = str(caught.value)
+    assert message.startswith(f"setting {name}:")
+    assert "\n" not in message
+
+
+def test_toml_file_is_read_and_env_wins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    toml = tmp_path / "paperbot.toml"
+    toml.write_text("bm25_k1 = 0.9\nexcerpt_chars = 200\n", encoding="utf-8")
+    monkeypatch.setenv("PAPERBOT_CONFIG", str(toml))
+    monkeypatch.setenv("PAPERBOT_EXCERPT_CHARS", "250")
+    settings = load_settings()
+    assert settings.bm25_k1 == 0.9
+    assert settings.excerpt_chars == 250
+
+
+def test_missing_or_broken_toml_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PAPERBOT_CONFIG", str(tmp_path / "missing.toml"))
+    with pytest.raises(SettingsError, match="PAPERBOT_CONFIG"):
+        load_settings()
+    broken = tmp_path / "broken.toml"
+    broken.write_text("bm25_k1 = = 1\n", encoding="utf-8")
+    monkeypatch.setenv("PAPERBOT_CONFIG", str(broken))
+    with pytest.raises(SettingsError, match="broken.toml"):
+        load_settings()
