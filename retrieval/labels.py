@@ -9,6 +9,7 @@ with `str.find`, regexes only run anchored at those spots, and every quantifier 
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -145,12 +146,27 @@ _KNOWN = re.compile(
 )
 # Capitalised words that start sentences or clauses rather than names.
 _LEADING_NOISE = frozenset(
-    ["The", "A", "An", "Our", "We", "This", "These", "That", "In", "On", "To", "With", "Using", "Via", "For", "Of", "And", "By", "From", "Moreover", "Furthermore", "Additionally", "Finally", "Then", "Thus", "Hence", "Also", "Specifically", "Here", "Instead", "Notably", "First", "Second", "Third", "Further", "Next", "Building", "Based", "Unlike", "Like", "However", "Therefore", "Overall", "Empirically", "Theoretically", "Experimentally", "Extensive", "Experiments", "Results"]
-)
+    [
+        "The", "A", "An", "Our", "We", "This", "These", "That", "In", "On", "To", "With", "Using",
+        "Via", "For", "Of", "And", "By", "From", "Moreover", "Furthermore", "Additionally",
+        "Finally", "Then", "Thus", "Hence", "Also", "Specifically", "Here", "Instead", "Notably",
+        "First", "Second", "Third", "Further", "Next", "Building", "Based", "Unlike", "Like",
+        "However", "Therefore", "Overall", "Empirically", "Theoretically", "Experimentally",
+        "Extensive", "Experiments", "Results",
+    ]
+)  # fmt: skip
 # Field-wide acronyms: defined in many abstracts, never the paper's own contribution.
 _GENERIC = frozenset(
-    ["AI", "ML", "NLP", "CV", "RL", "LLM", "LLMs", "VLM", "VLMs", "MLLM", "MLLMs", "LM", "LMs", "GNN", "GNNs", "CNN", "CNNs", "RNN", "RNNs", "MoE", "RAG", "SGD", "GAN", "GANs", "VAE", "VAEs", "ViT", "ViTs", "MLP", "MLPs", "SFT", "PPO", "DNN", "DNNs", "SOTA", "OOD", "KL", "ICL", "CoT", "QA", "API", "GPU", "GPUs", "TPU", "LoRA", "PEFT", "RLHF", "DPO", "NTK", "PDE", "PDEs", "ODE", "ODEs", "SDE", "SDEs", "MDP", "MDPs", "POMDP", "IID", "NN", "NNs", "GP", "GPs", "BO", "MCMC", "PAC", "PAC-Bayes", "SVM", "PCA", "LDA", "KNN", "TD", "DQN", "GPT", "BERT"]
-)
+    [
+        "AI", "ML", "NLP", "CV", "RL", "LLM", "LLMs", "VLM", "VLMs", "MLLM", "MLLMs", "LM", "LMs",
+        "GNN", "GNNs", "CNN", "CNNs", "RNN", "RNNs", "MoE", "RAG", "SGD", "GAN", "GANs", "VAE",
+        "VAEs", "ViT", "ViTs", "MLP", "MLPs", "SFT", "PPO", "DNN", "DNNs", "SOTA", "OOD", "KL",
+        "ICL", "CoT", "QA", "API", "GPU", "GPUs", "TPU", "LoRA", "PEFT", "RLHF", "DPO", "NTK",
+        "PDE", "PDEs", "ODE", "ODEs", "SDE", "SDEs", "MDP", "MDPs", "POMDP", "IID", "NN", "NNs",
+        "GP", "GPs", "BO", "MCMC", "PAC", "PAC-Bayes", "SVM", "PCA", "LDA", "KNN", "TD", "DQN",
+        "GPT", "BERT",
+    ]
+)  # fmt: skip
 
 # --- Topic phrases ---------------------------------------------------------------------------
 
@@ -196,10 +212,18 @@ _LEADING_DETERMINERS = re.compile(
 _CLAUSE_BREAK = re.compile(
     r": |; | — | – | - |, (?:which|where|whereas|while|and|but|so|thus|with|[a-z]{3,20}ing)\b"
 )
-_CONNECTORS = frozenset(["and", "of", "for", "with", "in", "on", "the", "to", "via", "a", "an", "by", "from"])
+_CONNECTORS = frozenset(
+    [
+        "and", "of", "for", "with", "in", "on", "the", "to", "via", "a", "an", "by", "from",
+    ]
+)  # fmt: skip
 _DANGLING = frozenset(
-    ["a", "an", "the", "of", "and", "or", "for", "to", "in", "on", "with", "by", "via", "from", "that", "which", "as", "at", "its", "their", "our", "this", "these", "is", "are", "we", "while", "whereas", "but", "into", "over", "under", "between", "among", "than", "using"]
-)
+    [
+        "a", "an", "the", "of", "and", "or", "for", "to", "in", "on", "with", "by", "via", "from",
+        "that", "which", "as", "at", "its", "their", "our", "this", "these", "is", "are", "we",
+        "while", "whereas", "but", "into", "over", "under", "between", "among", "than", "using",
+    ]
+)  # fmt: skip
 _DANGLING_END = re.compile(r"[\s,;:(\[\-–—/&+]{1,90}$")
 
 
@@ -310,7 +334,7 @@ def _strip_markup(text: str) -> str:
         text = text.replace("---", "—").replace("--", "–")
     if "~" in text:
         text = _TIE.sub(" ", text)
-    for mark in "$`{}*":
+    for mark in "$`{}*\\":
         if mark in text:
             text = text.replace(mark, "")
     return " ".join(text.split())
@@ -330,7 +354,10 @@ def _best_name(text: str) -> _Candidate | None:
             ours.append(_sentence_around(lower, position))
             candidates.append(_after_subject(text, position, position + 3))
     for position in _occurrences(lower, "this "):
-        if lower.startswith(_PAPER_WORDS, position + 5) and not lower[position - 1 : position].isalnum():
+        if (
+            lower.startswith(_PAPER_WORDS, position + 5)
+            and not lower[position - 1 : position].isalnum()
+        ):
             ours.append(_sentence_around(lower, position))
             end = lower.find(" ", position + 5) + 1
             candidates.append(_after_subject(text, position, end))
@@ -360,7 +387,9 @@ def _named_between(text: str, lower: str, start: int, end: int) -> list[_Candida
                 after = position + len(word)
                 candidates.append(_name_at(text, after, base=5, verb_start=position, named=True))
     for position in _occurrences(lower, ", a", start, end):
-        if lower.startswith((" ", "n "), position + 3) and _APPOSITIVE_TYPE.match(text, position + 2):
+        if lower.startswith((" ", "n "), position + 3) and _APPOSITIVE_TYPE.match(
+            text, position + 2
+        ):
             candidates.append(_appositive(text, position))
     return candidates
 
@@ -425,7 +454,14 @@ def _name_at(
         described = " " + text[typed.end("name") + 1 : typed.end()] + _tail(text, typed.end(), " ")
         name = typed.group("name")
         return _scored(
-            text, name, "", typed.start(), typed.end(), base=base - 1, typed=True, description=described
+            text,
+            name,
+            "",
+            typed.start(),
+            typed.end(),
+            base=base - 1,
+            typed=True,
+            description=described,
         )
     after_type = _TYPE_THEN_NAME.match(text, position)
     if after_type and _is_strong(after_type.group("name")):
@@ -435,7 +471,14 @@ def _name_at(
         described = ": " + noun + _tail(text, end, " ")
         name = after_type.group("name")
         return _scored(
-            text, name, "", after_type.start("name"), end, base=base, typed=True, description=described
+            text,
+            name,
+            "",
+            after_type.start("name"),
+            end,
+            base=base,
+            typed=True,
+            description=described,
         )
     return None
 
@@ -681,7 +724,7 @@ def _is_strong(name: str) -> bool:
         capitals = sum(char.isupper() for char in word)
         if capitals >= 2 or (capitals and any(char.isdigit() for char in word)):
             return True
-        if any(a.islower() and b.isupper() for a, b in zip(word, word[1:], strict=False)):
+        if any(a.islower() and b.isupper() for a, b in itertools.pairwise(word)):
             return True
     return False
 

@@ -69,5 +69,5 @@ def test_missing_or_broken_toml_is_one_line(
     broken = tmp_path / "broken.toml"
     broken.write_text("bm25_k1 = = 1\n", encoding="utf-8")
     monkeypatch.setenv("PAPERBOT_CONFIG", str(broken))
-    with pytest.raises(SettingsError, match="broken.toml"):
+    with pytest.raises(SettingsError, match=r"broken\.toml"):
         load_settings()
