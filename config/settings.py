@@ -51,7 +51,9 @@ class Settings(BaseSettings):
     # Discord
     discord_token: SecretStr | None = Field(default=None, description="The bot token.")
     dev_guild_id: int | None = Field(default=None, description="Guild to sync commands to.")
-    owner_ids: Annotated[list[int], NoDecode] = Field(default_factory=list, description="Users allowed admin commands.")
+    owner_ids: Annotated[list[int], NoDecode] = Field(
+        default_factory=list, description="Users allowed admin commands."
+    )
     message_content_intent: bool = Field(
         default=False, description="Ask for the privileged intent to answer unmentioned questions."
     )
@@ -72,6 +74,8 @@ class Settings(BaseSettings):
     bm25_k1: float = Field(default=1.2, gt=0, le=10)
     bm25_b: float = Field(default=0.75, ge=0, le=1)
     bm25_epsilon: float = Field(default=0.25, ge=0, le=1)
+    acronym_weight: float = Field(default=0.3, ge=0, le=1, description="Weight of acronym forms.")
+    proximity_weight: float = Field(default=0.5, ge=0, le=5, description="Word-proximity bonus.")
 
     # Answers
     answer_results: int = Field(default=3, ge=1, le=10)

@@ -16,11 +16,16 @@ _MAX_MEANINGS = 2
 
 
 @dataclass(frozen=True, slots=True)
-class Expansion:
-    """Extra weighted query terms, and a human-readable note of what was added."""
+class Alternative:
+    """Another way to write part of a query: `written` as typed, `other` the other form.
 
-    terms: tuple[tuple[str, float], ...] = ()
-    notes: tuple[str, ...] = ()
+    Ranking credits a paper with the better of the two forms, never both, so a paper that defines
+    "Mixture of Experts (MoE)" is not counted twice for the same idea.
+    """
+
+    written: tuple[str, ...]
+    other: tuple[str, ...]
+    note: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,25 +70,23 @@ class AcronymTable:
     def __len__(self) -> int:
         return len(self.short_to_long)
 
-    def expand(self, terms: Sequence[str], weight: float) -> Expansion:
-        """Terms to add: long forms for acronyms in `terms`, and acronyms for long forms."""
+    def alternatives(self, terms: Sequence[str]) -> tuple[Alternative, ...]:
+        """Long forms for acronyms in `terms`, and acronyms for long forms written out."""
         present = set(terms)
-        added: dict[str, float] = {}
-        notes: list[str] = []
+        found: list[Alternative] = []
         for term in dict.fromkeys(terms):
             for expansion in self.short_to_long.get(term, ()):
-                new = [word for word in expansion if word not in present]
-                if new:
+                if not set(expansion) <= present:
                     long_form = self.long_surface.get(expansion, " ".join(expansion))
-                    notes.append(f"{self.surface.get(term, term)} → {long_form}")
-                    for word in new:
-                        added[word] = max(added.get(word, 0.0), weight)
-        for length in {len(key) for key in self.long_to_short}:
+                    note = f"{self.surface.get(term, term)} → {long_form}"
+                    found.append(Alternative((term,), expansion, note))
+        for length in sorted({len(key) for key in self.long_to_short}):
             for start in range(len(terms) - length + 1):
                 window = tuple(terms[start : start + length])
                 short = self.long_to_short.get(window)
-                if short is not None and short not in present and short not in added:
-                    added[short] = weight
+                if short is not None and short not in present:
+                    present.add(short)
                     long_form = self.long_surface.get(window, " ".join(window))
-                    notes.append(f"{long_form} → {self.surface.get(short, short)}")
-        return Expansion(tuple(added.items()), tuple(notes))
+                    note = f"{long_form} → {self.surface.get(short, short)}"
+                    found.append(Alternative(window, (short,), note))
+        return tuple(found)

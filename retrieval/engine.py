@@ -97,6 +97,8 @@ class Engine:
             mode=settings.ranking,
             max_terms=settings.max_query_terms,
             max_results=settings.max_results,
+            expansion_weight=settings.acronym_weight,
+            proximity_weight=settings.proximity_weight,
         )
 
     # -- lifecycle -----------------------------------------------------------------------------
@@ -220,6 +222,28 @@ class Engine:
         )
         self._record(started)
         return answer
+
+    async def rank_text(self, text: str, *, depth: int = 100) -> list[tuple[str, float]]:
+        """(paper id, score) for free text, best first, `depth` deep: for evaluation.
+
+        Unlike `ask`, no query operators are parsed (a claim's "-" or quotes are plain words)
+        and no excerpts are made. The places `ask` would fill (its first `max_results`) hold
+        the same papers in the same order.
+        """
+        text, _ = self._shorten(text)
+        corpus = self._corpus
+        options = replace(
+            self.options,
+            max_results=max(depth, self.options.max_results),
+            rerank_depth=min(self.options.rerank_depth, self.options.max_results),
+        )
+        ranking = await asyncio.to_thread(
+            rank, corpus, ParsedQuery(text=text), options, analysis.analyze
+        )
+        return [
+            (corpus.paper_of_doc[doc], score)
+            for doc, score in zip(ranking.docs[:depth], ranking.scores[:depth], strict=True)
+        ]
 
     async def similar(self, paper_id: str, *, limit: int | None = None, offset: int = 0) -> Answer:
         """Papers like this one: its distinctive terms as the query, itself excluded."""

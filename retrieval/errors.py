@@ -45,3 +45,7 @@ class QueryError(PaperbotError):
 
 class StoreError(PaperbotError):
     """The database cannot be opened or written (read-only, full, newer schema)."""
+
+
+class EvaluationError(PaperbotError):
+    """Evaluation data (a BEIR folder, a known-item list) is missing or malformed."""

@@ -23,11 +23,13 @@ _FALLBACK_LABEL = "Untitled abstract"
 
 # --- Markup and junk -------------------------------------------------------------------------
 
-_MARKUP_HINT = re.compile(r"[\\\[^`~$*{}\n\t\r]")
-_JUNK = re.compile(
-    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff"
-    r"\ud800-\udfff]"
+_JUNK_CHARS = (
+    r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff"
+    r"\ud800-\udfff"
 )
+_JUNK = re.compile(f"[{_JUNK_CHARS}]")
+# Any character that needs work: markup, line breaks, control characters.
+_MARKUP_HINT = re.compile(rf"[\\\[^`~$*{{}}_\n\t\r{_JUNK_CHARS}]")
 _MD_LINK = re.compile(r"\[([^\[\]]{0,300})\]\([^()\s]{0,500}\)")
 _HREF = re.compile(r"\\href\s*\{[^{}]{0,500}\}\s*\{([^{}]{0,300})\}")
 _LATEX_ARG = re.compile(r"\\[A-Za-z]{1,20}\*?\s*\{([^{}]{0,300})\}")
@@ -36,7 +38,9 @@ _LATEX_SPACE = re.compile(r"\\[,;:! ]")
 _LATEX_WORD = re.compile(r"\\([A-Za-z]{1,20})")
 _TEX_QUOTES = re.compile(r"``([^`']{0,300})''")
 _SUPERSCRIPT_DIGIT = re.compile(r"\^\{?([0-9])\}?")
-_TIE = re.compile(r"(?<=\S)~(?=\S)")
+# Patterns start with their literal so the scan is fast; the callbacks look at the neighbours.
+_TILDE = re.compile("~")
+_UNDERSCORES = re.compile("_{1,2}")
 _SYMBOLS = {
     "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε",
     "zeta": "ζ", "eta": "η", "theta": "θ", "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν",
@@ -76,7 +80,8 @@ _TYPES = (
     r"|recipe|plug-?in|variant|formulation|test ?bed|evaluation|arena|leaderboard|generator"
     r"|planner|compiler|engine|encoder|decoder|transformer|embedding|sampler|adapter"
     r"|detector|classifier|retriever|watermark(?:ing)?|prompting|heuristic|extension"
-    r"|collection|resource|challenge|task|interface|database|index|solution)s?"
+    r"|collection|resource|challenge|task|interface|database|index|solution|process|operator"
+    r"|block|unit|verifier|scheduler|tokenizer|controller|curriculum)s?"
 )
 # Where the authors speak ("we", "this paper") or name something, found with `str.find` on the
 # lowercased text: a handful of C-speed scans instead of one slow alternation over every position.
@@ -104,8 +109,9 @@ _DIRECT_NAME = re.compile(
     rf"(?P<name>{_NAME})(?P<after> ?[,(:]| (?:which|that|is|for|to|as|in|with|on|by|—|–)\b"
     r"| ?\.(?: |$)|$)"
 )
+# Singular only: "we propose CD algorithms for ..." is a family of methods, not a name.
 _NAME_THEN_TYPE = re.compile(
-    rf"(?P<name>{_TOKEN}(?: {_TOKEN}){{0,2}}) (?:[a-z][\w\-]{{0,20}} )?{_TYPES}\b"
+    rf"(?P<name>{_TOKEN}(?: {_TOKEN}){{0,2}}) (?:[a-z][\w\-]{{0,20}} )?{_TYPES}(?<!s)\b"
 )
 _TYPE_THEN_NAME = re.compile(
     rf"(?:[\w\-]{{1,30}},? ){{0,4}}?(?P<type>{_TYPES}),? (?P<name>{_NAME})"
@@ -117,6 +123,10 @@ _TAIL_WORDS = frozenset(("for", "as", "via", "with"))
 # game-based benchmark"); "Relational Graph Recognition, where ..." defines a task, not a method.
 _WEAK_FOLLOW = re.compile(r" ?(?:a|an|the|our|which|that|called|named|dubbed)\b")
 _APPOSITIVE_TYPE = re.compile(rf"(?:a|an) (?:[\w\-]{{1,30}},? ){{0,5}}?{_TYPES}\b")
+_MODIFIER_AFTER = re.compile(
+    r"-| (?!(?:which|that|to|for|with|in|on|as|by|and|or|is|are|was|can|has|of|from|via"
+    r"|using|based|through|at|we|where|whose|while)\b)[a-z]"
+)
 _PAREN_AFTER = re.compile(r" ?\((?P<paren>[^()]{1,120})\)")
 _CONTINUATION = re.compile(r"(?: (?:[A-Z][\w\-]{0,30})){1,3}(?=[ ,.;:]|$)")
 _DESCRIPTION_HEAD = re.compile(
@@ -129,7 +139,7 @@ _TYPED_DESCRIPTION = re.compile(rf": (?:a|an|the|our) (?:[\w\-]{{1,30}},? ){{0,5
 _NOT_ARTIFACT = re.compile(
     r"\b(?:hypothes[ie]s|problem|phenomen(?:on|a)|effect|dilemma|paradox|tax|law|conjecture"
     r"|principle|theorem|lemma|assumption|property|condition|regime|bias|gap|fallacy|trap"
-    r"|curse|collapse|illusion|puzzle)$",
+    r"|curse|collapse|illusion|puzzle)(?: (?:of|for|in) [\w\- ]{1,60})?$",
     re.IGNORECASE,
 )
 # "IO-aware algorithms", "LLM-based agents": a compound adjective, not a name.
@@ -164,15 +174,18 @@ _GENERIC = frozenset(
         "ICL", "CoT", "QA", "API", "GPU", "GPUs", "TPU", "LoRA", "PEFT", "RLHF", "DPO", "NTK",
         "PDE", "PDEs", "ODE", "ODEs", "SDE", "SDEs", "MDP", "MDPs", "POMDP", "IID", "NN", "NNs",
         "GP", "GPs", "BO", "MCMC", "PAC", "PAC-Bayes", "SVM", "PCA", "LDA", "KNN", "TD", "DQN",
-        "GPT", "BERT",
+        "GPT", "BERT", "FL", "IL", "LP", "MIP", "ILP", "QP", "SDP", "ERM",
     ]
 )  # fmt: skip
 
 # --- Topic phrases ---------------------------------------------------------------------------
 
-_ABBREVIATION_END = re.compile(
-    r"\b(?:e\.g|i\.e|et al|etc|vs|cf|Fig|Figs|Eq|Eqs|Sec|resp|approx|w\.r\.t|a\.k\.a|No|Dr|Prof)$"
-)
+_ABBREVIATIONS = tuple(
+    prefix + word
+    for word in ("e.g", "i.e", "et al", "etc", "vs", "cf", "Fig", "Figs", "Eq", "Eqs", "Sec",
+                 "resp", "approx", "w.r.t", "a.k.a", "No", "Dr", "Prof")
+    for prefix in (" ", "(")
+)  # fmt: skip
 _LEAD_IN = re.compile(
     r"(?:(?:(?:in|within) (?:this|the present|our) (?:paper|work|study|article|note|submission)"
     r"|here|to (?:this end|that end|address (?:this|these|such)[^,]{0,40})|accordingly|therefore"
@@ -224,7 +237,7 @@ _DANGLING = frozenset(
         "while", "whereas", "but", "into", "over", "under", "between", "among", "than", "using",
     ]
 )  # fmt: skip
-_DANGLING_END = re.compile(r"[\s,;:(\[\-–—/&+]{1,90}$")
+_DANGLING_END = " ,;:([-–—/&+"
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,10 +317,7 @@ def _trim_url(url: str) -> str:
 
 def _clean(text: str) -> str:
     """NFKC, no control characters, LaTeX and markdown markup reduced to its words."""
-    text = text[:_MAX_SCAN]
-    if not text.isprintable():
-        text = _JUNK.sub("", text)
-    text = unicodedata.normalize("NFKC", text)
+    text = unicodedata.normalize("NFKC", text[:_MAX_SCAN])
     # Most abstracts are plain text: one character-class scan decides whether to look closer.
     if _MARKUP_HINT.search(text) or "  " in text or "--" in text:
         return _strip_markup(text)
@@ -315,6 +325,8 @@ def _clean(text: str) -> str:
 
 
 def _strip_markup(text: str) -> str:
+    if not text.isprintable():
+        text = _JUNK.sub("", text)
     if "](" in text:
         text = _MD_LINK.sub(r"\1", text)
     if "\\" in text:
@@ -333,24 +345,40 @@ def _strip_markup(text: str) -> str:
     if "--" in text:
         text = text.replace("---", "—").replace("--", "–")
     if "~" in text:
-        text = _TIE.sub(" ", text)
+        text = _TILDE.sub(lambda match: _tie(match, text), text)
+    if "_" in text:
+        text = _UNDERSCORES.sub(lambda match: _emphasis(match, text), text)
     for mark in "$`{}*\\":
         if mark in text:
             text = text.replace(mark, "")
     return " ".join(text.split())
 
 
+def _tie(match: re.Match[str], text: str) -> str:
+    """LaTeX 'Fig.~1' is a space; '~10x' (about ten) keeps its tilde."""
+    before = text[match.start() - 1 : match.start()]
+    return " " if before and not before.isspace() else "~"
+
+
+def _emphasis(match: re.Match[str], text: str) -> str:
+    """Markdown '_word_' and '__word__' lose their underscores; 'ρ_t' keeps its subscript."""
+    before = text[match.start() - 1 : match.start()]
+    after = text[match.end() : match.end() + 1]
+    return match.group() if before.isalnum() and after.isalnum() else ""
+
+
 # --- Named contributions ---------------------------------------------------------------------
 
 
 def _best_name(text: str) -> _Candidate | None:
+    """The name the authors introduce: every plausible candidate is scored, the best one wins."""
     lower = text.lower()
     if len(lower) != len(text):  # a few characters lowercase to two; offsets must line up
         lower = text
     candidates: list[_Candidate | None] = []
     ours: list[tuple[int, int]] = []  # sentences where the authors speak of their own work
     for position in _occurrences(lower, "we "):
-        if position == 0 or not lower[position - 1].isalnum():
+        if not lower[position - 1 : position].isalnum():
             ours.append(_sentence_around(lower, position))
             candidates.append(_after_subject(text, position, position + 3))
     for position in _occurrences(lower, "this "):
@@ -369,29 +397,35 @@ def _best_name(text: str) -> _Candidate | None:
                 name = our_name.group("name")
                 end = our_name.end()
                 candidates.append(_scored(text, name, "", our_name.start("name"), end, base=4))
-    for start, end in _merged(ours):
-        candidates.extend(_named_between(text, lower, start, end))
+    if ours:
+        candidates.extend(_named_inside(text, lower, _merged(ours)))
     found = [candidate for candidate in candidates if candidate is not None]
     if not found:
         return None
     return max(found, key=lambda candidate: (candidate.score, -candidate.start))
 
 
-def _named_between(text: str, lower: str, start: int, end: int) -> list[_Candidate | None]:
-    """'called X', 'X, a framework ...' inside one stretch of the authors' own sentences."""
+def _named_inside(text: str, lower: str, ours: list[tuple[int, int]]) -> list[_Candidate | None]:
+    """'called X', 'X, a framework ...' inside the authors' own sentences."""
     candidates: list[_Candidate | None] = []
     for stem in _CALL_STEMS:
-        for position in _occurrences(lower, stem, start, end):
+        for position in _occurrences(lower, stem):
             word = next((word for word in _CALL_WORDS if lower.startswith(word, position)), "")
-            if word and not lower[position - 1 : position].isalnum():
+            if word and not lower[position - 1 : position].isalnum() and _inside(ours, position):
                 after = position + len(word)
                 candidates.append(_name_at(text, after, base=5, verb_start=position, named=True))
-    for position in _occurrences(lower, ", a", start, end):
-        if lower.startswith((" ", "n "), position + 3) and _APPOSITIVE_TYPE.match(
-            text, position + 2
+    for position in _occurrences(lower, ", a"):
+        if (
+            lower.startswith((" ", "n "), position + 3)
+            and _inside(ours, position)
+            and _APPOSITIVE_TYPE.match(text, position + 2)
         ):
             candidates.append(_appositive(text, position))
     return candidates
+
+
+def _inside(spans: list[tuple[int, int]], position: int) -> bool:
+    return any(start <= position < end for start, end in spans)
 
 
 def _after_subject(text: str, subject: int, end: int) -> _Candidate | None:
@@ -404,13 +438,13 @@ def _after_subject(text: str, subject: int, end: int) -> _Candidate | None:
     return _name_at(text, verb.end(), base=base, verb_start=subject, named=named)
 
 
-def _occurrences(text: str, needle: str, start: int = 0, end: int | None = None) -> list[int]:
-    end = len(text) if end is None else end
+def _occurrences(text: str, needle: str) -> list[int]:
+    """Where `needle` starts; the cap bounds the work that "we we we ..." could cause."""
     positions: list[int] = []
-    position = text.find(needle, start, end)
+    position = text.find(needle)
     while position >= 0 and len(positions) < 50:
         positions.append(position)
-        position = text.find(needle, position + 1, end)
+        position = text.find(needle, position + 1)
     return positions
 
 
@@ -448,21 +482,6 @@ def _name_at(
     found = _direct_name(text, position, base=base, verb_start=verb_start, named=named)
     if found:
         return found
-    typed = _NAME_THEN_TYPE.match(text, position)
-    if typed and _is_strong(typed.group("name")):
-        # "the ctfIDu+ algorithm for identifying ...": the label reads on from the name.
-        described = " " + text[typed.end("name") + 1 : typed.end()] + _tail(text, typed.end(), " ")
-        name = typed.group("name")
-        return _scored(
-            text,
-            name,
-            "",
-            typed.start(),
-            typed.end(),
-            base=base - 1,
-            typed=True,
-            description=described,
-        )
     after_type = _TYPE_THEN_NAME.match(text, position)
     if after_type and _is_strong(after_type.group("name")):
         # "an expansive benchmark suite SciBench for LLMs", "a graph neural network, Graph2Tac,"
@@ -477,6 +496,23 @@ def _name_at(
             after_type.start("name"),
             end,
             base=base,
+            typed=True,
+            description=described,
+        )
+    typed = _NAME_THEN_TYPE.match(text, position)
+    if typed and _is_strong(typed.group("name")):
+        # "the ctfIDu+ algorithm for identifying ...": the label reads on from the name. Without
+        # a tail ("the DIL method.") the topic says more than the type word.
+        tail = _tail(text, typed.end(), " ")
+        described = " " + text[typed.end("name") + 1 : typed.end()] + tail if tail else ""
+        name = typed.group("name")
+        return _scored(
+            text,
+            name,
+            "",
+            typed.start(),
+            typed.end(),
+            base=base - 1,
             typed=True,
             description=described,
         )
@@ -577,6 +613,10 @@ def _from_definition(text: str, match: re.Match[str], *, base: int) -> _Candidat
         # "Side-by-Side (SxS) Interleaved Reasoning": the name goes on after the acronym.
         expansion += continuation.group()
         end = continuation.end()
+    elif _MODIFIER_AFTER.match(text, end):
+        # "linear program (LP)-based policies", "imitation learning (IL) algorithm, PAIL":
+        # the acronym qualifies the thing introduced rather than naming it.
+        return None
     return _scored(text, acronym, expansion, match.start(), end, base=base)
 
 
@@ -698,7 +738,7 @@ def _expansion_in(name: str, description: str) -> str:
 
 def _compose(candidate: _Candidate, text: str) -> str:
     name = candidate.name
-    expansion = candidate.expansion.strip(" ,;:\"'“”")
+    expansion = candidate.expansion.strip(" ,;:.\"'“”")
     if expansion and expansion.casefold() != name.casefold():
         return _fit(f"{name}: {expansion}")
     if candidate.description:
@@ -712,7 +752,7 @@ def _compose(candidate: _Candidate, text: str) -> str:
 
 def _is_acronym(word: str) -> bool:
     letters = [char for char in word if char.isalnum()]
-    if not 2 <= len(letters) <= 15 or not word[0].isalnum() or word in _GENERIC:
+    if not 2 <= len(letters) <= 15 or not word[0].isalnum() or " " in word or word in _GENERIC:
         return False
     capitals = sum(char.isupper() for char in letters)
     return capitals >= 2 or (capitals == 1 and any(char.isdigit() for char in letters))
@@ -779,7 +819,7 @@ def _strip_leading_noise(name: str) -> str:
 # --- Topic phrases ---------------------------------------------------------------------------
 
 
-def _sentences(text: str, limit: int = 6) -> list[str]:
+def _sentences(text: str, limit: int = 4) -> list[str]:
     """The first sentences; a period ends one only before a capital, digit or opening mark."""
     sentences: list[str] = []
     start = 0
@@ -787,7 +827,7 @@ def _sentences(text: str, limit: int = 6) -> list[str]:
     while stop >= 0 and len(sentences) < limit:
         following = text[stop + 2 : stop + 3]
         if (following.isupper() or following.isdigit() or following in "\"“'([") and not (
-            _ABBREVIATION_END.search(text, max(stop - 8, start), stop)
+            text.endswith(_ABBREVIATIONS, start, stop)
         ):
             sentences.append(text[start : stop + 1])
             start = stop + 2
@@ -801,7 +841,7 @@ def _topic(text: str) -> str:
     """A compact phrase from the contribution sentence, else from the first sentence."""
     sentences = _sentences(text)
     chosen = ""
-    for sentence in sentences[:4]:
+    for sentence in sentences:
         lead = _LEAD_IN.match(sentence)
         rest = sentence[lead.end() :] if lead else sentence
         contribution = _CONTRIBUTION.match(rest)
@@ -818,10 +858,12 @@ def _topic(text: str) -> str:
     determiners = _LEADING_DETERMINERS.match(chosen)
     if determiners and determiners.end() < len(chosen):
         chosen = chosen[determiners.end() :]
-    chosen = chosen.rstrip(" .!?")
+    chosen = chosen[:300].rstrip(" .!?")
     broken = _CLAUSE_BREAK.search(chosen, 25)
     if broken:
         chosen = chosen[: broken.start()]
+        if chosen.count("(") > chosen.count(")"):  # the break fell inside a parenthesis
+            chosen = chosen[: chosen.rfind("(")].rstrip()
     if not chosen:
         return ""
     return _fit(chosen[0].upper() + chosen[1:])
@@ -837,11 +879,11 @@ def _fit(text: str, limit: int = MAX_LABEL_CHARS) -> str:
     if space > limit // 2:
         cut = cut[:space]
     for _ in range(4):
-        cut = _DANGLING_END.sub("", cut)
+        cut = cut.rstrip(_DANGLING_END)
         head, _, last = cut.rpartition(" ")
         if head and last.lower() in _DANGLING:
             cut = head
         else:
             break
-    cut = _DANGLING_END.sub("", cut) or text[: limit - 1]
+    cut = cut.rstrip(_DANGLING_END) or text[: limit - 1]
     return f"{cut}…"

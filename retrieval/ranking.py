@@ -16,9 +16,9 @@ from functools import cached_property
 
 import numpy as np
 
-from retrieval.acronyms import AcronymTable
+from retrieval.acronyms import AcronymTable, Alternative
 from retrieval.autocomplete import LabelIndex
-from retrieval.index import BM25Index, BoolArray
+from retrieval.index import BM25Index, BoolArray, Scores
 from retrieval.models import ParsedQuery
 
 Analyzer = Callable[[str], list[str]]
@@ -29,8 +29,11 @@ class RankOptions:
     mode: str = "enhanced"
     max_terms: int = 64
     max_results: int = 50
-    expansion_weight: float = 0.5
-    proximity_weight: float = 0.3
+    # Tuned on SciFact train (docs/evaluation.md): acronym forms count at 0.3 of the written form,
+    # word proximity adds up to half the best score within the top 100.
+    expansion_weight: float = 0.3
+    proximity_weight: float = 0.5
+    proximity_window: int = 3
     rerank_depth: int = 100
     phrase_check_limit: int = 20_000
 
@@ -73,15 +76,26 @@ class Ranking:
 
 def query_terms(
     text: str, corpus: Corpus, options: RankOptions, analyze: Analyzer
-) -> tuple[list[tuple[str, float]], tuple[str, ...]]:
-    """Weighted terms for the free text, and notes on acronym expansions."""
+) -> tuple[list[tuple[str, float]], tuple[Alternative, ...]]:
+    """Weighted terms for the free text, and the acronym forms to credit as alternatives."""
     terms = analyze(text)
     if options.mode == "exact":
         return [(term, 1.0) for term in terms[: options.max_terms]], ()
     unique = list(dict.fromkeys(terms))[: options.max_terms]
-    weighted = [(term, 1.0) for term in unique]
-    expansion = corpus.acronyms.expand(unique, options.expansion_weight)
-    return weighted + list(expansion.terms), expansion.notes
+    known = [term for term in unique if term in corpus.index]
+    alternatives = corpus.acronyms.alternatives(known) if options.expansion_weight > 0 else ()
+    return [(term, 1.0) for term in unique], alternatives
+
+
+def _credit_alternatives(
+    index: BM25Index, scores: Scores, alternatives: Sequence[Alternative], weight: float
+) -> None:
+    """Raise each paper's score to the better of the written and the other form, in place."""
+    for alternative in alternatives:
+        written = index.score([(term, 1.0) for term in alternative.written])
+        other = index.score([(term, weight) for term in alternative.other])
+        scores.values[:] += np.maximum(other.values - written.values, 0.0)
+        scores.matched[:] |= other.matched
 
 
 def _docs_with_all(index: BM25Index, terms: Sequence[str]) -> BoolArray:
@@ -102,13 +116,36 @@ def _has_sequence(sequence: np.ndarray, wanted: Sequence[int]) -> bool:
     return len(starts) > 0
 
 
-def _proximity_bonus(index: BM25Index, doc: int, pairs: set[tuple[int, int]]) -> int:
-    """How many distinct adjacent query-word pairs occur in the document, in query order."""
+def _proximity_bonus(
+    index: BM25Index, doc: int, query: Sequence[int], query_ids: BoolArray, window: int
+) -> float:
+    """Sequential-dependence style evidence that the query's words stand together in the paper.
+
+    Half is the share of adjacent query-word pairs found adjacent and in order (phrases, titles),
+    half the share of all query-word pairs found within `window` words in any order.
+    """
     sequence = index.document_terms(doc)
-    if len(sequence) < 2:
-        return 0
-    found = set(zip(sequence[:-1].tolist(), sequence[1:].tolist(), strict=True)) & pairs
-    return len(found)
+    positions = np.flatnonzero(query_ids[sequence])
+    if len(positions) < 2:
+        return 0.0
+    terms = sequence[positions].tolist()
+    places = positions.tolist()
+    ordered: set[tuple[int, int]] = set()
+    unordered: set[tuple[int, int]] = set()
+    for i, (place, term) in enumerate(zip(places, terms, strict=True)):
+        for other_place, other in zip(places[i + 1 :], terms[i + 1 :], strict=False):
+            if other_place - place > window:
+                break
+            if other != term:
+                unordered.add((min(term, other), max(term, other)))
+                if other_place == place + 1:
+                    ordered.add((term, other))
+    adjacent = {pair for pair in itertools.pairwise(query) if pair[0] != pair[1]}
+    distinct = sorted(set(query))
+    all_pairs = len(distinct) * (len(distinct) - 1) // 2
+    in_order = len(ordered & adjacent) / len(adjacent) if adjacent else 0.0
+    nearby = len(unordered) / all_pairs if all_pairs else 0.0
+    return 0.5 * (in_order + nearby)
 
 
 def rank(
@@ -122,16 +159,21 @@ def rank(
 ) -> Ranking:
     """Rank every paper that holds a query term; honour phrases, exclusions and the mask."""
     index = corpus.index
-    weighted, expansions = query_terms(parsed.text, corpus, options, analyze)
+    weighted, alternatives = query_terms(parsed.text, corpus, options, analyze)
     weighted += list(extra_terms)
+    expansions = tuple(alternative.note for alternative in alternatives)
     phrase_terms = [analyze(phrase) for phrase in parsed.phrases]
     known = [term for term, _ in weighted if term in index]
     unknown = tuple(term for term, _ in weighted if term not in index)
     weights = {term: index.idf_of(term) * weight for term, weight in weighted if term in index}
+    for alternative in alternatives:
+        for term in alternative.other:
+            weights.setdefault(term, index.idf_of(term) * options.expansion_weight)
     if not known or index.size == 0:
         return Ranking((), (), 0, weights, expansions, unknown, tuple(t for t, _ in weighted))
 
     scores = index.score(weighted)
+    _credit_alternatives(index, scores, alternatives, options.expansion_weight)
     candidates = scores.matched.copy()
     if allowed is not None:
         candidates &= allowed
@@ -182,16 +224,21 @@ def _rerank_by_proximity(
     options: RankOptions,
 ) -> tuple[np.ndarray, np.ndarray]:
     originals = [index.term_number(term) for term, weight in weighted if weight == 1.0]
-    ids = [number for number in originals if number is not None]
-    pairs = {(a, b) for a, b in itertools.pairwise(ids) if a != b}
-    if not pairs:
+    query = [number for number in originals if number is not None]
+    if len(set(query)) < 2:
         return order, values
+    query_ids = np.zeros(len(index.terms), dtype=np.bool_)
+    query_ids[query] = True
     depth = min(options.rerank_depth, len(order))
     head = order[:depth]
     # The bonus is scaled by the best score so it means the same at any corpus size.
-    scale = options.proximity_weight * float(values[0]) / len(pairs)
+    scale = options.proximity_weight * float(values[0])
     boosted = values[:depth] + scale * np.array(
-        [_proximity_bonus(index, int(doc), pairs) for doc in head], dtype=np.float64
+        [
+            _proximity_bonus(index, int(doc), query, query_ids, options.proximity_window)
+            for doc in head
+        ],
+        dtype=np.float64,
     )
     resort = np.lexsort((head, -boosted))
     order = np.concatenate([head[resort], order[depth:]])
