@@ -29,7 +29,7 @@ _JUNK_CHARS = (
 )
 _JUNK = re.compile(f"[{_JUNK_CHARS}]")
 # Any character that needs work: markup, line breaks, control characters.
-_MARKUP_HINT = re.compile(rf"[\\\[^`~$*{{}}_\n\t\r{_JUNK_CHARS}]")
+_MARKUP_HINT = re.compile(rf"[\\\[^`~$*{{}}_\n\t\r\u2028\u2029{_JUNK_CHARS}]")
 _MD_LINK = re.compile(r"\[([^\[\]]{0,300})\]\([^()\s]{0,500}\)")
 _HREF = re.compile(r"\\href\s*\{[^{}]{0,500}\}\s*\{([^{}]{0,300})\}")
 _LATEX_ARG = re.compile(r"\\[A-Za-z]{1,20}\*?\s*\{([^{}]{0,300})\}")
@@ -253,10 +253,13 @@ class _Candidate:
 
 def derive_label(abstract: str, title: str | None = None) -> str:
     """<= 90 chars, never empty. A given title (JSONL lists) wins, trimmed on a word boundary."""
-    if title:
-        cleaned_title = _clean(title)
-        if cleaned_title:
-            return _fit(cleaned_title)
+    cleaned_title = _clean(title) if title else ""
+    label = _fit(cleaned_title) if cleaned_title else _label_from_abstract(abstract)
+    # Rare Unicode spaces survive NFKC; a label must read as one clean line.
+    return " ".join(label.split()) or _FALLBACK_LABEL
+
+
+def _label_from_abstract(abstract: str) -> str:
     text = _clean(abstract)
     urls = _url_matches(text)
     if urls:
@@ -268,10 +271,10 @@ def derive_label(abstract: str, title: str | None = None) -> str:
         kept.append(text[start:])
         text = " ".join(" ".join(kept).split())
     if not text:
-        return _FALLBACK_LABEL
+        return ""
     candidate = _best_name(text)
     label = _compose(candidate, text) if candidate else _topic(text)
-    return label or _fit(text) or _FALLBACK_LABEL
+    return label or _fit(text)
 
 
 def extract_urls(abstract: str) -> tuple[str, ...]:
@@ -325,7 +328,8 @@ def _clean(text: str) -> str:
 
 
 def _strip_markup(text: str) -> str:
-    if not text.isprintable():
+    irregular = not text.isprintable()  # line breaks, tabs, control characters
+    if irregular:
         text = _JUNK.sub("", text)
     if "](" in text:
         text = _MD_LINK.sub(r"\1", text)
@@ -351,7 +355,9 @@ def _strip_markup(text: str) -> str:
     for mark in "$`{}*\\":
         if mark in text:
             text = text.replace(mark, "")
-    return " ".join(text.split())
+    if irregular or "  " in text:
+        text = " ".join(text.split())
+    return text.strip()
 
 
 def _tie(match: re.Match[str], text: str) -> str:
@@ -376,56 +382,62 @@ def _best_name(text: str) -> _Candidate | None:
     if len(lower) != len(text):  # a few characters lowercase to two; offsets must line up
         lower = text
     candidates: list[_Candidate | None] = []
-    ours: list[tuple[int, int]] = []  # sentences where the authors speak of their own work
+    ours: list[int] = []  # where the authors speak of their own work
     for position in _occurrences(lower, "we "):
         if not lower[position - 1 : position].isalnum():
-            ours.append(_sentence_around(lower, position))
+            ours.append(position)
             candidates.append(_after_subject(text, position, position + 3))
     for position in _occurrences(lower, "this "):
         if (
             lower.startswith(_PAPER_WORDS, position + 5)
             and not lower[position - 1 : position].isalnum()
         ):
-            ours.append(_sentence_around(lower, position))
+            ours.append(position)
             end = lower.find(" ", position + 5) + 1
             candidates.append(_after_subject(text, position, end))
     for position in _occurrences(lower, "our "):
         if not lower[position - 1 : position].isalnum():
-            ours.append(_sentence_around(lower, position))
+            ours.append(position)
             our_name = _OUR_NAME.match(text, position + 4)
             if our_name:
                 name = our_name.group("name")
                 end = our_name.end()
                 candidates.append(_scored(text, name, "", our_name.start("name"), end, base=4))
     if ours:
-        candidates.extend(_named_inside(text, lower, _merged(ours)))
+        candidates.extend(_named_inside(text, lower, ours))
     found = [candidate for candidate in candidates if candidate is not None]
     if not found:
         return None
     return max(found, key=lambda candidate: (candidate.score, -candidate.start))
 
 
-def _named_inside(text: str, lower: str, ours: list[tuple[int, int]]) -> list[_Candidate | None]:
+def _named_inside(text: str, lower: str, ours: list[int]) -> list[_Candidate | None]:
     """'called X', 'X, a framework ...' inside the authors' own sentences."""
     candidates: list[_Candidate | None] = []
     for stem in _CALL_STEMS:
         for position in _occurrences(lower, stem):
             word = next((word for word in _CALL_WORDS if lower.startswith(word, position)), "")
-            if word and not lower[position - 1 : position].isalnum() and _inside(ours, position):
+            if (
+                word
+                and not lower[position - 1 : position].isalnum()
+                and _is_ours(lower, ours, position)
+            ):
                 after = position + len(word)
                 candidates.append(_name_at(text, after, base=5, verb_start=position, named=True))
     for position in _occurrences(lower, ", a"):
         if (
             lower.startswith((" ", "n "), position + 3)
-            and _inside(ours, position)
+            and _is_ours(lower, ours, position)
             and _APPOSITIVE_TYPE.match(text, position + 2)
         ):
             candidates.append(_appositive(text, position))
     return candidates
 
 
-def _inside(spans: list[tuple[int, int]], position: int) -> bool:
-    return any(start <= position < end for start, end in spans)
+def _is_ours(lower: str, ours: list[int], position: int) -> bool:
+    """Whether the sentence around `position` holds one of the authors' 'we', 'our' ..."""
+    start, end = _sentence_around(lower, position)
+    return any(start <= subject < end for subject in ours)
 
 
 def _after_subject(text: str, subject: int, end: int) -> _Candidate | None:
@@ -455,16 +467,6 @@ def _sentence_around(lower: str, position: int) -> tuple[int, int]:
     return start, end if end >= 0 else min(position + 300, len(lower))
 
 
-def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    merged: list[tuple[int, int]] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged
-
-
 def _name_at(
     text: str, position: int, *, base: int, verb_start: int, named: bool = False
 ) -> _Candidate | None:
@@ -474,7 +476,8 @@ def _name_at(
     filler = _FILLER.match(text, position)
     phrase_start = position
     position = filler.end() if filler else position
-    definition = _ACRONYM_DEF.match(text, position)
+    has_parenthesis = text.find("(", position, position + 420) >= 0
+    definition = _ACRONYM_DEF.match(text, position) if has_parenthesis else None
     if definition:
         found = _from_definition(text, definition, base=base)
         if found:

@@ -1,0 +1,293 @@
+"""Labels and code URLs for title-less abstracts: seed lists, markup, hostile text."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from retrieval.labels import MAX_LABEL_CHARS, derive_label, extract_urls
+
+SEEDS = Path(__file__).resolve().parents[2] / "seeds"
+
+
+def _paragraphs(path: Path) -> list[str]:
+    """Abstracts of one paper-list file: header line, then blank-line separated paragraphs."""
+    text = path.read_text(encoding="utf-8").replace("\r\n", "\n")
+    _header, _, body = text.partition("\n")
+    return [" ".join(part.split()) for part in re.split(r"\n[ \t]*\n", body) if part.strip()]
+
+
+SEED_ABSTRACTS = [
+    (f"{path.name[:3]}-{number}", abstract)
+    for path in sorted(SEEDS.glob("*.txt"))
+    for number, abstract in enumerate(_paragraphs(path), start=1)
+]
+
+# Expected name -> a phrase found only in that paper's abstract.
+NAMED_SEEDS = {
+    "Elastic Attention": "varying sparsity sensitivities",
+    "DRIFT": "operationalizes the theoretical insight",
+    "LHSD": "Local Intrinsic Dimension (LID)",
+    "DMLRank": "generalized average ranking scores",
+    "DTS": "length-accuracy anti-correlation",
+    "TextResNet": "Semantic Entanglement",
+    "WET": "loyalty dilemma",
+    "Eyes-on-Me": "Attention Attractors",
+    "ROSA2": "single-axis problem",
+    "RouterInterp": "Superposed Specialisation Hypothesis",
+    "Hyper-ICL": "hyperbolic anchor distillation",
+    "EmbodiedAct": "execute-then-response",
+    "ctfIDu+": "counterfactual realizabilty",
+    "LIFT": "Long-context understanding remains challenging",
+    "SxS": "silence tax",
+    "Search-R2": "multi-scale credit assignment",
+    "ALIGN": "Indirect reciprocity",
+    "S-Adam": "gradient chattering",
+    "CARE": "variable-size recommendation sets",
+    "CyberGym-E2E": "PoC generation",
+    "Decrypto": "theory of mind (ToM)",
+    "CHaRS": "barycentric projection",
+    "STAR": "Generalized Hebbian Algorithm",
+    "EEFP": "Early-exit neural networks",
+    "AnalogVerifier": "Analog circuits constitute",
+    "Open-o3-Video": "evidence-centered reasoning",
+    "Q-ALIGN DT": "return-to-go (RTG)",
+    "AliMark": "sentence-level watermarking methods",
+}
+
+
+def _seed(marker: str) -> str:
+    matches = [abstract for _, abstract in SEED_ABSTRACTS if marker in abstract]
+    assert len(matches) == 1, f"{marker!r} should pick exactly one seed abstract"
+    return matches[0]
+
+
+def test_the_seed_lists_hold_38_abstracts() -> None:
+    assert len(SEED_ABSTRACTS) == 38
+
+
+@pytest.mark.parametrize(("where", "abstract"), SEED_ABSTRACTS, ids=[w for w, _ in SEED_ABSTRACTS])
+def test_every_seed_label_is_short_clean_and_non_empty(where: str, abstract: str) -> None:
+    label = derive_label(abstract)
+    assert label.strip(), where
+    assert len(label) <= MAX_LABEL_CHARS, label
+    assert not re.search(r"[\\$*`{}]|https?://", label), label
+    assert label == " ".join(label.split()), label
+
+
+@pytest.mark.parametrize(("name", "marker"), NAMED_SEEDS.items(), ids=list(NAMED_SEEDS))
+def test_a_named_seed_is_labelled_with_its_name(name: str, marker: str) -> None:
+    assert name in derive_label(_seed(marker))
+
+
+@pytest.mark.parametrize(
+    ("marker", "label"),
+    [
+        # "NAME (Expansion)"
+        (
+            "operationalizes the theoretical insight",
+            "DRIFT: Decoupled Rollouts and Importance-Weighted Fine-Tuning",
+        ),
+        # "Expansion (NAME)"
+        ("Local Intrinsic Dimension (LID)", "LHSD: Local Hessian Spectral Dimension"),
+        ("gradient chattering", "S-Adam: Singularity-aware Adam"),
+        # **bold** initials and a name defined in the last sentences
+        ("length-accuracy anti-correlation", "DTS: Decoding Tree Sketching"),
+        ("barycentric projection", "CHaRS: Concept Heterogeneity-aware Representation Steering"),
+        # \textbf{\emph{...}} around a name that goes on after its acronym
+        ("silence tax", "SxS: Side-by-Side Interleaved Reasoning"),
+        ("Indirect reciprocity", "ALIGN: Agentic LInguistic Gossip Network"),
+    ],
+)
+def test_a_defined_name_comes_with_its_expansion(marker: str, label: str) -> None:
+    assert derive_label(_seed(marker)) == label
+
+
+def test_latex_markup_is_stripped_without_losing_words() -> None:
+    label = derive_label(_seed("varying sparsity sensitivities"))
+    assert label.startswith("Elastic Attention")
+
+
+@pytest.mark.parametrize(
+    ("abstract", "label"),
+    [
+        (
+            r"Graphs are hard. We propose \emph{Foo-Net}, a `simple` *fast* __model__ for graphs "
+            r"with $\alpha$-sparsity.",
+            "Foo-Net: a simple fast model for graphs with α-sparsity",
+        ),
+        (
+            r"We propose \textsc{Moo}$^2$: \textbf{M}ulti-\textbf{O}bjective "
+            r"\textbf{O}ptimisation.",
+            "Moo²: Multi-Objective Optimisation",
+        ),
+        ("We study the map $\\rho_t$ of flows, see Fig.~1.", "Map ρ_t of flows, see Fig. 1"),
+    ],
+)
+def test_markup_is_reduced_to_its_words(abstract: str, label: str) -> None:
+    assert derive_label(abstract) == label
+
+
+def test_an_appositive_describes_the_name() -> None:
+    assert derive_label(_seed("theory of mind (ToM)")).startswith(
+        "Decrypto: a game-based benchmark"
+    )
+    assert derive_label(_seed("generalized average ranking scores")).startswith(
+        "DMLRank: a nonparametric statistical framework"
+    )
+
+
+def test_an_unnamed_abstract_gets_a_topic_phrase_from_its_contribution() -> None:
+    bandits = derive_label(_seed("linear contextual bandits under rare parameter updates"))
+    assert bandits == "Linear contextual bandits under rare parameter updates"
+    physics = derive_label(_seed("physics simulators can serve"))
+    assert physics.startswith("Physics simulators can serve as a powerful alternative source")
+
+
+def test_a_component_named_in_passing_is_not_the_label() -> None:
+    label = derive_label(_seed("Denoising Masked AutoEncoder (DMAE)"))
+    assert not label.startswith("DMAE")
+    assert label.startswith("Cognitive-aware counterfactual reasoning framework")
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        ("Graphs are hard. We propose a method named FooNet for graph matching.", "FooNet"),
+        (
+            "Graphs are hard. In this work we present a solver, dubbed Quux-3, that scales.",
+            "Quux-3",
+        ),
+        ("This paper introduces **LIFT**, a framework for long inputs.", "LIFT"),
+        ("We introduce BarBench, a benchmark of 500 tasks for agents.", "BarBench"),
+        (
+            "We propose Sparse Token Routing (STR), which routes tokens.",
+            "STR: Sparse Token Routing",
+        ),
+        ("We propose ZAP (Zero-shot Adaptive Pruning) to prune models.", "ZAP: Zero-shot Adaptive"),
+        (r"We propose $\textit{\textbf{Calm Decoding}}$, which decodes calmly.", "Calm Decoding"),
+    ],
+)
+def test_naming_patterns(abstract: str, name: str) -> None:
+    assert derive_label(abstract).startswith(name)
+
+
+def test_a_long_label_is_cut_on_a_word_boundary_with_an_ellipsis() -> None:
+    label = derive_label("We study " + "remarkably " * 30 + "long topics.")
+    assert len(label) <= MAX_LABEL_CHARS
+    assert label.endswith("…")
+    assert label[:-1].split(" ")[-1] == "remarkably"
+
+
+def test_a_title_wins_and_is_cleaned_and_trimmed() -> None:
+    abstract = _seed("operationalizes the theoretical insight")
+    assert derive_label(abstract, r"\textbf{Drift}:  Fast  Rollouts") == "Drift: Fast Rollouts"
+    long_title = "Learning " + "very " * 40 + "long titles"
+    label = derive_label(abstract, long_title)
+    assert len(label) <= MAX_LABEL_CHARS
+    assert label.endswith("very…")
+    assert derive_label(abstract, "  $**$ ").startswith("DRIFT")
+
+
+@pytest.mark.parametrize(
+    "junk", ["", "   ", "\x00\x01\x02", "$$ ** {} ``", "\ud800\udfff", "ÿ" * 3]
+)
+def test_empty_or_junk_text_still_gets_a_label(junk: str) -> None:
+    label = derive_label(junk)
+    assert label.strip()
+    assert len(label) <= MAX_LABEL_CHARS
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "we propose " + "A" * 200_000,
+        "we propose " + "Aa " * 50_000 + "(",
+        "We introduce " + "(" * 100_000,
+        "we propose " + "A-" * 100_000,
+        "called " * 50_000,
+        ", a " * 50_000 + "framework",
+        "\\textbf{" * 50_000,
+        "we propose X" + ". We propose Y" * 20_000,
+        "https://" + "a" * 200_000,
+    ],
+    ids=lambda text: f"{text[:16]!r}x{len(text)}",
+)
+def test_hostile_input_finishes_quickly(hostile: str) -> None:
+    started = time.perf_counter()
+    label = derive_label(hostile)
+    extract_urls(hostile)
+    assert time.perf_counter() - started < 0.5
+    assert label.strip()
+    assert len(label) <= MAX_LABEL_CHARS
+
+
+@given(st.text(max_size=3000))
+@settings(max_examples=300)
+def test_any_text_gets_a_short_non_empty_label(text: str) -> None:
+    label = derive_label(text)
+    assert label.strip()
+    assert len(label) <= MAX_LABEL_CHARS
+    assert label == " ".join(label.split())
+    assert isinstance(extract_urls(text), tuple)
+
+
+# Pieces that exercise the name and markup patterns, glued in any order.
+_PIECES = st.sampled_from(
+    [
+        "we propose ", "We introduce ", "This paper presents ", "called ", "named ", "our method, ",
+        "Foo", "BAR", "Ba-Z", "(", ")", " (FB)", ", a ", "framework", " ", ". ", ",", ":", "-",
+        "\\textbf{", "}", "$", "**", "`", "https://github.com/x/y", ").", "e.g. ", "\n\n", "é",
+    ]
+)  # fmt: skip
+
+
+@given(st.lists(_PIECES, max_size=80).map("".join), st.one_of(st.none(), st.text(max_size=200)))
+@settings(max_examples=300)
+def test_pattern_soup_gets_a_short_non_empty_label(text: str, title: str | None) -> None:
+    label = derive_label(text, title)
+    assert label.strip()
+    assert len(label) <= MAX_LABEL_CHARS
+    assert not re.search(r"[\\$*`{}]", label)
+
+
+def test_urls_lose_trailing_punctuation() -> None:
+    text = (
+        "Code: https://github.com/a/b. Project (https://a.github.io/p/), data at "
+        "https://example.org/data, and docs at https://x.org/y)."
+    )
+    assert extract_urls(text) == (
+        "https://github.com/a/b",
+        "https://a.github.io/p/",
+        "https://example.org/data",
+        "https://x.org/y",
+    )
+
+
+def test_urls_are_deduplicated_in_order() -> None:
+    text = (
+        "See [https://github.com/gmum/eenn](https://github.com/gmum/eenn) and "
+        r"\url{https://github.com/psmiz/STAR}; again https://github.com/gmum/eenn/."
+    )
+    assert extract_urls(text) == ("https://github.com/gmum/eenn", "https://github.com/psmiz/STAR")
+
+
+def test_a_bare_code_host_gets_a_scheme() -> None:
+    assert extract_urls("Code: github.com/org/repo.") == ("https://github.com/org/repo",)
+
+
+def test_no_urls_means_an_empty_tuple() -> None:
+    assert extract_urls("We use 1/2 of the data and/or labels.") == ()
+    assert extract_urls("") == ()
+
+
+def test_seed_urls() -> None:
+    assert extract_urls(_seed("operationalizes the theoretical insight")) == (
+        "https://github.com/2020-qqtcg/DRIFT",
+    )
+    assert extract_urls(_seed("physics simulators can serve")) == ("https://sim2reason.github.io/",)
