@@ -61,6 +61,19 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("run", help="run the Discord bot")
     sync = commands.add_parser("sync", help="sync slash commands to Discord")
     sync.add_argument("--guild", type=int, help="a guild id (instant) instead of global")
+    evaluate = commands.add_parser("eval", help="measure ranking quality (see docs/evaluation.md)")
+    modes = evaluate.add_subparsers(dest="eval_mode", metavar="MODE", required=True)
+    beir = modes.add_parser("beir", help="a BEIR folder: corpus.jsonl, queries.jsonl, qrels/")
+    beir.add_argument("directory", type=Path)
+    beir.add_argument("--split", default="test", help="qrels split(s), e.g. test or train,test")
+    known = modes.add_parser("known-item", help="JSONL lists with titles: title -> its abstract")
+    known.add_argument("files", nargs="+", type=Path)
+    for sub in (beir, known):
+        sub.add_argument("--ranking", choices=["exact", "enhanced"])
+        sub.add_argument("--k1", type=float)
+        sub.add_argument("--b", type=float)
+        sub.add_argument("--json", action="store_true", help="machine-readable output")
+        sub.add_argument("--per-query", action="store_true", help="with --json: every query")
     return parser
 
 
@@ -190,6 +203,30 @@ async def _sync(settings: Settings, guild: int | None) -> int:
     return 0
 
 
+async def _eval(settings: Settings, args: argparse.Namespace) -> int:
+    from retrieval import evaluation
+
+    def progress(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    settings = evaluation.with_ranking(settings, args.ranking, args.k1, args.b)
+    if args.eval_mode == "beir":
+        splits = [split.strip() for split in args.split.split(",") if split.strip()]
+        reports = await evaluation.evaluate_beir(
+            args.directory, settings, splits=splits, progress=progress
+        )
+    else:
+        reports = [
+            await evaluation.evaluate_known_item(path, settings, progress=progress)
+            for path in args.files
+        ]
+    if args.json:
+        print(console.dumps(evaluation.reports_json(reports, per_query=args.per_query)))
+    else:
+        print(evaluation.format_reports(reports))
+    return 0
+
+
 async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     command = args.command or "start"
     if command == "start":
@@ -201,6 +238,8 @@ async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         return await _run_bot(settings)
     if command == "sync":
         return await _sync(settings, args.guild)
+    if command == "eval":
+        return await _eval(settings, args)
 
     async def work(engine: Engine) -> int:
         if command == "chat":
