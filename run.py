@@ -43,7 +43,7 @@ def _test_commands() -> list[list[str]]:
     return [
         [python, "-m", "ruff", "check", "."],
         [python, "-m", "ruff", "format", "--check", "."],
-        [python, "-m", "mypy", "retrieval", "config"],
+        [python, "-m", "mypy", "retrieval", "config", "bot"],
         [python, "-m", "pytest", *sys.argv[2:]],
     ]
 
@@ -63,6 +63,7 @@ def main() -> int:
         return 0
     arguments = sys.argv[1:] or ["start"]
     os.execv(str(BIN / "paperbot"), [str(BIN / "paperbot"), *arguments])
+    return 0  # not reached: execv replaces this process
 
 
 if __name__ == "__main__":

@@ -1,0 +1,164 @@
+"""The discord.py bot: holds the injected settings and engine, loads the cogs, syncs deliberately.
+
+Nothing happens at import time. `PaperBot(settings, engine)` builds the bot; `setup_hook` loads
+the cogs and syncs commands only when needed (dev guild, or when the tree's payload changed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.boundary import handle_interaction_error
+from bot.cooldown import Cooldown
+from bot.render import SAFE_MENTIONS
+from bot.replies import started
+from config.settings import Settings
+
+if TYPE_CHECKING:
+    from retrieval.engine import Engine
+
+log = logging.getLogger(__name__)
+command_log = logging.getLogger("paperbot.commands")
+
+COGS = (
+    "bot.cogs.answers",
+    "bot.cogs.papers",
+    "bot.cogs.info",
+    "bot.cogs.reading",
+    "bot.cogs.chat",
+    "bot.cogs.admin",
+)
+SYNC_HASH_KEY = "command_tree_hash"
+
+
+class PaperTree(app_commands.CommandTree["PaperBot"]):
+    """The command tree with the error boundary and per-command timing."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        started(interaction)
+        return True
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
+    ) -> None:
+        await handle_interaction_error(interaction, error)
+
+
+def build_intents(settings: Settings) -> discord.Intents:
+    """Default intents (no privileged ones), plus message content only when settings ask for it."""
+    intents = discord.Intents.default()
+    intents.members = False
+    intents.presences = False
+    intents.message_content = settings.message_content_intent
+    return intents
+
+
+def tree_payload(
+    tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None
+) -> list[Any]:
+    """The JSON Discord would receive for a sync of `guild` (None: global)."""
+    return [command.to_dict(tree) for command in tree.get_commands(guild=guild)]
+
+
+def payload_hash(payload: list[Any]) -> str:
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class PaperBot(commands.Bot):
+    """paperbot on Discord. Settings and engine are injected; the clock is for cooldown tests."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        engine: Engine,
+        *,
+        auto_sync: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=build_intents(settings),
+            allowed_mentions=SAFE_MENTIONS,
+            tree_cls=PaperTree,
+        )
+        self.settings = settings
+        self.engine = engine
+        self.auto_sync = auto_sync
+        self.cooldown = Cooldown(
+            settings.cooldown_questions, settings.cooldown_seconds, clock=clock
+        )
+
+    async def setup_hook(self) -> None:
+        for name in COGS:
+            await self.load_extension(name)
+        if self.auto_sync:
+            await self.sync_if_changed()
+
+    async def on_message(self, message: discord.Message, /) -> None:
+        """No prefix commands: chat questions are handled by the chat cog's listener."""
+
+    async def on_ready(self) -> None:
+        user = self.user
+        log.info(
+            "connected as %s (%s) to %d guild(s)", user, user.id if user else "?", len(self.guilds)
+        )
+
+    async def on_app_command_completion(
+        self,
+        interaction: discord.Interaction,
+        command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu,
+    ) -> None:
+        latency = (time.perf_counter() - started(interaction)) * 1000
+        command_log.info(
+            "answered user=%s command=%s latency_ms=%.0f",
+            interaction.user.id,
+            command.qualified_name,
+            latency,
+        )
+
+    def sync_target(self) -> discord.Object | None:
+        guild_id = self.settings.dev_guild_id
+        return discord.Object(id=guild_id) if guild_id else None
+
+    async def sync_if_changed(self) -> bool:
+        """Sync to the dev guild (or globally) only when the payload differs from the last sync."""
+        guild = self.sync_target()
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        payload = tree_payload(self.tree, guild)
+        digest = payload_hash(payload)
+        key = f"{SYNC_HASH_KEY}:{guild.id if guild else 'global'}"
+        if await self.engine.get_meta(key) == digest:
+            log.info("commands unchanged since the last sync; not syncing")
+            return False
+        try:
+            synced = await self.tree.sync(guild=guild)
+        except discord.HTTPException as error:
+            log.warning("command sync failed (will retry next start): %s", error)
+            return False
+        await self.engine.set_meta(key, digest)
+        where = f"guild {guild.id}" if guild else "globally"
+        log.info("synced %d commands %s", len(synced), where)
+        return True
+
+    async def sync_now(self, guild_id: int | None) -> str:
+        """Sync unconditionally (CLI `paperbot sync`, owner command); returns a summary line."""
+        guild = discord.Object(id=guild_id) if guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        synced = await self.tree.sync(guild=guild)
+        digest = payload_hash(tree_payload(self.tree, guild))
+        await self.engine.set_meta(f"{SYNC_HASH_KEY}:{guild.id if guild else 'global'}", digest)
+        where = f"to guild {guild.id}" if guild else "globally (may take a while to appear)"
+        return f"Synced {len(synced)} commands {where}."

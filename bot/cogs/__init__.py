@@ -1,0 +1,1 @@
+"""Cogs: thin command handlers that parse, defer, call the engine and render."""

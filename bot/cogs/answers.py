@@ -1,0 +1,119 @@
+"""/ask, /search and /similar: ranked answers with excerpts, pages and paper links."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot import replies
+from bot.cogs.base import PaperCog
+from bot.options import (
+    collection_choices,
+    ephemeral_for,
+    paper_choices,
+    question_cooldown,
+    resolve_paper,
+)
+from bot.views import AnswerPages, Fetch, Paginator, send_answer, similar_fetch
+from retrieval.models import Answer
+
+if TYPE_CHECKING:
+    from bot.client import PaperBot
+
+QUESTION_MAX = 4000
+
+
+class Answers(PaperCog):
+    def ask_fetch(self, question: str, collection: str | None = None) -> Fetch:
+        async def fetch(offset: int, limit: int) -> Answer:
+            return await self.engine.ask(
+                question, limit=limit, offset=offset, collection=collection
+            )
+
+        return fetch
+
+    @app_commands.command()
+    @app_commands.describe(
+        question="What you want to know, e.g. which papers study MoE routing?",
+        private="Only you see the answer (default: everyone in the channel)",
+    )
+    @question_cooldown
+    async def ask(
+        self,
+        interaction: discord.Interaction,
+        question: app_commands.Range[str, 1, QUESTION_MAX],
+        private: bool | None = None,
+    ) -> None:
+        """Ask a question: the best answer sentence and the top papers."""
+        ephemeral = ephemeral_for(interaction, private)
+        await replies.defer(interaction, ephemeral=ephemeral)
+        answer = await self.engine.ask(question, limit=self.settings.answer_results)
+        await send_answer(
+            interaction,
+            self.engine,
+            answer,
+            heading="Answer",
+            more=self.ask_fetch(question),
+            ephemeral=ephemeral,
+        )
+
+    @app_commands.command()
+    @app_commands.describe(
+        query='Words to search for; "exact phrase", -exclude and in:collection work',
+        collection="Only search this collection",
+        results="Results per page (default 5)",
+        private="Only you see the results (default: everyone in the channel)",
+    )
+    @app_commands.autocomplete(collection=collection_choices)
+    @question_cooldown
+    async def search(
+        self,
+        interaction: discord.Interaction,
+        query: app_commands.Range[str, 1, QUESTION_MAX],
+        collection: app_commands.Range[str, 1, 100] | None = None,
+        results: app_commands.Range[int, 1, 10] | None = None,
+        private: bool | None = None,
+    ) -> None:
+        """Search all papers, 5 per page, with buttons to page through the results."""
+        ephemeral = ephemeral_for(interaction, private)
+        await replies.defer(interaction, ephemeral=ephemeral)
+        source = AnswerPages(
+            self.ask_fetch(query, collection),
+            per_page=results or self.settings.search_results,
+            max_results=self.settings.max_results,
+            heading="Search",
+        )
+        await Paginator(source, interaction.user.id).start(interaction, ephemeral=ephemeral)
+
+    @app_commands.command()
+    @app_commands.describe(
+        id="A paper id such as icml2026-7 (start typing for suggestions)",
+        private="Only you see the results (default: everyone in the channel)",
+    )
+    @app_commands.autocomplete(id=paper_choices)
+    @question_cooldown
+    async def similar(
+        self,
+        interaction: discord.Interaction,
+        id: app_commands.Range[str, 1, 100],
+        private: bool | None = None,
+    ) -> None:
+        """Papers similar to one paper."""
+        ephemeral = ephemeral_for(interaction, private)
+        paper = await resolve_paper(self.engine, id)
+        await replies.defer(interaction, ephemeral=ephemeral)
+        answer = await self.engine.similar(paper.id, limit=self.settings.search_results)
+        await send_answer(
+            interaction,
+            self.engine,
+            answer,
+            heading="Similar",
+            more=similar_fetch(self.engine, paper.id),
+            ephemeral=ephemeral,
+        )
+
+
+async def setup(bot: PaperBot) -> None:
+    await bot.add_cog(Answers(bot))

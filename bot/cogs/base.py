@@ -1,0 +1,25 @@
+"""The common base of paperbot's cogs: typed access to the injected bot, settings and engine."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from discord.ext import commands
+
+if TYPE_CHECKING:
+    from bot.client import PaperBot
+    from config.settings import Settings
+    from retrieval.engine import Engine
+
+
+class PaperCog(commands.Cog):
+    def __init__(self, bot: PaperBot) -> None:
+        self.bot = bot
+
+    @property
+    def engine(self) -> Engine:
+        return self.bot.engine
+
+    @property
+    def settings(self) -> Settings:
+        return self.bot.settings

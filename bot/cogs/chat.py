@@ -1,0 +1,87 @@
+"""Chat questions: a mention or a DM gets the same answer as /ask, as a reply.
+
+Mentions and DMs carry their content without the privileged message-content intent. Plain
+messages in `settings.chat_channel_ids` are answered only when that intent is enabled.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands
+
+from bot import render
+from bot.boundary import OnCooldown, handle_chat_error
+from bot.cogs.base import PaperCog
+from bot.views import AskView
+from retrieval.models import Answer
+
+if TYPE_CHECKING:
+    from bot.client import PaperBot
+
+EMPTY_QUESTION = (
+    "Ask me about ML papers, e.g. `@paperbot which papers study MoE routing?` — "
+    "or use `/ask`. `/help` has more."
+)
+
+
+def strip_mentions(content: str, bot_id: int) -> str:
+    """The question without the bot's own mention(s)."""
+    return re.sub(rf"<@!?{bot_id}>", " ", content).strip()
+
+
+class Chat(PaperCog):
+    def wants(self, message: discord.Message) -> bool:
+        """Should paperbot answer this message?"""
+        me = self.bot.user
+        if me is None or message.author.bot or message.author.id == me.id:
+            return False
+        if message.guild is None:
+            return True
+        if me.id in message.raw_mentions or me in message.mentions:
+            return True
+        settings = self.settings
+        return settings.message_content_intent and message.channel.id in settings.chat_channel_ids
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        if not self.wants(message):
+            return
+        assert self.bot.user is not None
+        try:
+            await self.answer(message, strip_mentions(message.content, self.bot.user.id))
+        except Exception as error:
+            await handle_chat_error(message, error)
+
+    async def answer(self, message: discord.Message, question: str) -> None:
+        if not question:
+            await message.reply(
+                EMPTY_QUESTION, mention_author=False, allowed_mentions=render.SAFE_MENTIONS
+            )
+            return
+        wait = self.bot.cooldown.hit(message.author.id)
+        if wait is not None:
+            raise OnCooldown(wait)
+        async with message.channel.typing():
+            answer = await self.engine.ask(question, limit=self.settings.answer_results)
+
+            async def more(offset: int, limit: int) -> Answer:
+                return await self.engine.ask(question, limit=limit, offset=offset)
+
+            embed = render.answer_embed(answer, heading="Answer")
+            view = AskView(self.engine, answer, more=more)
+        if view.empty:
+            view.stop()
+            await message.reply(
+                embed=embed, mention_author=False, allowed_mentions=render.SAFE_MENTIONS
+            )
+            return
+        view.message = await message.reply(
+            embed=embed, view=view, mention_author=False, allowed_mentions=render.SAFE_MENTIONS
+        )
+
+
+async def setup(bot: PaperBot) -> None:
+    await bot.add_cog(Chat(bot))

@@ -1,0 +1,31 @@
+"""/stats and /help."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot import render, replies
+from bot.cogs.base import PaperCog
+
+if TYPE_CHECKING:
+    from bot.client import PaperBot
+
+
+class Info(PaperCog):
+    @app_commands.command()
+    async def stats(self, interaction: discord.Interaction) -> None:
+        """Papers, collections, index size, questions answered and answer latency."""
+        stats = await self.engine.stats()
+        await replies.send(interaction, embeds=[render.stats_embed(stats)], ephemeral=True)
+
+    @app_commands.command(name="help")
+    async def help_command(self, interaction: discord.Interaction) -> None:
+        """A short guide to paperbot's commands, with examples."""
+        await replies.send(interaction, embeds=[render.help_embed()], ephemeral=True)
+
+
+async def setup(bot: PaperBot) -> None:
+    await bot.add_cog(Info(bot))

@@ -1,0 +1,74 @@
+"""Reading lists: /save, /unsave and /saved (paginated, exportable as .md or .txt)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot import render, replies
+from bot.cogs.base import PaperCog
+from bot.options import paper_choices, resolve_paper, saved_choices
+from bot.views import ListPages, Paginator, saved_text
+
+if TYPE_CHECKING:
+    from bot.client import PaperBot
+
+
+class Reading(PaperCog):
+    @app_commands.command()
+    @app_commands.describe(id="A paper id such as icml2026-7 (start typing for suggestions)")
+    @app_commands.autocomplete(id=paper_choices)
+    async def save(
+        self, interaction: discord.Interaction, id: app_commands.Range[str, 1, 100]
+    ) -> None:
+        """Save a paper to your reading list."""
+        paper = await resolve_paper(self.engine, id)
+        paper, added = await self.engine.save_paper(interaction.user.id, paper.id)
+        await replies.send(interaction, content=saved_text(paper, added), ephemeral=True)
+
+    @app_commands.command()
+    @app_commands.describe(id="The id of a paper in your reading list")
+    @app_commands.autocomplete(id=saved_choices)
+    async def unsave(
+        self, interaction: discord.Interaction, id: app_commands.Range[str, 1, 100]
+    ) -> None:
+        """Remove a paper from your reading list."""
+        removed = await self.engine.unsave_paper(interaction.user.id, id.strip())
+        shown = render.code(id.strip(), 100)
+        text = (
+            f"Removed {shown} from your reading list."
+            if removed
+            else f"{shown} is not in your reading list. See `/saved`."
+        )
+        await replies.send(interaction, content=text, ephemeral=True)
+
+    @app_commands.command()
+    @app_commands.describe(export="Get the whole list as a file instead of pages")
+    @app_commands.choices(
+        export=[
+            app_commands.Choice(name="Markdown (.md)", value="md"),
+            app_commands.Choice(name="Plain text (.txt)", value="txt"),
+        ]
+    )
+    async def saved(
+        self,
+        interaction: discord.Interaction,
+        export: app_commands.Choice[str] | None = None,
+    ) -> None:
+        """Your reading list, 10 per page, or exported as a file."""
+        await replies.defer(interaction, ephemeral=True)
+        papers = await self.engine.saved_papers(interaction.user.id)
+        if export is not None and papers:
+            name, data = render.saved_export(papers, export.value)
+            text = f"Your reading list: {len(papers)} paper(s)."
+            await replies.send(
+                interaction, content=text, file=replies.to_file((name, data)), ephemeral=True
+            )
+            return
+        await Paginator(ListPages(papers), interaction.user.id).start(interaction, ephemeral=True)
+
+
+async def setup(bot: PaperBot) -> None:
+    await bot.add_cog(Reading(bot))

@@ -1,0 +1,76 @@
+"""Answering interactions: acknowledge once, defer early, follow up after, never ping.
+
+Every command and view sends through `send`, which picks the initial response or the follow-up
+webhook from `interaction.response.is_done()` and always passes `SAFE_MENTIONS`.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.render import SAFE_MENTIONS, Rendered
+
+if TYPE_CHECKING:
+    from bot.views import TimedView
+
+
+def started(interaction: discord.Interaction) -> float:
+    """When paperbot started handling this interaction (perf_counter seconds)."""
+    value = interaction.extras.setdefault("started", time.perf_counter())
+    return float(value)
+
+
+async def defer(interaction: discord.Interaction, *, ephemeral: bool) -> None:
+    """Acknowledge now ("thinking…"); the answer follows. Does nothing if already acknowledged."""
+    if interaction.response.is_done():
+        return
+    if interaction.type is discord.InteractionType.component:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    else:
+        await interaction.response.defer(ephemeral=ephemeral)
+    interaction.extras["deferred_public"] = not ephemeral
+
+
+def to_file(attachment: tuple[str, bytes]) -> discord.File:
+    name, data = attachment
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+async def send(
+    interaction: discord.Interaction,
+    rendered: Rendered | None = None,
+    *,
+    content: str | None = None,
+    embeds: list[discord.Embed] | None = None,
+    view: TimedView | None = None,
+    file: discord.File | None = None,
+    ephemeral: bool,
+) -> None:
+    """Send one message as the response, or as a follow-up once the response is done."""
+    if rendered is not None:
+        embeds = [*(embeds or []), *rendered.embeds]
+        content = content or rendered.content
+        if rendered.attachment is not None and file is None:
+            file = to_file(rendered.attachment)
+    kwargs: dict[str, Any] = {"allowed_mentions": SAFE_MENTIONS, "ephemeral": ephemeral}
+    if content:
+        kwargs["content"] = content
+    if embeds:
+        kwargs["embeds"] = embeds
+    if view is not None:
+        kwargs["view"] = view
+    if file is not None:
+        kwargs["file"] = file
+    if interaction.response.is_done():
+        message = await interaction.followup.send(wait=True, **kwargs)
+        interaction.extras["filled"] = True
+        if view is not None:
+            view.message = message
+    else:
+        await interaction.response.send_message(**kwargs)
+        if view is not None:
+            view.origin = interaction

@@ -1,0 +1,116 @@
+"""Chat questions: mentions and DMs get the /ask answer as a reply, with typing, no pings."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.client import PaperBot
+from bot.cogs.chat import Chat, strip_mentions
+from config.settings import Settings
+from tests.bot.discordfakes import BOT_ID, CHANNEL_ID, Recorder, chat_message
+from tests.bot.fakes import FakeEngine
+
+
+def chat(bot: PaperBot) -> Chat:
+    # load_extension executes the module afresh, so compare by name, not class identity
+    cog = bot.get_cog("Chat")
+    assert cog is not None and type(cog).__name__ == "Chat"
+    return cog  # type: ignore[return-value]
+
+
+def replies(recorder: Recorder) -> list[dict]:
+    return [s.body for s in recorder.sent if s.kind == "channel_message"]
+
+
+def test_strip_mentions() -> None:
+    assert strip_mentions(f"<@{BOT_ID}> hi <@!{BOT_ID}>", BOT_ID) == "hi"
+
+
+async def test_mention_gets_a_reply_with_typing_and_no_ping(
+    bot: PaperBot, recorder: Recorder
+) -> None:
+    message = chat_message(bot, "which papers study models routing attention?", mentions_bot=True)
+    await chat(bot).on_message(message)
+    kinds = [s.kind for s in recorder.sent]
+    assert kinds[0] == "typing" and "channel_message" in kinds
+    reply = replies(recorder)[-1]
+    assert reply["message_reference"]["message_id"] == message.id
+    assert reply["allowed_mentions"] == {"parse": [], "replied_user": False}
+    assert reply["embeds"][0]["fields"][0]["name"].startswith("1. ")
+    assert any(row["components"] for row in reply["components"])
+
+
+async def test_dm_gets_an_answer(bot: PaperBot, recorder: Recorder) -> None:
+    await chat(bot).on_message(chat_message(bot, "diffusion video", dm=True))
+    assert "Diffusion" in replies(recorder)[-1]["embeds"][0]["fields"][0]["name"]
+
+
+async def test_plain_guild_message_is_ignored_without_the_intent(
+    bot: PaperBot, recorder: Recorder
+) -> None:
+    await chat(bot).on_message(chat_message(bot, "routing"))
+    assert recorder.sent == []
+
+
+async def test_bots_are_ignored(bot: PaperBot, recorder: Recorder) -> None:
+    await chat(bot).on_message(chat_message(bot, "routing", dm=True, author_bot=True))
+    assert recorder.sent == []
+
+
+async def test_chat_channel_needs_the_intent(
+    settings: Settings, engine: FakeEngine, recorder: Recorder
+) -> None:
+    enabled = settings.model_copy(
+        update={"message_content_intent": True, "chat_channel_ids": [CHANNEL_ID]}
+    )
+    bot = PaperBot(enabled, engine, auto_sync=False)  # type: ignore[arg-type]
+    assert bot.intents.message_content
+    await bot._async_setup_hook()
+    await bot.setup_hook()
+    import discord
+
+    from tests.bot.discordfakes import user_payload
+
+    state = bot._connection
+    state.user = discord.ClientUser(state=state, data=user_payload(BOT_ID, "paperbot", bot=True))  # type: ignore[arg-type]
+    bot.http.request = recorder.http_request  # type: ignore[method-assign]
+    await chat(bot).on_message(chat_message(bot, "routing"))
+    assert replies(recorder)
+    await chat(bot).on_message(chat_message(bot, "routing", channel_id=CHANNEL_ID + 50))
+    assert len(replies(recorder)) == 1
+
+
+async def test_empty_mention_gets_a_hint(bot: PaperBot, recorder: Recorder) -> None:
+    await chat(bot).on_message(chat_message(bot, "", mentions_bot=True))
+    assert "/ask" in replies(recorder)[-1]["content"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "@everyone @here <@&123> <@456> routing",
+        "`routing`" * 300,
+        "||routing|| \u200b\u200d\u2060 routing " * 100,
+        "x" * 4000,
+    ],
+)
+async def test_hostile_chat_questions_get_valid_non_pinging_replies(
+    bot: PaperBot, recorder: Recorder, question: str
+) -> None:
+    await chat(bot).on_message(chat_message(bot, question, mentions_bot=True))
+    reply = replies(recorder)[-1]
+    assert reply["allowed_mentions"]["parse"] == []
+    # recorder.problems (checked at teardown) covers every Discord limit
+
+
+async def test_cooldown_and_errors_in_chat_are_replies(
+    bot: PaperBot, recorder: Recorder, engine: FakeEngine
+) -> None:
+    for _ in range(5):
+        await chat(bot).on_message(chat_message(bot, "routing", dm=True))
+    await chat(bot).on_message(chat_message(bot, "routing", dm=True))
+    assert "try again in" in replies(recorder)[-1]["content"]
+    bot.cooldown = type(bot.cooldown)(100, 1)
+    engine.fail_with = RuntimeError("boom")
+    await chat(bot).on_message(chat_message(bot, "routing", dm=True))
+    assert "error reference" in replies(recorder)[-1]["content"]

@@ -1,0 +1,168 @@
+"""Slash commands invoked through the real command tree with real discord.py Interactions."""
+
+from __future__ import annotations
+
+from bot.client import PaperBot
+from tests.bot.discordfakes import Recorder, slash
+from tests.bot.fakes import FakeEngine
+from tests.bot.helpers import labels, run
+
+QUESTION = "models routing attention"
+
+
+async def test_ask_defers_then_answers_publicly_with_lead_hits_and_components(
+    bot: PaperBot, recorder: Recorder
+) -> None:
+    interaction = await run(bot, slash(bot, "ask", {"question": QUESTION}))
+    sent = recorder.for_interaction(interaction)
+    assert [s.kind for s in sent] == ["callback", "followup"]
+    assert sent[0].body["type"] == 5 and not sent[0].ephemeral
+    body = sent[1].body
+    embed = body["embeds"][0]
+    assert embed["description"].startswith("> ")
+    assert "**" in embed["description"]
+    assert embed["fields"][0]["name"].startswith("1. ")
+    assert "`icml2026-1`" in embed["fields"][0]["value"]
+    assert "ICML 2026" in embed["fields"][0]["value"]
+    kinds = [c["type"] for row in body["components"] for c in row["components"]]
+    assert 3 in kinds  # the select menu
+    assert "More results" in labels(body)
+    links = [
+        c["url"] for row in body["components"] for c in row["components"] if c.get("style") == 5
+    ]
+    assert "https://github.com/example/moe" in links
+
+
+async def test_ask_private_is_ephemeral_from_the_defer(bot: PaperBot, recorder: Recorder) -> None:
+    interaction = await run(bot, slash(bot, "ask", {"question": QUESTION, "private": True}))
+    sent = recorder.for_interaction(interaction)
+    assert sent[0].body["type"] == 5 and sent[0].ephemeral
+
+
+async def test_ask_without_matches_suggests_and_has_no_empty_components(
+    bot: PaperBot, recorder: Recorder
+) -> None:
+    interaction = await run(bot, slash(bot, "ask", {"question": "zzzz qqqq"}))
+    body = recorder.visible(interaction)[-1]
+    assert "Did you mean **routing**?" in body["embeds"][0]["description"]
+    assert not body.get("components")
+
+
+async def test_hostile_question_is_escaped_and_never_pings(
+    bot: PaperBot, recorder: Recorder
+) -> None:
+    hostile = "@everyone <@&123> `tick` ||spoiler|| **x** \u200bzero routing " * 60
+    interaction = await run(bot, slash(bot, "ask", {"question": hostile[:4000]}))
+    body = recorder.visible(interaction)[-1]
+    title = body["embeds"][0]["title"]
+    assert "@everyone" not in title.replace("@\u200beveryone", "")
+    assert "\\|\\|spoiler\\|\\|" in title or len(title) <= 256
+    assert body["allowed_mentions"]["parse"] == []
+
+
+async def test_search_pages_and_footer(bot: PaperBot, recorder: Recorder) -> None:
+    interaction = await run(bot, slash(bot, "search", {"query": QUESTION, "results": 2}))
+    body = recorder.visible(interaction)[-1]
+    assert labels(body) == ["First", "Prev", "1/2", "Next", "Last"]
+    assert body["embeds"][0]["footer"]["text"].startswith("Page 1/2")
+    assert len(body["embeds"][0]["fields"]) == 2
+
+
+async def test_search_single_page_has_no_buttons(bot: PaperBot, recorder: Recorder) -> None:
+    interaction = await run(bot, slash(bot, "search", {"query": "diffusion"}))
+    body = recorder.visible(interaction)[-1]
+    assert not body.get("components")
+
+
+async def test_search_unknown_collection_is_an_ephemeral_error(
+    bot: PaperBot, recorder: Recorder
+) -> None:
+    interaction = await run(bot, slash(bot, "search", {"query": "routing", "collection": "nope"}))
+    sent = recorder.for_interaction(interaction)
+    # public defer -> the loading message is deleted, the error is an ephemeral follow-up
+    assert [s.kind for s in sent] == ["callback", "delete", "followup"]
+    assert sent[-1].ephemeral
+    assert "No collection is called" in sent[-1].body["content"]
+
+
+async def test_paper_shows_full_abstract_links_and_buttons(
+    bot: PaperBot, recorder: Recorder
+) -> None:
+    interaction = await run(bot, slash(bot, "paper", {"id": "ICML2026-2"}))
+    sent = recorder.callbacks(interaction)
+    assert len(sent) == 1 and sent[0].body["type"] == 4
+    data = sent[0].body["data"]
+    assert "certified filtering" in data["embeds"][0]["description"]
+    assert {"Similar papers", "Save"} <= set(labels(data))
+    urls = [c.get("url") for row in data["components"] for c in row["components"]]
+    assert "https://example.org/project" in urls
+
+
+async def test_long_abstract_is_split_across_embeds_within_limits(
+    bot: PaperBot, recorder: Recorder
+) -> None:
+    interaction = await run(bot, slash(bot, "paper", {"id": "icml2026-6"}))
+    sent = recorder.callbacks(interaction)[0]
+    embeds = sent.body["data"]["embeds"]
+    assert len(embeds) >= 2
+    assert sent.files and sent.files[0][0] == "icml2026-6.txt"
+    assert "attached file" in embeds[-1]["description"]
+
+
+async def test_paper_typed_free_text_gets_a_helpful_error(
+    bot: PaperBot, recorder: Recorder
+) -> None:
+    interaction = await run(bot, slash(bot, "paper", {"id": "Diffusion models"}))
+    sent = recorder.callbacks(interaction)
+    assert len(sent) == 1 and sent[0].ephemeral
+    assert "Did you mean `icml2026-3`?" in sent[0].body["data"]["content"]
+
+
+async def test_paper_autocomplete_returns_at_most_25_short_choices(
+    bot: PaperBot, recorder: Recorder, engine: FakeEngine
+) -> None:
+    interaction = await run(bot, slash(bot, "paper", {"id": "rout"}, focused="id"))
+    sent = recorder.callbacks(interaction)
+    assert sent[0].body["type"] == 8
+    choices = sent[0].body["data"]["choices"]
+    assert choices and all(len(c["name"]) <= 100 for c in choices)
+    assert any(c["value"] == "neurips2025-5" for c in choices)
+
+
+async def test_collection_autocomplete(bot: PaperBot, recorder: Recorder) -> None:
+    interaction = await run(
+        bot, slash(bot, "search", {"query": "x", "collection": "neur"}, focused="collection")
+    )
+    choices = recorder.callbacks(interaction)[0].body["data"]["choices"]
+    assert [c["value"] for c in choices] == ["neurips2025"]
+
+
+async def test_similar_random_collections_stats_help(bot: PaperBot, recorder: Recorder) -> None:
+    similar = await run(bot, slash(bot, "similar", {"id": "icml2026-1"}))
+    assert "Similar" in recorder.visible(similar)[-1]["embeds"][0]["title"]
+    random = await run(bot, slash(bot, "random", {"collection": "neurips2025"}))
+    assert "Expert Choice Routing" in recorder.text(random)
+    collections = await run(bot, slash(bot, "collections"))
+    assert "NeurIPS 2025" in recorder.text(collections)
+    stats = await run(bot, slash(bot, "stats"))
+    text = recorder.text(stats)
+    assert (
+        "Questions answered" in text and "Latency p50 / p95" in text and "3.2 ms / 9.9 ms" in text
+    )
+    help_ = await run(bot, slash(bot, "help"))
+    assert "/ask" in recorder.text(help_)
+    for interaction in (collections, stats, help_):
+        assert recorder.callbacks(interaction)[0].ephemeral
+
+
+async def test_engine_failure_is_reported_once_with_a_reference(
+    bot: PaperBot, recorder: Recorder, engine: FakeEngine, caplog
+) -> None:
+    engine.fail_with = RuntimeError("disk on fire")
+    interaction = await run(bot, slash(bot, "ask", {"question": QUESTION}))
+    sent = recorder.for_interaction(interaction)
+    assert [s.kind for s in sent] == ["callback", "delete", "followup"]
+    assert sent[-1].ephemeral
+    assert "error reference" in sent[-1].body["content"]
+    assert "disk on fire" not in sent[-1].body["content"]
+    assert any("disk on fire" in (r.exc_text or "") or r.exc_info for r in caplog.records)

@@ -1,0 +1,198 @@
+"""Rendering stays inside Discord's limits for any abstract and any question (hypothesis)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+import discord
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot import render
+from bot.text import bold_balanced, clip, escape, render_excerpt, split_escaped
+from bot.views import AskView, PaperView
+from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery, Span
+from tests.bot.fakes import FakeEngine
+from tests.bot.limits import component_problems, embed_problems
+
+NASTY = "*_~`|>#-[]()<>@:\\\n\t \u200b\u200c\u200d\u2060\ufeff\u202e\u00adé😀中\u0301"
+nasty_text = st.text(alphabet=st.sampled_from(NASTY) | st.characters(), max_size=300).map(
+    lambda s: s
+) | st.sampled_from(
+    ["@everyone", "@here", "<@&123>", "<@456>", "||spoiler||", "```code```", "**bold**", "\\"]
+)
+long_text = st.lists(nasty_text, max_size=40).map("".join)
+huge_text = st.lists(nasty_text, min_size=20, max_size=200).map(lambda parts: "".join(parts) * 3)
+
+spans = st.lists(st.builds(Span, long_text, st.booleans()), max_size=30).map(
+    lambda items: Excerpt(tuple(items))
+)
+urls = st.lists(
+    st.sampled_from(
+        [
+            "https://github.com/a/b",
+            "http://example.org/x_y",
+            "javascript:alert(1)",
+            "not a url",
+            "https://" + "a" * 600 + ".com",
+            "https://ok.example/" + "p" * 100,
+        ]
+    )
+    | st.text(max_size=30),
+    max_size=8,
+)
+papers = st.builds(
+    Paper,
+    id=st.from_regex(r"[a-z0-9]{1,24}-[0-9]{1,5}", fullmatch=True),
+    collection=long_text.filter(bool) | st.just("ICML 2026"),
+    position=st.integers(0, 10_000),
+    external_id=st.just("x"),
+    abstract=huge_text | long_text,
+    label=long_text,
+    title=st.none() | long_text,
+    urls=urls.map(tuple),
+    authors=st.lists(long_text, max_size=5).map(tuple),
+    also_in=st.lists(long_text, max_size=3).map(tuple),
+)
+
+
+@st.composite
+def answers(draw: st.DrawFn) -> Answer:
+    hit_papers = draw(st.lists(papers, max_size=10))
+    hits = tuple(
+        Hit(paper=p, score=1.0, rank=i + 1, excerpt=draw(spans)) for i, p in enumerate(hit_papers)
+    )
+    return Answer(
+        question=draw(huge_text | long_text),
+        query=ParsedQuery(text="q"),
+        hits=hits,
+        total=draw(st.integers(len(hits), 10_000)),
+        took_ms=draw(st.floats(0, 1e6)),
+        lead=draw(st.none() | spans),
+        lead_paper_id=draw(st.none() | st.text(max_size=40)),
+        suggestion=draw(st.none() | long_text),
+        notice=draw(st.none() | long_text),
+    )
+
+
+INVISIBLE = re.compile("[\u200c\u200d\u2060\ufeff\u202e\u00ad]")
+
+
+def texts_of(embed: dict[str, Any]) -> list[str]:
+    out = [embed.get("title") or "", embed.get("description") or ""]
+    for field in embed.get("fields") or []:
+        out += [field["name"], field["value"]]
+    return out
+
+
+def assert_safe(text: str) -> None:
+    assert "@everyone" not in text and "@here" not in text
+    assert not re.search(r"(?<!\\)<[@#]", text)
+    assert not INVISIBLE.search(text)
+    assert "\u200b" not in text.replace("@\u200b", "")
+    assert bold_balanced(text), text
+
+
+FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FAST
+@given(long_text | huge_text, st.integers(1, 5000))
+def test_clip_fits_and_is_escaped(text: str, limit: int) -> None:
+    clipped = clip(text, limit)
+    assert len(clipped) <= limit
+    assert_safe(clipped)
+
+
+@FAST
+@given(spans, st.integers(0, 2000))
+def test_excerpts_fit_and_keep_bold_pairs(excerpt: Excerpt, limit: int) -> None:
+    rendered = render_excerpt(excerpt, limit)
+    assert len(rendered) <= max(limit, 0) or rendered == ""
+    assert_safe(rendered)
+
+
+def test_matched_words_are_bold_after_escaping() -> None:
+    excerpt = Excerpt((Span("We study "), Span("MoE*", True), Span(" "), Span("routing", True)))
+    assert render_excerpt(excerpt, 200) == "We study **MoE\\*** **routing**"
+
+
+@FAST
+@given(huge_text, st.integers(100, 4096))
+def test_split_chunks_fit_and_lose_only_whitespace(text: str, limit: int) -> None:
+    chunks = split_escaped(text, limit)
+    assert all(len(chunk) <= limit for chunk in chunks)
+    for chunk in chunks:
+        assert_safe(chunk)
+
+
+@FAST
+@given(answers(), st.sampled_from(["Answer", "Search", "Similar"]), st.booleans())
+def test_answer_embeds_fit(answer: Answer, heading: str, paged: bool) -> None:
+    embed = render.answer_embed(answer, heading=heading, page=(3, 9) if paged else None)
+    data = embed.to_dict()
+    assert embed_problems([data]) == []  # type: ignore[list-item]
+    for text in texts_of(data):  # type: ignore[arg-type]
+        assert_safe(text)
+
+
+@FAST
+@given(papers)
+def test_paper_messages_fit_and_attach_what_does_not(paper: Paper) -> None:
+    rendered = render.paper_message(paper)
+    dicts = [e.to_dict() for e in rendered.embeds]
+    assert 1 <= len(dicts) <= 10
+    assert embed_problems(dicts) == []  # type: ignore[arg-type]
+    for data in dicts:
+        for text in texts_of(data):  # type: ignore[arg-type]
+            assert_safe(text)
+    if rendered.attachment is not None:
+        assert paper.abstract.strip()[:50].split()[0] in rendered.attachment[1].decode()
+
+
+def components_of(view: discord.ui.View) -> list[dict[str, Any]]:
+    return view.to_components()  # type: ignore[return-value]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(answers(), papers)
+def test_views_fit_the_component_limits(answer: Answer, paper: Paper) -> None:
+    async def build() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        engine = FakeEngine()
+
+        async def more(offset: int, limit: int) -> Answer:
+            return answer
+
+        ask = AskView(engine, answer, more=more)
+        paper_view = PaperView(engine, paper)
+        ask.stop()
+        paper_view.stop()
+        return components_of(ask), components_of(paper_view)
+
+    ask_rows, paper_rows = asyncio.run(build())
+    assert component_problems(ask_rows) == []
+    assert component_problems(paper_rows) == []
+
+
+@FAST
+@given(st.text(max_size=300), st.text(max_size=300))
+def test_autocomplete_choice_names_fit(paper_id: str, label: str) -> None:
+    name = render.choice_name(paper_id[:100] or "x", label)
+    assert 1 <= len(name) <= 100
+
+
+def test_escape_examples() -> None:
+    assert escape("@everyone") == "@\u200beveryone"
+    assert escape("<@&123>") == "\\<@&123>"
+    assert escape("||s||") == "\\|\\|s\\|\\|"
+    assert escape("a\u200bb\u202ec") == "abc"
+    assert escape("# head\n- item\n1. one") == "\\# head\n\\- item\n1\\. one"
+
+
+def test_validator_catches_what_discord_rejects() -> None:
+    too_big = discord.Embed(title="t" * 300, description="d" * 5000)
+    assert len(embed_problems([too_big.to_dict()])) == 2  # type: ignore[list-item]
+    many = [discord.Embed(description="d" * 4000).to_dict() for _ in range(2)]
+    assert embed_problems(many) == ["embeds total 8000 > 6000"]  # type: ignore[arg-type]

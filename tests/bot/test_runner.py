@@ -1,0 +1,75 @@
+"""run_bot: the engine opens before the gateway; SIGTERM closes the bot, then the engine."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+import pytest
+from pydantic import SecretStr
+
+from bot import runner
+from bot.client import PaperBot
+from config.settings import Settings
+from tests.bot.fakes import FakeEngine
+
+
+async def test_sigterm_closes_gateway_then_database(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    events: list[str] = []
+    engine = FakeEngine()
+    started = asyncio.Event()
+
+    async def open_engine(_: Settings) -> FakeEngine:
+        events.append("engine opened")
+        return engine
+
+    async def start(self: PaperBot, token: str, *, reconnect: bool = True) -> None:
+        events.append(f"gateway started with {token}")
+        started.set()
+        await asyncio.Event().wait()
+
+    original_close = PaperBot.close
+
+    async def close(self: PaperBot) -> None:
+        events.append("gateway closed")
+        await original_close(self)
+
+    async def engine_close() -> None:
+        events.append("database closed")
+
+    monkeypatch.setattr(runner.Engine, "open", open_engine)
+    monkeypatch.setattr(PaperBot, "start", start)
+    monkeypatch.setattr(PaperBot, "close", close)
+    monkeypatch.setattr(engine, "close", engine_close)
+    monkeypatch.setattr(runner, "configure_logging", lambda _: None)
+    with_token = settings.model_copy(update={"discord_token": SecretStr("tok")})
+
+    task = asyncio.create_task(runner.run_bot(with_token))
+    await asyncio.wait_for(started.wait(), 5)
+    os.kill(os.getpid(), signal.SIGTERM)
+    await asyncio.wait_for(task, 5)
+    assert events[:2] == ["engine opened", "gateway started with tok"]
+    assert events[-2:] == ["gateway closed", "database closed"]
+
+
+async def test_login_failure_still_closes_the_database(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = FakeEngine()
+
+    async def open_engine(_: Settings) -> FakeEngine:
+        return engine
+
+    async def start(self: PaperBot, token: str, *, reconnect: bool = True) -> None:
+        raise RuntimeError("401 Unauthorized")
+
+    monkeypatch.setattr(runner.Engine, "open", open_engine)
+    monkeypatch.setattr(PaperBot, "start", start)
+    monkeypatch.setattr(runner, "configure_logging", lambda _: None)
+    with_token = settings.model_copy(update={"discord_token": SecretStr("tok")})
+    with pytest.raises(RuntimeError, match="401"):
+        await runner.run_bot(with_token)
+    assert engine.closed
