@@ -146,10 +146,12 @@ class Engine:
         generation = await store.generation()
         stamp = {"generation": generation, "analyzer": analysis.ANALYZER_VERSION}
         path = cls._index_path(settings)
-        rows = await store.index_rows()
+        rows = await store.index_rows(with_terms=False)
         index = await asyncio.to_thread(BM25Index.load, path, stamp, params)
         if index is None or index.size != len(rows):
-            documents = [row.terms.split() for row in rows]
+            rows = await store.index_rows()
+            # A generator: one paper's term list at a time, not all of them (gigabytes at 1M).
+            documents = (row.terms.split() for row in rows)
             keys = [row.rowid for row in rows]
             index = await asyncio.to_thread(BM25Index.build, documents, keys, params)
             try:
@@ -374,7 +376,22 @@ class Engine:
         return await self.store.collections()
 
     async def suggest_papers(self, text: str, limit: int = 25) -> list[tuple[str, str]]:
-        return self._corpus.labels.suggest(text[:100], limit)
+        """Autocomplete: ids and label words by prefix first, then full-text matches."""
+        corpus = self._corpus
+        text = text[:100]
+        found = corpus.labels.suggest(text, limit)
+        if len(found) >= limit or not text.strip():
+            return found
+        options = replace(self.options, max_results=limit, proximity_weight=0.0)
+        ranking = await asyncio.to_thread(
+            rank, corpus, ParsedQuery(text=text), options, analysis.analyze
+        )
+        seen = {paper_id for paper_id, _ in found}
+        for doc in ranking.docs:
+            entry = corpus.labels.entries[doc]
+            if entry[0] not in seen:
+                found.append(entry)
+        return found[:limit]
 
     async def stats(self) -> EngineStats:
         papers, collections = await self.store.counts()

@@ -242,3 +242,10 @@ async def test_random_paper_respects_collection(fixture_engine: Engine) -> None:
 async def test_seed_question_ranks_eyes_on_me_first(seed_engine: Engine) -> None:
     answer = await seed_engine.ask("poisoning attacks on retrieval-augmented generation")
     assert "Eyes-on-Me" in answer.hits[0].paper.label
+
+
+async def test_autocomplete_falls_back_to_full_text(fixture_engine: Engine) -> None:
+    # Labels here are topic phrases without "experts"; the abstracts still match.
+    found = await fixture_engine.suggest_papers("experts routing")
+    assert found and found[0][0] == "fixture2026-1"
+    assert len(await fixture_engine.suggest_papers("zzzz")) == 0
