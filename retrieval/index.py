@@ -12,6 +12,7 @@ import json
 import os
 import tempfile
 import zipfile
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -104,36 +105,49 @@ class BM25Index:
     def build(
         cls, documents: Iterable[Sequence[str]], keys: Sequence[int], params: BM25Params
     ) -> BM25Index:
-        """Index token lists; `keys[i]` identifies `documents[i]` to the caller."""
+        """Index token lists; `keys[i]` identifies `documents[i]` to the caller.
+
+        `documents` may be a generator: only one document's tokens need exist at a time, and
+        each token then costs 4 bytes (an int32 term number) until the postings are sorted.
+        """
         term_ids: dict[str, int] = {}
-        flat: list[int] = []
-        lengths: list[int] = []
+        number_of = term_ids.setdefault
+        flat = array("i")
+        lengths = array("q")
         for tokens in documents:
-            for token in tokens:
-                if token not in term_ids:
-                    term_ids[token] = len(term_ids)
-            flat.extend(map(term_ids.__getitem__, tokens))
+            # `len(term_ids)` is evaluated before setdefault inserts: a new term gets the next
+            # number, so terms are numbered in order of first occurrence.
+            flat.fromlist([number_of(token, len(term_ids)) for token in tokens])
             lengths.append(len(tokens))
         doc_len = np.array(lengths, dtype=np.int64)
         if len(doc_len) != len(keys):
             raise ValueError(f"{len(doc_len)} documents but {len(keys)} keys")
-        token_terms = np.array(flat, dtype=np.int64)
-        token_docs = np.repeat(np.arange(len(doc_len), dtype=np.int64), doc_len)
-        # One sort groups tokens by (term, document); run lengths are the term frequencies.
-        pair = token_terms * max(len(doc_len), 1) + token_docs
-        pairs, tf = np.unique(pair, return_counts=True)
-        pair_terms = pairs // max(len(doc_len), 1)
+        token_terms = np.frombuffer(flat, dtype=np.int32) if flat else np.zeros(0, np.int32)
+        width = max(len(doc_len), 1)
+        # One in-place sort groups tokens by (term, document); run lengths are the term
+        # frequencies.
+        pair = token_terms.astype(np.int64)
+        pair *= width
+        pair += np.repeat(np.arange(len(doc_len), dtype=np.int32), doc_len)
+        pair.sort()
+        first = np.ones(len(pair), dtype=np.bool_)
+        np.not_equal(pair[1:], pair[:-1], out=first[1:])
+        starts = np.flatnonzero(first)
+        del first
+        tf = np.diff(starts, append=len(pair))
+        pairs = pair[starts]
+        del pair, starts
         offsets = np.zeros(len(term_ids) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(pair_terms, minlength=len(term_ids)), out=offsets[1:])
+        np.cumsum(np.bincount(pairs // width, minlength=len(term_ids)), out=offsets[1:])
         return cls(
             terms=list(term_ids),
             offsets=offsets,
-            postings_docs=(pairs % max(len(doc_len), 1)).astype(np.int32),
+            postings_docs=(pairs % width).astype(np.int32),
             postings_tf=tf.astype(np.int32),
             doc_len=doc_len,
             keys=np.asarray(keys, dtype=np.int64),
             params=params,
-            forward=token_terms.astype(np.int32),
+            forward=token_terms,
         )
 
     def with_params(self, params: BM25Params) -> BM25Index:

@@ -17,19 +17,23 @@ Format follows the extension: .txt is a list, .jsonl (or .ndjson) is JSONL; a fi
 extension is JSONL if its first non-blank line starts with "{", otherwise a list.
 
 Anything else a person could hand us (not UTF-8, binary, empty, header only, an abstract over the
-length limit, a file over the size limit, unreadable) raises ListFormatError naming the file and,
-where there is one, the line. Files are read line by line in binary with a per-line size limit,
-so memory stays bounded by the longest acceptable abstract, whatever the input. Abstract text is
-kept as written (no NFKC): the analyzer normalizes, and excerpts show the author's text.
+length limit, a file over the size limit or with more than `max_papers` abstracts, unreadable)
+raises ListFormatError naming the file and, where there is one, the line. Files are read line by
+line in binary with a per-line size limit, so one line never costs more than the longest
+acceptable abstract, and the paper limit bounds what a file of a million one-word paragraphs can
+make us hold (each parsed paper costs far more memory than its few bytes of input). Abstract
+text is kept as written (no NFKC): the analyzer normalizes, and excerpts show the author's text.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import io
 import json
 import os
 import re
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
@@ -41,6 +45,8 @@ from retrieval.models import ParsedPaper
 
 DEFAULT_MAX_ABSTRACT_CHARS = 20_000
 DEFAULT_MAX_FILE_BYTES = 512 * 1024 * 1024
+# Above the largest BEIR scientific corpus (TREC-COVID, 171k); split bigger collections.
+DEFAULT_MAX_PAPERS = 200_000
 PAPER_FILE_SUFFIXES = (".txt", ".jsonl")
 
 _HEADER_MAX_CHARS = 120
@@ -61,6 +67,7 @@ _INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060"
 _SURROGATE = re.compile("[\\ud800-\\udfff]")
 _FILE_NAME_SEPARATORS = re.compile(r"[\s_.\-]+")
 _ID_KEYS = ("id", "doc_id", "_id")
+_NOT_REGULAR = "is not a regular file (a pipe, socket or device); save the papers to a file"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,17 +89,19 @@ def read_paper_file(
     collection: str | None = None,
     max_abstract_chars: int = DEFAULT_MAX_ABSTRACT_CHARS,
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    max_papers: int = DEFAULT_MAX_PAPERS,
 ) -> ParsedList:
     """Parse a .txt paper list or .jsonl file; `collection` overrides the collection name."""
-    if path.is_dir():
-        raise ListFormatError(
-            path, None, "is a folder, not a file; ingest the folder to read the files in it"
-        )
     try:
+        _check_regular_file(path)
         with path.open("rb") as stream:
             _check_size(str(path), os.fstat(stream.fileno()).st_size, max_file_bytes)
             return _read_stream(
-                path, str(path), stream, collection, max_abstract_chars, max_file_bytes
+                path,
+                str(path),
+                stream,
+                collection,
+                _Limits(max_abstract_chars, max_file_bytes, max_papers),
             )
     except FileNotFoundError:
         raise ListFormatError(path, None, "no such file; check the path") from None
@@ -107,6 +116,22 @@ def read_paper_file(
         raise ListFormatError(path, None, f"cannot be read ({reason})") from None
 
 
+def _check_regular_file(path: Path) -> None:
+    """Refuse folders, pipes and devices before opening: opening a FIFO would wait forever."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise ListFormatError(path, None, "is a symlink loop; fix or remove it") from None
+        raise
+    if stat.S_ISDIR(mode):
+        raise ListFormatError(
+            path, None, "is a folder, not a file; ingest the folder to read the files in it"
+        )
+    if not stat.S_ISREG(mode):
+        raise ListFormatError(path, None, _NOT_REGULAR)
+
+
 def read_paper_bytes(
     name: str,
     data: bytes,
@@ -114,11 +139,16 @@ def read_paper_bytes(
     collection: str | None = None,
     max_abstract_chars: int = DEFAULT_MAX_ABSTRACT_CHARS,
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    max_papers: int = DEFAULT_MAX_PAPERS,
 ) -> ParsedList:
     """Parse an uploaded file's bytes; `name` picks the format and appears in messages."""
     _check_size(name, len(data), max_file_bytes)
     return _read_stream(
-        Path(name), name, io.BytesIO(data), collection, max_abstract_chars, max_file_bytes
+        Path(name),
+        name,
+        io.BytesIO(data),
+        collection,
+        _Limits(max_abstract_chars, max_file_bytes, max_papers),
     )
 
 
@@ -142,13 +172,22 @@ def find_paper_files(paths: Sequence[Path]) -> list[Path]:
                 )
             candidates = [path]
         else:
-            raise ListFormatError(path, None, "no such file or folder; check the path")
+            raise ListFormatError(path, None, _missing(path))
         for candidate in candidates:
             resolved = candidate.resolve()
             if resolved not in seen_files:
                 seen_files.add(resolved)
                 found.append(candidate)
     return found
+
+
+def _missing(path: Path) -> str:
+    """Why a named path is neither a file nor a folder we can read."""
+    if path.is_symlink():
+        return "is a broken symlink or a symlink loop; fix or remove it"
+    if path.exists():
+        return _NOT_REGULAR
+    return "no such file or folder; check the path"
 
 
 def _files_under(folder: Path, seen_dirs: set[Path]) -> list[Path]:
@@ -191,13 +230,25 @@ def _check_size(name: str, size: int, max_file_bytes: int) -> None:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class _Limits:
+    max_abstract_chars: int
+    max_file_bytes: int
+    max_papers: int
+
+
+def _check_count(name: str, line: int, count: int, max_papers: int) -> None:
+    if count > max_papers:
+        raise ListFormatError(
+            name,
+            line,
+            f"more than {max_papers:,} abstracts in one file (this is number {count:,}); "
+            "split it into smaller files",
+        )
+
+
 def _read_stream(
-    path: Path,
-    name: str,
-    stream: BinaryIO,
-    collection: str | None,
-    max_abstract_chars: int,
-    max_file_bytes: int,
+    path: Path, name: str, stream: BinaryIO, collection: str | None, limits: _Limits
 ) -> ParsedList:
     override = collection.strip() if collection else ""
     file_name = PurePath(name).name or name
@@ -205,12 +256,13 @@ def _read_stream(
     is_jsonl = suffix in (".jsonl", ".ndjson")
     per_char = _JSON_BYTES_PER_CHAR if is_jsonl else 4
     slack = _JSON_LINE_SLACK if is_jsonl else _TEXT_LINE_SLACK
+    max_abstract_chars = limits.max_abstract_chars
     reader = _LineReader(
         name,
         stream,
         max_line_bytes=max_abstract_chars * per_char + slack,
         max_abstract_chars=max_abstract_chars,
-        max_file_bytes=max_file_bytes,
+        max_file_bytes=limits.max_file_bytes,
     )
     lines = iter(reader)
     if suffix not in (".txt", ".jsonl", ".ndjson"):
@@ -218,12 +270,12 @@ def _read_stream(
     notes: list[str] = []
     skipped = 0
     if is_jsonl:
-        papers, skipped, bad_note = _parse_jsonl(name, file_name, lines, max_abstract_chars)
+        papers, skipped, bad_note = _parse_jsonl(name, file_name, lines, limits)
         notes.extend(bad_note)
         name_from_header = False
         chosen = override or _name_from_file(file_name)
     else:
-        header, papers = _parse_list(name, file_name, lines, max_abstract_chars)
+        header, papers = _parse_list(name, file_name, lines, limits)
         name_from_header = header is not None and not override
         if override:
             chosen = override
@@ -376,14 +428,14 @@ class _Paragraph:
 
 
 def _parse_list(
-    name: str, file_name: str, lines: Iterator[tuple[int, str]], max_chars: int
+    name: str, file_name: str, lines: Iterator[tuple[int, str]], limits: _Limits
 ) -> tuple[str | None, list[ParsedPaper]]:
     """The header (None if the file has none) and the abstracts, one per paragraph."""
     header: str | None = None
     papers: list[ParsedPaper] = []
     first = True
     saw_text = False
-    for paragraph in _paragraphs(name, lines, max_chars):
+    for paragraph in _paragraphs(name, lines, limits.max_abstract_chars):
         saw_text = True
         if first:
             first = False
@@ -391,6 +443,7 @@ def _parse_list(
             if rest is None:
                 continue
             paragraph = rest
+        _check_count(name, paragraph.start, len(papers) + 1, limits.max_papers)
         papers.append(
             ParsedPaper(
                 abstract=paragraph.text,
@@ -473,7 +526,7 @@ class _BadLine(Exception):
 
 
 def _parse_jsonl(
-    name: str, file_name: str, lines: Iterator[tuple[int, str]], max_chars: int
+    name: str, file_name: str, lines: Iterator[tuple[int, str]], limits: _Limits
 ) -> tuple[list[ParsedPaper], int, list[str]]:
     """Papers, the number of bad lines skipped, and a note about them (if any)."""
     papers: list[ParsedPaper] = []
@@ -486,11 +539,14 @@ def _parse_jsonl(
             continue
         total += 1
         try:
-            papers.append(_record(name, file_name, number, stripped, max_chars))
+            paper = _record(name, file_name, number, stripped, limits.max_abstract_chars)
         except _BadLine as error:
             bad_count += 1
             if len(bad) < _BAD_LINES_LISTED:
                 bad.append((number, str(error)))
+            continue
+        _check_count(name, number, len(papers) + 1, limits.max_papers)
+        papers.append(paper)
     if total == 0:
         raise ListFormatError(
             name, None, 'file is empty; expected one JSON object with an "abstract" per line'

@@ -1,6 +1,8 @@
 """Query syntax people expect from a search box: "exact phrase", -excluded, in:collection.
 
 Parsing is one linear regex scan: a hostile 100k-character question costs only its length.
+Repeated operators count once, and at most `MAX_PHRASES` distinct phrases are enforced (each is
+checked word by word in up to thousands of papers); further phrases count as plain words.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ _TOKEN = re.compile(
     """,
     re.VERBOSE | re.IGNORECASE,
 )
+MAX_PHRASES = 4
 # Typographic quotes count as quotes: phones insert them.
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"'})
 
@@ -38,7 +41,7 @@ def parse_query(text: str) -> ParsedQuery:
             excluded.append((match.group("xq") or match.group("xw")).strip())
         else:
             phrase = match.group("phrase").strip()
-            if phrase:
+            if phrase and phrase not in phrases and len(phrases) < MAX_PHRASES:
                 phrases.append(phrase)
             free.append(f" {phrase} ")
     free.append(text[position:])
@@ -46,6 +49,6 @@ def parse_query(text: str) -> ParsedQuery:
     return ParsedQuery(
         text=remainder,
         phrases=tuple(phrases),
-        excluded=tuple(excluded),
-        collections=tuple(collections),
+        excluded=tuple(dict.fromkeys(excluded)),
+        collections=tuple(dict.fromkeys(collections)),
     )

@@ -250,11 +250,16 @@ class Store:
         """Bumped by every ingest, so a persisted index can tell whether it is stale."""
         return int(await self.get_meta("generation") or 0)
 
-    async def index_rows(self) -> list[IndexRow]:
-        """Every paper's index input, by rowid, in one query (startup rebuilds use it)."""
+    async def index_rows(self, *, with_terms: bool = True) -> list[IndexRow]:
+        """Every paper's index input, by rowid, in one query (startup rebuilds use it).
+
+        Without `with_terms`, `terms` is "": enough to check and use a saved index, and about a
+        tenth of the reading.
+        """
+        terms = "p.terms" if with_terms else "''"
         rows = await self._read(
-            """
-            SELECT p.rowid, p.id, c.slug, p.terms,
+            f"""
+            SELECT p.rowid, p.id, c.slug, {terms},
                    (SELECT group_concat(o.slug, ' ') FROM paper_collections AS m
                     JOIN collections AS o ON o.id = m.collection_id
                     WHERE m.paper_rowid = p.rowid AND m.collection_id <> p.collection_id)

@@ -16,6 +16,10 @@ Rules that decide which terms exist (bump `ANALYZER_VERSION` when any of them ch
   characters are kept ("2024", "100", "3.5"); a lone Greek letter becomes its name ("ε" -> epsilon).
 - Vowel-less all-letter words lose a plural "s" before stemming ("LLMs" -> llm), which snowball
   would otherwise keep.
+- Invisible characters (Unicode's default-ignorable code points: soft hyphens, zero-width
+  spaces and joiners, bidi overrides, variation selectors, tag characters) are removed first, so
+  "retrie(soft hyphen)val" from a PDF or "mo(zero-width space)del" typed to dodge a filter reads
+  as one word.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ import Stemmer
 
 from retrieval.stopwords import STOPWORDS
 
-ANALYZER_VERSION: Final = 1
+ANALYZER_VERSION: Final = 2
 
 # --- markup ------------------------------------------------------------------------------
 
@@ -75,6 +79,13 @@ _MD_LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\((https?://[^()\s]{1,500})\)")
 # Emphasis needs a non-word character outside and non-space inside, so "x_i" and "a*b" survive.
 _MD_EMPHASIS = re.compile(r"(?<![\w\\])([*_])(?=[^\s*_])([^*_\n]{1,200}?)(?<=\S)\1(?!\w)")
 _SPACES = re.compile(r"\s+")
+# Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties.txt): never visible, so never
+# part of what a reader sees as a word.
+_IGNORABLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e0fff]+"
+)
 
 
 def _command(match: re.Match[str]) -> str:
@@ -98,9 +109,11 @@ def _command(match: re.Match[str]) -> str:
 def _strip_markup(text: str) -> str:
     """Markup removed, words kept; each step is skipped when its trigger character is absent."""
     if not text.isascii():
-        text = unicodedata.normalize("NFC", text)
+        text = unicodedata.normalize("NFC", _IGNORABLE.sub("", text))
     if "&" in text:
         text = html.unescape(text)
+        if not text.isascii():  # "&shy;", "&#8203;"
+            text = _IGNORABLE.sub("", text)
     if "~" in text:
         text = _TIE.sub(" ", text)
     if "\\" in text:

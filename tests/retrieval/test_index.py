@@ -37,6 +37,17 @@ def test_scores_equal_rank_bm25_exactly(
     assert np.array_equal(ours, reference.get_scores(query))
 
 
+def test_build_takes_a_generator_and_numbers_terms_by_first_occurrence() -> None:
+    docs = [["b", "a", "b"], [], ["c", "a"]]
+    index = BM25Index.build((doc for doc in docs), [7, 8, 9], BM25Params())
+    assert index.terms == ["b", "a", "c"]
+    assert index.postings("a").tolist() == [0, 2]
+    assert index.postings_tf[index.offsets[0] : index.offsets[1]].tolist() == [2]
+    assert index.document_terms(0).tolist() == [0, 1, 0]
+    assert index.document_terms(1).tolist() == []
+    assert index.doc_len.tolist() == [3, 0, 2]
+
+
 def test_term_in_half_the_documents_scores_like_rank_bm25() -> None:
     # rank-bm25 gives such a term idf 0 (then epsilon-adjusted); we must agree, not "fix" it.
     docs = [["apple", "x"], ["apple", "y"], ["pear", "z"], ["plum", "z"]]

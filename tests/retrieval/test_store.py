@@ -344,6 +344,11 @@ async def test_index_rows_are_ordered_by_rowid_and_carry_terms(store: Store) -> 
     assert [row.rowid for row in rows] == sorted(row.rowid for row in rows)
     assert rows[0].terms == new_paper(1).terms
     assert rows[1].paper_id == "icml2026-2"
+    light = await store.index_rows(with_terms=False)
+    assert [(r.rowid, r.paper_id, r.slugs) for r in light] == [
+        (r.rowid, r.paper_id, r.slugs) for r in rows
+    ]
+    assert {r.terms for r in light} == {""}
 
 
 async def test_random_paper_draws_from_the_collection_members(store: Store) -> None:
