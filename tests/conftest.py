@@ -53,13 +53,19 @@ def make_settings(tmp_path: Path) -> Callable[..., Settings]:
 
 
 @pytest.fixture
-async def fixture_engine(
-    tmp_path: Path, make_settings: Callable[..., Settings]
-) -> AsyncIterator[Engine]:
+def fixture_seeds(tmp_path: Path) -> Path:
+    """A seeds folder holding the six fixture abstracts as `fixture.txt`."""
     seeds = tmp_path / "seeds"
     seeds.mkdir()
     write_list(seeds / "fixture.txt", FIXTURE_ABSTRACTS)
-    engine = await Engine.open(make_settings(seeds_dir=seeds))
+    return seeds
+
+
+@pytest.fixture
+async def fixture_engine(
+    fixture_seeds: Path, make_settings: Callable[..., Settings]
+) -> AsyncIterator[Engine]:
+    engine = await Engine.open(make_settings(seeds_dir=fixture_seeds))
     try:
         yield engine
     finally:

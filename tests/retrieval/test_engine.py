@@ -121,12 +121,9 @@ async def test_excerpts_mark_matches_and_lead_answer(fixture_engine: Engine) -> 
 
 
 async def test_exact_mode_scores_equal_rank_bm25(
-    tmp_path: Path, make_settings: Callable[..., Settings]
+    fixture_seeds: Path, make_settings: Callable[..., Settings]
 ) -> None:
-    seeds = tmp_path / "s"
-    seeds.mkdir()
-    write_list(seeds / "a.txt", FIXTURE_ABSTRACTS)
-    settings = make_settings(seeds_dir=seeds, ranking="exact", max_results=10)
+    settings = make_settings(seeds_dir=fixture_seeds, ranking="exact", max_results=10)
     async with await Engine.open(settings) as engine:
         question = "routing networks for experts routing"
         answer = await engine.ask(question, limit=10)
@@ -188,12 +185,9 @@ async def test_bad_file_changes_nothing_and_names_the_line(
 
 
 async def test_reading_lists_survive_reopen_and_reingest(
-    tmp_path: Path, make_settings: Callable[..., Settings]
+    tmp_path: Path, fixture_seeds: Path, make_settings: Callable[..., Settings]
 ) -> None:
-    seeds = tmp_path / "s"
-    seeds.mkdir()
-    write_list(seeds / "a.txt", FIXTURE_ABSTRACTS)
-    settings = make_settings(seeds_dir=seeds)
+    settings = make_settings(seeds_dir=fixture_seeds)
     async with await Engine.open(settings) as engine:
         paper, added = await engine.save_paper(42, "FIXTURE2026-2")
         assert added and paper.id == "fixture2026-2"
@@ -206,12 +200,9 @@ async def test_reading_lists_survive_reopen_and_reingest(
 
 
 async def test_saved_index_is_reused_and_rebuilt_when_stale(
-    tmp_path: Path, make_settings: Callable[..., Settings]
+    tmp_path: Path, fixture_seeds: Path, make_settings: Callable[..., Settings]
 ) -> None:
-    seeds = tmp_path / "s"
-    seeds.mkdir()
-    write_list(seeds / "a.txt", FIXTURE_ABSTRACTS)
-    settings = make_settings(seeds_dir=seeds)
+    settings = make_settings(seeds_dir=fixture_seeds)
     async with await Engine.open(settings) as engine:
         expected = ids(await engine.ask("routing", limit=6))
     index_file = settings.db_path.with_name(settings.db_path.name + ".index.npz")
