@@ -72,7 +72,7 @@ def prepare_papers(parsed: ParsedList) -> list[NewPaper]:
                 abstract=paper.abstract,
                 external_id=paper.external_id,
                 label=derive_label(paper.abstract, paper.title),
-                content_hash=content_hash(_searchable_text(paper.title, paper.abstract)),
+                content_hash=content_hash(paper.abstract),
                 terms=" ".join(analysis.analyze(_searchable_text(paper.title, paper.abstract))),
                 title=paper.title,
                 urls=urls,
@@ -463,11 +463,17 @@ class Engine:
         result = await self.store.add_file(
             path=origin, sha256=parsed.sha256, collection=parsed.collection, papers=prepared
         )
+        if parsed.collection_from_header and result.collection == result.slug != parsed.collection:
+            # A JSONL file named the collection after itself ("icml2024"); a list header
+            # ("ICML 2024 论文列表") is the better display name.
+            await self.store.rename_collection(result.slug, parsed.collection)
         return IngestReport(
             files_read=1,
             papers_added=result.added,
             papers_skipped=result.skipped,
-            collections=(result.collection,),
+            collections=(
+                parsed.collection if parsed.collection_from_header else result.collection,
+            ),
             notes=tuple(parsed.notes),
         )
 

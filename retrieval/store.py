@@ -425,6 +425,11 @@ class Store:
                 (key, value),
             )
 
+    async def rename_collection(self, slug: str, name: str) -> None:
+        """Give a collection a better display name; its slug, ids and members stay."""
+        async with self._transaction() as db:
+            await db.execute("UPDATE collections SET name = ? WHERE slug = ?", (name, slug))
+
     # -- plumbing -------------------------------------------------------------------------
 
     @asynccontextmanager

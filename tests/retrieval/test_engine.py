@@ -240,3 +240,20 @@ async def test_autocomplete_falls_back_to_full_text(fixture_engine: Engine) -> N
     found = await fixture_engine.suggest_papers("experts routing")
     assert found and found[0][0] == "fixture2026-1"
     assert len(await fixture_engine.suggest_papers("zzzz")) == 0
+
+
+async def test_jsonl_and_list_of_the_same_papers_are_one_collection(
+    tmp_path: Path, fixture_engine: Engine
+) -> None:
+    jsonl = tmp_path / "conf2024.jsonl"
+    jsonl.write_text(
+        '{"doc_id": "c-1", "title": "Protein Folding at Scale", "abstract": "We fold proteins."}\n',
+        encoding="utf-8",
+    )
+    listing = write_list(tmp_path / "conf2024.txt", ["We fold proteins."], "CONF 2024 论文列表")
+    first = await fixture_engine.ingest([jsonl, listing])
+    assert (first.papers_added, first.papers_skipped) == (1, 1)
+    infos = {info.slug: info for info in await fixture_engine.collections()}
+    assert infos["conf2024"].name == "CONF 2024" and infos["conf2024"].papers == 1
+    paper = await fixture_engine.paper("conf2024-1")
+    assert paper.title == "Protein Folding at Scale"
