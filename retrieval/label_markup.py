@@ -1,0 +1,100 @@
+"""Clean an abstract or title for labelling: NFKC, no control characters, markup reduced to words.
+
+LaTeX (`\\emph{...}`, `\\alpha`, `--`, `~`) and markdown (`[text](url)`, `_emphasis_`) become
+the plain text a reader would see. Most abstracts are plain, so one character-class scan decides
+whether any of the (bounded) substitutions run at all.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Names and topics sit in the first couple of thousand characters. The cut comes before NFKC,
+# which can grow a string up to 18-fold, so it also bounds the work on pathological input.
+MAX_SCAN = 6000
+
+# Control characters, zero-width and bidi marks, lone surrogates: invisible, never wanted.
+_JUNK_CHARS = (
+    r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff"
+    r"\ud800-\udfff"
+)
+JUNK = re.compile(f"[{_JUNK_CHARS}]")
+# Any character that needs work: markup, line breaks, control characters.
+_MARKUP_HINT = re.compile(rf"[\\\[^`~$*{{}}_\n\t\r\u2028\u2029{_JUNK_CHARS}]")
+_MD_LINK = re.compile(r"\[([^\[\]]{0,300})\]\([^()\s]{0,500}\)")
+_HREF = re.compile(r"\\href\s*\{[^{}]{0,500}\}\s*\{([^{}]{0,300})\}")
+_LATEX_ARG = re.compile(r"\\[A-Za-z]{1,20}\*?\s*\{([^{}]{0,300})\}")
+_LATEX_ESCAPE = re.compile(r"\\([%&_#$])")
+_LATEX_SPACE = re.compile(r"\\[,;:! ]")
+_LATEX_WORD = re.compile(r"\\([A-Za-z]{1,20})")
+_TEX_QUOTES = re.compile(r"``([^`']{0,300})''")
+_SUPERSCRIPT_DIGIT = re.compile(r"\^\{?([0-9])\}?")
+# Patterns start with their literal so the scan is fast; the callbacks look at the neighbours.
+_TILDE = re.compile("~")
+_UNDERSCORES = re.compile("_{1,2}")
+_SYMBOLS = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε",
+    "zeta": "ζ", "eta": "η", "theta": "θ", "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν",
+    "xi": "ξ", "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "phi": "φ", "varphi": "φ",
+    "chi": "χ", "psi": "ψ", "omega": "ω", "Gamma": "Γ", "Delta": "Δ", "Theta": "Θ",
+    "Lambda": "Λ", "Pi": "Π", "Sigma": "Σ", "Phi": "Φ", "Psi": "Ψ", "Omega": "Ω",
+    "times": "×", "cdot": "·", "ell": "ℓ", "infty": "∞", "leq": "≤", "le": "≤", "geq": "≥",
+    "ge": "≥", "approx": "≈", "sim": "~", "to": "→", "rightarrow": "→", "pm": "±",
+}  # fmt: skip
+_SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def clean(text: str) -> str:
+    """NFKC, no control characters, LaTeX and markdown markup reduced to its words."""
+    text = unicodedata.normalize("NFKC", text[:MAX_SCAN])
+    # Most abstracts are plain text: one character-class scan decides whether to look closer.
+    if _MARKUP_HINT.search(text) or "  " in text or "--" in text:
+        return _strip_markup(text)
+    return text.strip()
+
+
+def _strip_markup(text: str) -> str:
+    irregular = not text.isprintable()  # line breaks, tabs, control characters
+    if irregular:
+        text = JUNK.sub("", text)
+    if "](" in text:
+        text = _MD_LINK.sub(r"\1", text)
+    if "\\" in text:
+        text = _HREF.sub(r"\1", text)
+        for _ in range(4):  # nested commands unwrap one level per pass
+            text, count = _LATEX_ARG.subn(r"\1", text)
+            if not count:
+                break
+        text = _LATEX_ESCAPE.sub(r"\1", text)
+        text = _LATEX_SPACE.sub(" ", text)
+        text = _LATEX_WORD.sub(lambda match: _SYMBOLS.get(match.group(1), ""), text)
+    if "^" in text:
+        text = _SUPERSCRIPT_DIGIT.sub(lambda match: match.group(1).translate(_SUPERSCRIPTS), text)
+    if "``" in text:
+        text = _TEX_QUOTES.sub(r'"\1"', text)
+    if "--" in text:
+        text = text.replace("---", "—").replace("--", "–")
+    if "~" in text:
+        text = _TILDE.sub(lambda match: _tie(match, text), text)
+    if "_" in text:
+        text = _UNDERSCORES.sub(lambda match: _emphasis(match, text), text)
+    for mark in "$`{}*\\":
+        if mark in text:
+            text = text.replace(mark, "")
+    if irregular or "  " in text:
+        text = " ".join(text.split())
+    return text.strip()
+
+
+def _tie(match: re.Match[str], text: str) -> str:
+    """LaTeX 'Fig.~1' is a space; '~10x' (about ten) keeps its tilde."""
+    before = text[match.start() - 1 : match.start()]
+    return " " if before and not before.isspace() else "~"
+
+
+def _emphasis(match: re.Match[str], text: str) -> str:
+    """Markdown '_word_' and '__word__' lose their underscores; 'ρ_t' keeps its subscript."""
+    before = text[match.start() - 1 : match.start()]
+    after = text[match.end() : match.end() + 1]
+    return match.group() if before.isalnum() and after.isalnum() else ""

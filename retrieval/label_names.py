@@ -1,0 +1,353 @@
+"""The name an abstract introduces for its method, benchmark or dataset, if any.
+
+Triggers where the authors speak ("we", "this paper", "our") or name something ("called", "X, a
+framework") are found with `str.find` on the lowercased text; regexes then run anchored there
+only, with bounded quantifiers, so a hostile abstract cannot make the search slow.
+"""
+
+from __future__ import annotations
+
+import re
+
+from retrieval.label_candidates import PAREN_AFTER, Candidate, clause_end, scored, tail_after
+from retrieval.label_text import occurrences
+from retrieval.label_words import (
+    ANAPHORA,
+    TYPES,
+    acronym_start,
+    all_capitalised,
+    is_acronym,
+    is_strong,
+    strip_leading_noise,
+)
+
+# One word of a name carries a capital or a digit: "DRIFT", "Eyes-on-Me", "ctfIDu+", "o3".
+_TOKEN = r"(?=[\w+\-.]{0,40}?[A-Z0-9])[^\W_](?:[\w+\-.]{0,40}[\w+])?"
+_TOKEN_WORD = re.compile(_TOKEN)
+_NAME = rf"{_TOKEN}(?: {_TOKEN}){{0,5}}"
+# Where the authors speak ("we", "this paper") or name something, found with `str.find` on the
+# lowercased text: a handful of C-speed scans instead of one slow alternation over every position.
+_PAPER_WORDS = ("paper ", "work ", "study ", "article ", "note ")
+_CALL_STEMS = ("called ", "name", "dubbed ", "termed ", "coined ", "referred to as ")
+_CALL_WORDS = ("called ", "named ", "namely ", "dubbed ", "termed ", "coined ", "referred to as ")
+_VERB = re.compile(
+    r"(?P<adverbs>(?:(?:[a-z]{2,14}ly|also|further|then|thus|hence|first|here|now|therefore"
+    r"|instead|accordingly|finally|additionally|next|to this end),? ){0,2})"
+    r"(?:(?P<intro>propos|introduc|present|develop|design|devis|buil[dt]|construct|releas"
+    r"|creat|contribut|offer|unveil|curat|formulat)[a-z]{0,3}"
+    r"|(?:call|term|name|dub|coin)[a-z]{0,3}(?: (?:it|this|them|these|our|the|such)"
+    rf"(?: (?:new |proposed |resulting |overall |novel )?{TYPES})?)?"
+    r"|refer(?:s|red)? to (?:it|this|them|these|our|the)(?: [\w\-]{1,30}){0,3}? as) "
+)
+_ALSO = re.compile(r"also|further|additionally|finally|next")
+_FILLER = re.compile(
+    r"(?:(?:the|a|an|our|this|two|three|new|novel|simple|first|yet|effective|general|unified"
+    r"|principled|lightweight|efficient|so-called|here|thus|also|further|then|and)\s){0,5}"
+)
+_ACRONYM_DEF = re.compile(
+    r"(?P<exp>(?:[^\s(),.;:]{1,40} ){0,9}?[^\s(),.;:]{1,40}) ?\( ?(?P<acr>[^()\s,;]{1,20}) ?\)"
+)
+_DIRECT_NAME = re.compile(
+    rf"(?P<name>{_NAME})(?P<after> ?[,(:]| (?:which|that|is|for|to|as|in|with|on|by|—|–)\b"
+    r"| ?\.(?: |$)|$)"
+)
+# Singular only: "we propose CD algorithms for ..." is a family of methods, not a name.
+_NAME_THEN_TYPE = re.compile(
+    rf"(?P<name>{_TOKEN}(?: {_TOKEN}){{0,2}}) (?:[a-z][\w\-]{{0,20}} )?{TYPES}(?<!s)\b"
+)
+_TYPE_THEN_NAME = re.compile(
+    rf"(?:[\w\-]{{1,30}},? ){{0,4}}?(?P<type>{TYPES}),? (?P<name>{_NAME})"
+    r"(?= ?[,(:]| ?\.(?: |$)| (?:which|that|for|to|as|in|with|on|by)\b|$)"
+)
+_OUR_NAME = re.compile(rf"(?:[\w\-]{{1,30}} ){{0,3}}?{TYPES}, (?P<name>{_NAME}),")
+_TAIL_WORDS = frozenset(("for", "as", "via", "with"))
+# A plain capitalised phrase counts as a name only when an appositive follows ("Decrypto, a
+# game-based benchmark"); "Relational Graph Recognition, where ..." defines a task, not a method.
+_WEAK_FOLLOW = re.compile(r" ?(?:a|an|the|our|which|that|called|named|dubbed)\b")
+_APPOSITIVE_TYPE = re.compile(rf"(?:a|an) (?:[\w\-]{{1,30}},? ){{0,5}}?{TYPES}\b")
+_MODIFIER_AFTER = re.compile(
+    r"-| (?!(?:which|that|to|for|with|in|on|as|by|and|or|is|are|was|can|has|of|from|via"
+    r"|using|based|through|at|we|where|whose|while)\b)[a-z]"
+)
+_CONTINUATION = re.compile(r"(?: (?:[A-Z][\w\-]{0,30})){1,3}(?=[ ,.;:]|$)")
+_PHRASE_BEFORE_CALL = re.compile(r"(?:a|an|the|our) [^.;:()]{1,80}")
+# An appositive that describes someone else's artefact: "MMLU, a popular benchmark".
+_KNOWN = re.compile(
+    r"popular|widely|well-known|standard|existing|common|classic|prominent|state-of-the-art"
+    r"|recent|representative|leading|famous|de facto|established|canonical|prevalent"
+)
+
+
+def best_name(text: str) -> Candidate | None:
+    """The name the authors introduce: every plausible candidate is scored, the best one wins."""
+    lower = text.lower()
+    if len(lower) != len(text):  # a few characters lowercase to two; offsets must line up
+        lower = text
+    candidates: list[Candidate | None] = []
+    ours: list[int] = []  # where the authors speak of their own work
+    for position in occurrences(lower, "we "):
+        if not lower[position - 1 : position].isalnum():
+            ours.append(position)
+            candidates.append(_after_subject(text, position, position + 3))
+    for position in occurrences(lower, "this "):
+        if (
+            lower.startswith(_PAPER_WORDS, position + 5)
+            and not lower[position - 1 : position].isalnum()
+        ):
+            ours.append(position)
+            end = lower.find(" ", position + 5) + 1
+            candidates.append(_after_subject(text, position, end))
+    for position in occurrences(lower, "our "):
+        if not lower[position - 1 : position].isalnum():
+            ours.append(position)
+            our_name = _OUR_NAME.match(text, position + 4)
+            if our_name:
+                name = our_name.group("name")
+                end = our_name.end()
+                candidates.append(scored(text, name, "", our_name.start("name"), end, base=4))
+    if ours:
+        candidates.extend(_named_inside(text, lower, ours))
+    found = [candidate for candidate in candidates if candidate is not None]
+    if not found:
+        return None
+    return max(found, key=lambda candidate: (candidate.score, -candidate.start))
+
+
+def _named_inside(text: str, lower: str, ours: list[int]) -> list[Candidate | None]:
+    """'called X', 'X, a framework ...' inside the authors' own sentences."""
+    candidates: list[Candidate | None] = []
+    for stem in _CALL_STEMS:
+        for position in occurrences(lower, stem):
+            word = next((word for word in _CALL_WORDS if lower.startswith(word, position)), "")
+            if (
+                word
+                and not lower[position - 1 : position].isalnum()
+                and _is_ours(lower, ours, position)
+            ):
+                after = position + len(word)
+                candidates.append(_name_at(text, after, base=5, verb_start=position, named=True))
+    for position in occurrences(lower, ", a"):
+        if (
+            lower.startswith((" ", "n "), position + 3)
+            and _is_ours(lower, ours, position)
+            and _APPOSITIVE_TYPE.match(text, position + 2)
+        ):
+            candidates.append(_appositive(text, position))
+    return candidates
+
+
+def _is_ours(lower: str, ours: list[int], position: int) -> bool:
+    """Whether the sentence around `position` holds one of the authors' 'we', 'our' ..."""
+    start, end = _sentence_around(lower, position)
+    return any(start <= subject < end for subject in ours)
+
+
+def _after_subject(text: str, subject: int, end: int) -> Candidate | None:
+    """The name after 'we propose', 'this paper introduces', 'we call this method' ..."""
+    verb = _VERB.match(text, end)
+    if verb is None:
+        return None
+    base = 4 if _ALSO.search(verb.group("adverbs")) else 5  # "we also propose" is secondary
+    named = verb.group("intro") is None
+    return _name_at(text, verb.end(), base=base, verb_start=subject, named=named)
+
+
+def _sentence_around(lower: str, position: int) -> tuple[int, int]:
+    start = lower.rfind(". ", max(position - 300, 0), position)
+    start = start + 2 if start >= 0 else max(position - 300, 0)
+    end = lower.find(". ", position, position + 300)
+    return start, end if end >= 0 else min(position + 300, len(lower))
+
+
+def _name_at(
+    text: str, position: int, *, base: int, verb_start: int, named: bool = False
+) -> Candidate | None:
+    """The name right after an introducing verb or a 'called'."""
+    if position >= len(text):
+        return None
+    filler = _FILLER.match(text, position)
+    phrase_start = position
+    position = filler.end() if filler else position
+    has_parenthesis = text.find("(", position, position + 420) >= 0
+    definition = _ACRONYM_DEF.match(text, position) if has_parenthesis else None
+    if definition:
+        found = _from_definition(text, definition, base=base)
+        if found:
+            return found
+    found = _direct_name(text, position, base=base, verb_start=verb_start, named=named)
+    if found:
+        return found
+    after_type = _TYPE_THEN_NAME.match(text, position)
+    if after_type and is_strong(after_type.group("name")):
+        # "an expansive benchmark suite SciBench for LLMs", "a graph neural network, Graph2Tac,"
+        end = after_type.end("name")
+        noun = text[phrase_start : after_type.end("type")].rstrip(",")
+        described = ": " + noun + tail_after(text, end, " ")
+        name = after_type.group("name")
+        return scored(
+            text,
+            name,
+            "",
+            after_type.start("name"),
+            end,
+            base=base,
+            typed=True,
+            description=described,
+        )
+    typed = _NAME_THEN_TYPE.match(text, position)
+    if typed and is_strong(typed.group("name")):
+        # "the ctfIDu+ algorithm for identifying ...": the label reads on from the name. Without
+        # a tail ("the DIL method.") the topic says more than the type word.
+        tail = tail_after(text, typed.end(), " ")
+        described = " " + text[typed.end("name") + 1 : typed.end()] + tail if tail else ""
+        name = typed.group("name")
+        return scored(
+            text,
+            name,
+            "",
+            typed.start(),
+            typed.end(),
+            base=base - 1,
+            typed=True,
+            description=described,
+        )
+    return None
+
+
+def _direct_name(
+    text: str, position: int, *, base: int, verb_start: int, named: bool
+) -> Candidate | None:
+    """'DRIFT (Decoupled ...)', 'PIPER: Primitive-Informed ...', 'Decrypto, a benchmark ...'."""
+    direct = _DIRECT_NAME.match(text, position)
+    if direct is None:
+        return None
+    name = direct.group("name")
+    after = direct.group("after").strip()
+    end = direct.end("name")
+    expansion = ""
+    if after == "(":
+        paren = PAREN_AFTER.match(text, end)
+        if paren and acronym_start(name, paren.group("paren")) == 0:
+            expansion = paren.group("paren")
+            end = paren.end()
+    elif after in {":", ","}:
+        # "ERP, Entropy-Reinforced Planning for Transformer Decoding, which ..." and
+        # "LASER: LineAr CompreSsion in WirEless DistRibuted Optimization."
+        stop = _segment_end(text, direct.end())
+        if after == ":" and len(name) < 3:
+            return None  # "Dr. Strategy" broken at its period
+        segment = text[direct.end() : stop].strip()
+        spelled = after == ":" or acronym_start(name, segment) == 0
+        if segment and spelled and segment.count(" ") < 12 and all_capitalised(segment):
+            expansion = segment
+            end = stop
+    weak_ok = named or after in {"(", ":"}
+    weak_ok = weak_ok or (after == "," and _WEAK_FOLLOW.match(text, direct.end()) is not None)
+    described = _called_description(text, verb_start, end) if named else ""
+    if not described and after in _TAIL_WORDS:
+        # "Mol-AE for molecular representation learning", "DiffDA as a denoising diffusion model"
+        tail = text[direct.end("name") : clause_end(text, direct.end())]
+        described = "" if ANAPHORA.search(tail) else tail
+    return scored(
+        text,
+        name,
+        expansion,
+        direct.start("name"),
+        end,
+        base=base,
+        weak_ok=weak_ok,
+        description=described,
+    )
+
+
+def _segment_end(text: str, start: int) -> int:
+    ends = [text.find(stop, start, start + 150) for stop in (", ", ". ", "; ", " (")]
+    found = [end for end in ends if end >= 0]
+    return min(found) if found else min(len(text), start + 150)
+
+
+def _called_description(text: str, call_start: int, name_end: int) -> str:
+    """'a nonparametric statistical framework, called DMLRank, for comparing ...' -> ': a ...'."""
+    for verb in reversed(_intro_verb_ends(text, max(call_start - 120, 0), call_start)):
+        phrase = text[verb:call_start].strip(" ,")
+        if _PHRASE_BEFORE_CALL.fullmatch(phrase):
+            return ": " + phrase + tail_after(text, name_end, " ")
+    return ""
+
+
+def _intro_verb_ends(text: str, start: int, end: int) -> list[int]:
+    """Ends of introducing verbs ('propose ', 'introduces ') between start and end."""
+    ends: list[int] = []
+    for stem in ("propos", "introduc", "present", "develop", "design", "construct"):
+        position = text.find(stem, start, end)
+        while position >= 0:
+            space = text.find(" ", position, end)
+            if space >= 0 and not text[position - 1 : position].isalnum():
+                ends.append(space + 1)
+            position = text.find(stem, position + 1, end)
+    return sorted(ends)
+
+
+def _from_definition(text: str, match: re.Match[str], *, base: int) -> Candidate | None:
+    """'Long Input Fine-Tuning (LIFT)' right after the verb: the acronym names the contribution."""
+    acronym = match.group("acr")
+    words = match.group("exp")
+    if not is_acronym(acronym):
+        return None
+    start = acronym_start(acronym, words)
+    # The long form must begin right after the verb: "a framework using a Denoising Masked
+    # AutoEncoder (DMAE)" names a part. A title-case phrase is accepted whole even when the
+    # letters spell only its tail ("Switchable Sparse-Dense Learning (SSD)") or do not spell out
+    # at all ("Side-by-Side (SxS)").
+    if start != 0 and not (all_capitalised(words) and words.count(" ") < 8):
+        return None
+    expansion = words
+    end = match.end()
+    continuation = _CONTINUATION.match(text, end)
+    if continuation:
+        # "Side-by-Side (SxS) Interleaved Reasoning": the name goes on after the acronym.
+        expansion += continuation.group()
+        end = continuation.end()
+    elif _MODIFIER_AFTER.match(text, end):
+        # "linear program (LP)-based policies", "imitation learning (IL) algorithm, PAIL":
+        # the acronym qualifies the thing introduced rather than naming it.
+        return None
+    return scored(text, acronym, expansion, match.start(), end, base=base)
+
+
+def _appositive(text: str, comma: int) -> Candidate | None:
+    """'X, a framework for ...' or 'Long Form (X), an automated framework ...'."""
+    head = text[max(comma - 200, 0) : comma]
+    paren = ""
+    if head.endswith(")"):
+        opening = head.rfind("(")
+        if opening < 0:
+            return None
+        paren = head[opening + 1 : -1]
+        head = head[:opening].rstrip()
+    if _KNOWN.search(text, comma, comma + 40):
+        return None
+    words = head.split(" ")[-12:]
+    name_words: list[str] = []
+    for word in reversed(words[-6:]):
+        if not _TOKEN_WORD.fullmatch(word):
+            break
+        name_words.append(word)
+    name = strip_leading_noise(" ".join(reversed(name_words)))
+    start = comma - len(head)
+    if paren and is_acronym(paren):
+        # "the Agentic LInguistic Gossip Network (ALIGN), an automated framework"
+        long_form = " ".join(words)
+        first = acronym_start(paren, long_form)
+        if first < 0:
+            return None
+        return scored(text, paren, long_form[first:], start, comma, base=4, typed=True)
+    if not name:
+        return None
+    if paren:
+        if acronym_start(name, paren) != 0:
+            return None
+        return scored(text, name, paren, start, comma, base=4, typed=True)
+    if not is_strong(name):
+        return None
+    return scored(text, name, "", start, comma, base=3, typed=True)

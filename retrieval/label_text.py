@@ -1,0 +1,48 @@
+"""String primitives the label modules share: bounded substring scans and trimming to length.
+
+Both stay cheap and never raise on any input: scans are capped, trimming works on any string.
+"""
+
+from __future__ import annotations
+
+MAX_LABEL_CHARS = 90
+
+# A cut label must not end on a word that promises more: 'a benchmark for the…'.
+_DANGLING = frozenset(
+    [
+        "a", "an", "the", "of", "and", "or", "for", "to", "in", "on", "with", "by", "via", "from",
+        "that", "which", "as", "at", "its", "their", "our", "this", "these", "is", "are", "we",
+        "while", "whereas", "but", "into", "over", "under", "between", "among", "than", "using",
+    ]
+)  # fmt: skip
+_DANGLING_END = " ,;:([-–—/&+"
+
+
+def occurrences(text: str, needle: str) -> list[int]:
+    """Where `needle` starts; the cap bounds the work that "we we we ..." could cause."""
+    positions: list[int] = []
+    position = text.find(needle)
+    while position >= 0 and len(positions) < 50:
+        positions.append(position)
+        position = text.find(needle, position + 1)
+    return positions
+
+
+def fit(text: str, limit: int = MAX_LABEL_CHARS) -> str:
+    """Trim to `limit` characters on a word boundary, marking the cut with an ellipsis."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    for _ in range(4):
+        cut = cut.rstrip(_DANGLING_END)
+        head, _, last = cut.rpartition(" ")
+        if head and last.lower() in _DANGLING:
+            cut = head
+        else:
+            break
+    cut = cut.rstrip(_DANGLING_END) or text[: limit - 1]
+    return f"{cut}…"

@@ -1,0 +1,104 @@
+"""A compact topic phrase for a label, from the sentence that states the contribution.
+
+The fallback when an abstract names nothing: "we study X" gives X, trimmed at the first clause
+break; without such a sentence the first sentence serves.
+"""
+
+from __future__ import annotations
+
+import re
+
+from retrieval.label_text import fit
+from retrieval.label_words import ANAPHORA
+
+# A period after these does not end a sentence.
+_ABBREVIATIONS = tuple(
+    prefix + word
+    for word in ("e.g", "i.e", "et al", "etc", "vs", "cf", "Fig", "Figs", "Eq", "Eqs", "Sec",
+                 "resp", "approx", "w.r.t", "a.k.a", "No", "Dr", "Prof")
+    for prefix in (" ", "(")
+)  # fmt: skip
+_LEAD_IN = re.compile(
+    r"(?:(?:(?:in|within) (?:this|the present|our) (?:paper|work|study|article|note|submission)"
+    r"|here|to (?:this end|that end|address (?:this|these|such)[^,]{0,40})|accordingly|therefore"
+    r"|thus|hence|specifically|concretely|instead|in contrast|motivated by [^,]{0,60}"
+    r"|inspired by [^,]{0,60}|towards? [^,]{0,60}"
+    r"|recent (?:advances|progress|work|works|studies|research|results)[^,]{0,60}? "
+    r"(?:suggest|show|demonstrate|indicate|reveal)s? that),? )+",
+    re.IGNORECASE,
+)
+_CONTRIBUTION = re.compile(
+    r"(?:we|this (?:paper|work|study|article|note)|our (?:paper|work|study)) (?:(?:first"
+    r"|also|further|then|here|now|formally|novelly|systematically|theoretically|empirically"
+    r"|rigorously|comprehensively|carefully|thoroughly) )?(?:propos|introduc|present|stud"
+    r"|investigat|consider|develop|examin|explor|analy[sz]|address|tackl|design|revisit|show"
+    r"|prove|demonstrat|characteri[sz]|establish|provid|deriv|describ|report|formulat|focus"
+    r"|identif|offer|initiat|put forward|extend|give|leverag|ask|aim|seek|explain|uncover"
+    r"|reveal)[a-z]{0,4}(?: (?:on|that|how(?: to)?|whether|to|at))? ",
+    re.IGNORECASE,
+)
+# "we aim to address X": the subject goes first, then the second verb.
+_SECOND_VERB = re.compile(
+    r"(?:address|answer|bridge|close|fill|understand|tackle|solve|study|investigate|explore"
+    r"|provide|develop|build|design|improve|characteri[sz]e|identify|learn|mitigate|overcome)"
+    r"[a-z]{0,3} ",
+    re.IGNORECASE,
+)
+_LEADING_DETERMINERS = re.compile(
+    r"(?:(?:a|an|the|our|its|their|some|several|two|three|new|novel|first|simple|general"
+    r"|unified|yet|effective|and) )+",
+    re.IGNORECASE,
+)
+_CLAUSE_BREAK = re.compile(
+    r": |; | — | – | - |, (?:which|where|whereas|while|and|but|so|thus|with|[a-z]{3,20}ing)\b"
+)
+
+
+def _sentences(text: str, limit: int = 4) -> list[str]:
+    """The first sentences; a period ends one only before a capital, digit or opening mark."""
+    sentences: list[str] = []
+    start = 0
+    stop = text.find(". ")
+    while stop >= 0 and len(sentences) < limit:
+        following = text[stop + 2 : stop + 3]
+        if (following.isupper() or following.isdigit() or following in "\"“'([") and not (
+            text.endswith(_ABBREVIATIONS, start, stop)
+        ):
+            sentences.append(text[start : stop + 1])
+            start = stop + 2
+        stop = text.find(". ", stop + 2)
+    if len(sentences) < limit:
+        sentences.append(text[start:])
+    return sentences
+
+
+def topic_phrase(text: str) -> str:
+    """A compact phrase from the contribution sentence, else from the first sentence."""
+    sentences = _sentences(text)
+    chosen = ""
+    for sentence in sentences:
+        lead = _LEAD_IN.match(sentence)
+        rest = sentence[lead.end() :] if lead else sentence
+        contribution = _CONTRIBUTION.match(rest)
+        if contribution:
+            chosen = rest[contribution.end() :]
+            second = _SECOND_VERB.match(chosen)
+            chosen = chosen[second.end() :] if second else chosen
+            if len(chosen) < 16 or ANAPHORA.search(chosen, 0, 60):
+                chosen = ""
+            break
+    if not chosen:
+        lead = _LEAD_IN.match(sentences[0])
+        chosen = sentences[0][lead.end() :] if lead else sentences[0]
+    determiners = _LEADING_DETERMINERS.match(chosen)
+    if determiners and determiners.end() < len(chosen):
+        chosen = chosen[determiners.end() :]
+    chosen = chosen[:300].rstrip(" .!?")
+    broken = _CLAUSE_BREAK.search(chosen, 25)
+    if broken:
+        chosen = chosen[: broken.start()]
+        if chosen.count("(") > chosen.count(")"):  # the break fell inside a parenthesis
+            chosen = chosen[: chosen.rfind("(")].rstrip()
+    if not chosen:
+        return ""
+    return fit(chosen[0].upper() + chosen[1:])

@@ -1,0 +1,125 @@
+"""Vocabulary and word-shape tests the label heuristics share.
+
+Which nouns name an artefact ("framework", "benchmark"), which acronyms are field-wide, and
+whether a word looks coined (DRIFT, TextResNet) or spells an acronym's long form.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+# Nouns for what a paper introduces; a pattern string, so other patterns can embed it.
+TYPES = (
+    r"(?:framework|method(?:ology)?|approach|algorithm|model|architecture|benchmark|data ?set"
+    r"|corpus|suite|library|tool(?:kit|box)?|system|technique|strategy|paradigm|pipeline"
+    r"|optimi[sz]er|attack|defen[cs]e|metric|measure|loss|objective|estimator|procedure"
+    r"|protocol|agent|environment|platform|network|module|mechanism|scheme|family|game"
+    r"|language|package|simulator|solver|policy|layer|regularizer|kernel|score|criterion"
+    r"|recipe|plug-?in|variant|formulation|test ?bed|evaluation|arena|leaderboard|generator"
+    r"|planner|compiler|engine|encoder|decoder|transformer|embedding|sampler|adapter"
+    r"|detector|classifier|retriever|watermark(?:ing)?|prompting|heuristic|extension"
+    r"|collection|resource|challenge|task|interface|database|index|solution|process|operator"
+    r"|block|unit|verifier|scheduler|tokenizer|controller|curriculum)s?"
+)
+# Capitalised words that start sentences or clauses rather than names.
+_LEADING_NOISE = frozenset(
+    [
+        "The", "A", "An", "Our", "We", "This", "These", "That", "In", "On", "To", "With", "Using",
+        "Via", "For", "Of", "And", "By", "From", "Moreover", "Furthermore", "Additionally",
+        "Finally", "Then", "Thus", "Hence", "Also", "Specifically", "Here", "Instead", "Notably",
+        "First", "Second", "Third", "Further", "Next", "Building", "Based", "Unlike", "Like",
+        "However", "Therefore", "Overall", "Empirically", "Theoretically", "Experimentally",
+        "Extensive", "Experiments", "Results",
+    ]
+)  # fmt: skip
+# Field-wide acronyms: defined in many abstracts, never the paper's own contribution.
+GENERIC = frozenset(
+    [
+        "AI", "ML", "NLP", "CV", "RL", "LLM", "LLMs", "VLM", "VLMs", "MLLM", "MLLMs", "LM", "LMs",
+        "GNN", "GNNs", "CNN", "CNNs", "RNN", "RNNs", "MoE", "RAG", "SGD", "GAN", "GANs", "VAE",
+        "VAEs", "ViT", "ViTs", "MLP", "MLPs", "SFT", "PPO", "DNN", "DNNs", "SOTA", "OOD", "KL",
+        "ICL", "CoT", "QA", "API", "GPU", "GPUs", "TPU", "LoRA", "PEFT", "RLHF", "DPO", "NTK",
+        "PDE", "PDEs", "ODE", "ODEs", "SDE", "SDEs", "MDP", "MDPs", "POMDP", "IID", "NN", "NNs",
+        "GP", "GPs", "BO", "MCMC", "PAC", "PAC-Bayes", "SVM", "PCA", "LDA", "KNN", "TD", "DQN",
+        "GPT", "BERT", "FL", "IL", "LP", "MIP", "ILP", "QP", "SDP", "ERM",
+    ]
+)  # fmt: skip
+# A clause that points back ("this capability", "in this setting") makes no sense on its own.
+ANAPHORA = re.compile(
+    r"^(?:that|those|it|they|its|their|them|both|one)\b|\b(?:this|these|such|above)\b",
+    re.IGNORECASE,
+)
+_CONNECTORS = frozenset(
+    [
+        "and", "of", "for", "with", "in", "on", "the", "to", "via", "a", "an", "by", "from",
+    ]
+)  # fmt: skip
+
+
+def is_acronym(word: str) -> bool:
+    """One word with two capitals, or a capital and a digit: 'LIFT', 'BiSRNet', 'R2'; not 'LLM'."""
+    letters = [char for char in word if char.isalnum()]
+    if not 2 <= len(letters) <= 15 or not word[0].isalnum() or " " in word or word in GENERIC:
+        return False
+    capitals = sum(char.isupper() for char in letters)
+    return capitals >= 2 or (capitals == 1 and any(char.isdigit() for char in letters))
+
+
+def is_strong(name: str) -> bool:
+    """A coined-looking name: DRIFT, TextResNet, ctfIDu+, Search-R2 (not 'Elastic Attention')."""
+    for word in name.split(" "):
+        capitals = sum(char.isupper() for char in word)
+        if capitals >= 2 or (capitals and any(char.isdigit() for char in word)):
+            return True
+        if any(a.islower() and b.isupper() for a, b in itertools.pairwise(word)):
+            return True
+    return False
+
+
+def all_capitalised(words: str) -> bool:
+    """'Zero-shot Cross-task Preference Alignment and Robust Reward Learning': a coined phrase."""
+    parts = words.split(" ")
+    return parts[0][:1].isupper() and all(
+        part[:1].isupper() or part[:1].isdigit() or part in _CONNECTORS for part in parts
+    )
+
+
+def title_case(words: str) -> bool:
+    """Most words capitalised, as in a coined long form ('World Entropy Tethering')."""
+    parts = [part for part in words.split(" ") if part]
+    if not parts:
+        return False
+    capitalised = sum(part[0].isupper() or part[0].isdigit() for part in parts)
+    return capitalised * 2 > len(parts) and parts[0][0].isupper()
+
+
+def acronym_start(acronym: str, words: str) -> int:
+    """Start of the shortest tail of `words` that spells the acronym (Schwartz & Hearst), or -1."""
+    letters = [char.lower() for char in acronym if char.isalnum()]
+    if not letters or len(words) > 400:
+        return -1
+    lower = words.lower()
+    index = len(lower) - 1
+    for position in range(len(letters) - 1, -1, -1):
+        letter = letters[position]
+        while index >= 0 and (
+            lower[index] != letter or (position == 0 and index > 0 and lower[index - 1].isalnum())
+        ):
+            index -= 1
+        if index < 0:
+            return -1
+        index -= 1
+    start = index + 1
+    if len(words[start:].split(" ")) > min(len(letters) + 5, len(letters) * 2):
+        return -1
+    # Whole words only: a tail that starts inside "Fine-Tuning" starts at "Fine".
+    return words.rfind(" ", 0, start) + 1
+
+
+def strip_leading_noise(name: str) -> str:
+    """'Moreover DRIFT' -> 'DRIFT': words that open a sentence are not part of a name."""
+    words = name.split(" ")
+    while words and words[0] in _LEADING_NOISE:
+        words.pop(0)
+    return " ".join(words)
