@@ -82,6 +82,17 @@ def judge(error: BaseException) -> Verdict:
     )
 
 
+# Discord's codes for an interaction that can no longer be answered: the 3 s deadline passed
+# (10062 Unknown interaction) or the token is gone (10015 Unknown Webhook). Any further
+# callback or follow-up would fail the same way.
+EXPIRED_CODES = frozenset({10062, 10015})
+
+
+def expired(error: BaseException) -> bool:
+    """Is this Discord saying the interaction can no longer be answered?"""
+    return isinstance(error, discord.NotFound) and error.code in EXPIRED_CODES
+
+
 def _describe(interaction: discord.Interaction) -> str:
     command = interaction.command.qualified_name if interaction.command else None
     custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None
@@ -89,9 +100,22 @@ def _describe(interaction: discord.Interaction) -> str:
 
 
 async def handle_interaction_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """Answer exactly once (response if free, else follow-up) with the verdict, ephemerally."""
-    verdict = judge(error)
+    """Answer exactly once (response if free, else follow-up) with the verdict, ephemerally.
+
+    An interaction Discord no longer accepts (deadline passed, token gone) is only logged:
+    another callback or follow-up would fail the same way.
+    """
     original = unwrap(error)
+    if expired(original):
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        log.warning(
+            "interaction expired before it was answered (%s, %.1f s old): %s",
+            _describe(interaction),
+            age,
+            original,
+        )
+        return
+    verdict = judge(error)
     if verdict.expected:
         log.info("refused %s: %s", _describe(interaction), original)
     else:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import console
-from config.settings import Settings, SettingsError, load_settings
+from config.settings import Settings, SettingsError, env_file_warning, load_settings
 from retrieval.engine import Engine
 from retrieval.errors import PaperbotError
 
@@ -270,6 +270,9 @@ async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    warning = env_file_warning()
+    if warning:
+        print(f"paperbot: {warning}", file=sys.stderr)
     try:
         settings = load_settings()
     except SettingsError as error:

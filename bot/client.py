@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot.boundary import handle_interaction_error
 from bot.cooldown import Cooldown
+from bot.looplag import LoopLag
 from bot.render import SAFE_MENTIONS
 from bot.replies import started
 from config.settings import Settings
@@ -98,12 +99,18 @@ class PaperBot(commands.Bot):
         self.cooldown = Cooldown(
             settings.cooldown_questions, settings.cooldown_seconds, clock=clock
         )
+        self.loop_lag = LoopLag()
 
     async def setup_hook(self) -> None:
+        self.loop_lag.start()
         for name in COGS:
             await self.load_extension(name)
         if self.auto_sync:
             await self.sync_if_changed()
+
+    async def close(self) -> None:
+        await self.loop_lag.stop()
+        await super().close()
 
     async def on_message(self, message: discord.Message, /) -> None:
         """No prefix commands: chat questions are handled by the chat cog's listener."""

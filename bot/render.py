@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 import discord
 
+from bot.looplag import LagStats
 from bot.text import clean, clip, clip_plain, escape, one_line, render_excerpt, split_raw
 from retrieval.models import Answer, CollectionInfo, EngineStats, Hit, IngestReport, Paper
 
@@ -277,7 +278,7 @@ def _ms(value: float | None) -> str:
     return "—" if value is None else f"{value:.1f} ms"
 
 
-def stats_embed(stats: EngineStats) -> discord.Embed:
+def stats_embed(stats: EngineStats, loop_lag: LagStats | None = None) -> discord.Embed:
     embed = discord.Embed(title="paperbot stats", colour=COLOUR)
     rows = [
         ("Papers", f"{stats.papers:,}"),
@@ -288,6 +289,9 @@ def stats_embed(stats: EngineStats) -> discord.Embed:
         ("Questions answered", f"{stats.questions_answered:,}"),
         ("Latency p50 / p95", f"{_ms(stats.latency_p50_ms)} / {_ms(stats.latency_p95_ms)}"),
     ]
+    if loop_lag is not None:
+        lag = " / ".join(_ms(v) for v in (loop_lag.p50_ms, loop_lag.p99_ms, loop_lag.max_ms))
+        rows.append(("Event-loop lag p50 / p99 / max", f"{lag} ({loop_lag.samples:,} samples)"))
     for name, value in rows:
         embed.add_field(name=name, value=value, inline=True)
     embed.set_footer(text="Latency is measured since the bot started.")

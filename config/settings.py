@@ -7,10 +7,13 @@ Nothing here runs at import time: call `load_settings()` where the program start
 from __future__ import annotations
 
 import os
+import re
+import stat
 import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from dotenv import dotenv_values
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
@@ -24,6 +27,10 @@ from pydantic_settings import SettingsError as SourceError
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_TOML = PROJECT_ROOT / "config" / "paperbot.toml"
 ENV_PREFIX = "PAPERBOT_"
+ENV_FILE = Path(".env")
+_TOKEN_VARIABLE = f"{ENV_PREFIX}DISCORD_TOKEN"
+# Discord bot tokens: three dot-separated base64url parts.
+_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
 
 
 class SettingsError(Exception):
@@ -114,11 +121,46 @@ class Settings(BaseSettings):
         return tuple(sources)
 
 
+def env_file_warning(path: Path = ENV_FILE) -> str | None:
+    """A warning to print at start if `path` (the .env, which may hold the token) can be read by
+    users other than its owner; None if it is private or absent."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    if not stat.S_ISREG(mode) or not mode & (stat.S_IRGRP | stat.S_IROTH):
+        return None
+    return (
+        f"warning: {path} can be read by other users (mode {stat.S_IMODE(mode):03o}) and may "
+        f"hold the Discord token; run `chmod 600 {path}`"
+    )
+
+
+def _secrets() -> set[str]:
+    """The token as given in the environment or .env, so no message ever repeats it."""
+    found = {os.environ.get(_TOKEN_VARIABLE, "")}
+    try:
+        if ENV_FILE.is_file():
+            found.add(dotenv_values(ENV_FILE).get(_TOKEN_VARIABLE) or "")
+    except (OSError, UnicodeDecodeError):
+        pass
+    return {secret.strip() for secret in found if secret.strip()}
+
+
+def _looks_secret(given: object) -> bool:
+    if not isinstance(given, str):
+        return False
+    text = given.strip()
+    return bool(_TOKEN_SHAPE.search(text)) or any(secret in text for secret in _secrets())
+
+
 def _describe(error: ValidationError) -> str:
     first = error.errors()[0]
     name = ".".join(str(part) for part in first["loc"]) or "settings"
     given = first.get("input")
-    shown = "" if name == "discord_token" or isinstance(given, dict) else f" (got {given!r})"
+    # The token, or a token pasted into the wrong setting, is never echoed.
+    hidden = name == "discord_token" or isinstance(given, dict) or _looks_secret(given)
+    shown = "" if hidden else f" (got {given!r})"
     return f"setting {ENV_PREFIX}{name.upper()}: {first['msg']}{shown}"
 
 

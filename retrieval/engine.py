@@ -24,7 +24,13 @@ from config.settings import Settings
 from retrieval import text as analysis
 from retrieval.acronyms import AcronymTable
 from retrieval.autocomplete import LabelIndex
-from retrieval.errors import CollectionNotFound, PaperbotError, PaperNotFound, QueryError
+from retrieval.errors import (
+    CollectionNotFound,
+    PaperbotError,
+    PaperNotFound,
+    QueryError,
+    StoreError,
+)
 from retrieval.excerpts import best_sentence, make_excerpt
 from retrieval.ids import content_hash, normalize_paper_id
 from retrieval.index import BM25Index, BM25Params, BoolArray
@@ -430,7 +436,13 @@ class Engine:
                 except PaperbotError as error:
                     report = report.merge(IngestReport(errors=(str(error),)))
                     continue
-                report = report.merge(await self._store_parsed(parsed, str(path)))
+                try:
+                    report = report.merge(await self._store_parsed(parsed, str(path)))
+                except StoreError as error:
+                    # Disk full or read-only: later files would fail alike. Files stored
+                    # before this one stay, and the refresh below makes them searchable now.
+                    report = report.merge(IngestReport(errors=(f"{path}: {error}",)))
+                    break
                 if progress and report.errors and report.errors[-1].startswith(str(path)):
                     progress(report.errors[-1])
             if report.files_read:

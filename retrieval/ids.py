@@ -12,7 +12,8 @@ _LIST_SUFFIX = re.compile(
     re.IGNORECASE,
 )
 _SLUG_DROP = re.compile(r"[^a-z0-9]+")
-_PAPER_ID = re.compile(r"^\s*([a-z0-9]+)-(\d+)\s*$", re.IGNORECASE)
+# At most 18 significant digits: int() of thousands of typed digits raises ValueError.
+_PAPER_ID = re.compile(r"^\s*([a-z0-9]+)-0*(\d{1,18})\s*$", re.IGNORECASE)
 
 
 def collection_name_from_header(header: str) -> str:

@@ -31,6 +31,7 @@ def parse_query(text: str) -> ParsedQuery:
     excluded: list[str] = []
     collections: list[str] = []
     free: list[str] = []
+    seen: set[str] = set()
     position = 0
     for match in _TOKEN.finditer(text):
         free.append(text[position : match.start()])
@@ -41,7 +42,9 @@ def parse_query(text: str) -> ParsedQuery:
             excluded.append((match.group("xq") or match.group("xw")).strip())
         else:
             phrase = match.group("phrase").strip()
-            if phrase and phrase not in phrases and len(phrases) < MAX_PHRASES:
+            key = " ".join(phrase.casefold().split())
+            if phrase and key not in seen and len(phrases) < MAX_PHRASES:
+                seen.add(key)
                 phrases.append(phrase)
             free.append(f" {phrase} ")
     free.append(text[position:])

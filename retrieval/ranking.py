@@ -246,12 +246,21 @@ def _rerank_by_proximity(
     return order, values
 
 
+# Each lookup runs difflib over up to 20,000 terms (~50 ms): a question of many unknown words
+# must not cost seconds, and suggestions for more words than this help nobody.
+MAX_SUGGESTED_TERMS = 6
+
+
 def did_you_mean(corpus: Corpus, terms: Sequence[str]) -> dict[str, str]:
-    """Closest vocabulary term for each unknown term, when one is close enough."""
+    """Closest vocabulary term for each of the first few unknown terms, when one is close enough."""
     found: dict[str, str] = {}
-    for term in terms:
+    looked = 0
+    for term in dict.fromkeys(terms):
         if term in corpus.index or len(term) < 3:
             continue
+        if looked == MAX_SUGGESTED_TERMS:
+            break
+        looked += 1
         pool = corpus.terms_by_initial.get(term[:1], [])
         close = difflib.get_close_matches(term, pool, n=1, cutoff=0.75)
         if close:

@@ -20,7 +20,7 @@ from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 import aiosqlite
 
@@ -446,12 +446,17 @@ class Store:
                 # The error when no transaction is open (BEGIN itself failed) means nothing.
                 with suppress(sqlite3.OperationalError):
                     await self._writer.execute("ROLLBACK")
-                if isinstance(error, sqlite3.OperationalError):
+                if _is_database_fault(error):
                     raise StoreError(_explain(str(self.path), error)) from error
                 raise
 
     async def _read(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        return list(await self._reader.execute_fetchall(sql, params))
+        try:
+            return list(await self._reader.execute_fetchall(sql, params))
+        except sqlite3.DatabaseError as error:
+            if _is_database_fault(error):
+                raise StoreError(_explain(str(self.path), error)) from error
+            raise
 
     async def _read_scalar(self, sql: str, params: Iterable[Any] = ()) -> int:
         return int((await self._read(sql, params))[0][0])
@@ -613,6 +618,12 @@ def _paper(row: sqlite3.Row) -> Paper:
         content_hash=row[9],
         also_in=tuple(json.loads(row[10])),
     )
+
+
+def _is_database_fault(error: BaseException) -> TypeGuard[sqlite3.DatabaseError]:
+    """An error in the file or its disk (damaged, locked, read-only, full), not in our SQL or data:
+    sqlite3 raises plain DatabaseError for SQLITE_CORRUPT and SQLITE_NOTADB."""
+    return type(error) in (sqlite3.DatabaseError, sqlite3.OperationalError)
 
 
 def _explain(where: str, error: sqlite3.Error) -> str:

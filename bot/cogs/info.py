@@ -17,9 +17,10 @@ if TYPE_CHECKING:
 class Info(PaperCog):
     @app_commands.command()
     async def stats(self, interaction: discord.Interaction) -> None:
-        """Papers, collections, index size, questions answered and answer latency."""
+        """Papers, collections, index size, questions answered, latency and event-loop lag."""
         stats = await self.engine.stats()
-        await replies.send(interaction, embeds=[render.stats_embed(stats)], ephemeral=True)
+        embed = render.stats_embed(stats, self.bot.loop_lag.snapshot())
+        await replies.send(interaction, embeds=[embed], ephemeral=True)
 
     @app_commands.command(name="help")
     async def help_command(self, interaction: discord.Interaction) -> None:

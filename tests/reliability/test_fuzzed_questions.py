@@ -1,0 +1,50 @@
+"""Issue 5 §4, fuzzed: any question text, offset and limit is answered or refused with one line,
+in bounded time."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from retrieval.engine import Engine
+from tests.reliability.helpers import make_settings, record, scale
+from tests.reliability.test_hostile_questions import BOUND_SECONDS, _ask_timed
+
+# -- fuzzing -----------------------------------------------------------------------------------
+
+QUESTION_TEXT = st.text(
+    alphabet=st.sampled_from(list('"-: in\\$*_`[](){}<>@#&;.\u200b\u202eé模')) | st.characters(),
+    max_size=300,
+)
+
+
+def test_fuzzed_questions(questions_db: Path) -> None:
+    examples = scale(150, 3000)
+    outcomes = {"answered": 0, "refused": 0}
+    with asyncio.Runner() as runner:
+        engine = runner.run(Engine.open(make_settings(questions_db), ingest_seeds=False))
+        try:
+
+            @settings(
+                max_examples=examples,
+                deadline=None,
+                database=None,
+                suppress_health_check=[HealthCheck.too_slow],
+            )
+            @given(question=QUESTION_TEXT, offset=st.integers(-5, 60), limit=st.integers(1, 10))
+            def ask(question: str, offset: int, limit: int) -> None:
+                outcome, took = runner.run(_ask_timed(engine, question, offset=offset, limit=limit))
+                outcomes[outcome.split()[0]] += 1
+                assert took < BOUND_SECONDS
+
+            ask()
+        finally:
+            runner.run(engine.close())
+    record(
+        "hostile questions",
+        f"hypothesis questions ({outcomes['answered']} answered, {outcomes['refused']} refused)",
+        cases=sum(outcomes.values()),
+    )
