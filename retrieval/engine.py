@@ -60,6 +60,8 @@ from retrieval.store import NewPaper, Store
 log = logging.getLogger(__name__)
 
 Progress = Callable[[str], None]
+ANALYZER_META = "analyzer_version"
+MAX_SUGGESTION_WORDS = 12
 
 
 def _searchable_text(title: str | None, abstract: str) -> str:
@@ -113,6 +115,7 @@ class Engine:
     async def open(cls, settings: Settings, *, ingest_seeds: bool = True) -> Engine:
         store = await Store.open(settings.db_path)
         try:
+            await cls._reanalyze_if_stale(store)
             corpus = await cls._load_corpus(settings, store)
             engine = cls(settings, store, corpus)
             if ingest_seeds and corpus.index.size == 0 and await store.generation() == 0:
@@ -126,6 +129,27 @@ class Engine:
 
     async def close(self) -> None:
         await self.store.close()
+
+    @staticmethod
+    async def _reanalyze_if_stale(store: Store) -> None:
+        """Re-analyze stored papers once when the analyzer changed since they were stored."""
+        current = str(analysis.ANALYZER_VERSION)
+        stored = await store.get_meta(ANALYZER_META)
+        if stored == current:
+            return
+        texts = await store.texts_to_analyze()
+        if texts:
+            log.info(
+                "analyzer changed (%s -> %s): re-analyzing %d papers", stored, current, len(texts)
+            )
+            terms = await asyncio.to_thread(
+                lambda: [
+                    (rowid, " ".join(analysis.analyze(_searchable_text(title, abstract))))
+                    for rowid, title, abstract in texts
+                ]
+            )
+            await store.replace_terms(terms)
+        await store.set_meta(ANALYZER_META, current)
 
     async def __aenter__(self) -> Engine:
         return self
@@ -293,7 +317,7 @@ class Engine:
             notice = notice or "No paper matches that question."
         hits, lead, lead_id = await asyncio.to_thread(self._excerpts, papers, ranking, offset, page)
         return Answer(
-            question=question,
+            question=question[: self.settings.max_query_chars],
             query=parsed,
             hits=hits,
             total=ranking.total,
@@ -334,7 +358,8 @@ class Engine:
         if not close:
             return None
         words = []
-        for term in dict.fromkeys(terms):
+        # A suggestion is a short query to click or retype, not an echo of a huge question.
+        for term in list(dict.fromkeys(terms))[:MAX_SUGGESTION_WORDS]:
             replacement = close.get(term)
             words.append(await self._surface(corpus, replacement) if replacement else term)
         return " ".join(words)

@@ -8,9 +8,11 @@ a query term. IDF comes from rank-bm25's own `_calc_idf`, so epsilon handling is
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
+import time
 import zipfile
 from array import array
 from collections.abc import Iterable, Sequence
@@ -27,6 +29,8 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
 _FORMAT = 1
+# Older temporary files are leftovers of a killed save, not another process's save in progress.
+_STALE_SECONDS = 600
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +242,11 @@ class BM25Index:
     def save(self, path: Path, stamp: dict[str, Any]) -> None:
         """Write atomically (temp file + rename) so a crash never leaves half an index."""
         path.parent.mkdir(parents=True, exist_ok=True)
+        # A process killed mid-save leaves its temporary file behind; nothing else uses them.
+        for stale in path.parent.glob(f"{path.name}*.tmp"):
+            with contextlib.suppress(OSError):
+                if time.time() - stale.stat().st_mtime > _STALE_SECONDS:
+                    stale.unlink()
         vocabulary = "\n".join(self.terms).encode("utf-8")
         header = json.dumps({"format": _FORMAT, **stamp}).encode("utf-8")
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")

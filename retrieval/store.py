@@ -425,6 +425,23 @@ class Store:
                 (key, value),
             )
 
+    async def texts_to_analyze(self) -> list[tuple[int, str | None, str]]:
+        """(rowid, title, abstract) of every paper, for re-analysis after the analyzer changed."""
+        rows = await self._read("SELECT rowid, title, abstract FROM papers ORDER BY rowid")
+        return [(row[0], row[1], row[2]) for row in rows]
+
+    async def replace_terms(self, terms: Sequence[tuple[int, str]]) -> None:
+        """Store re-analyzed terms, (rowid, terms), in one transaction, and bump `generation`."""
+        async with self._transaction() as db:
+            await db.executemany(
+                "UPDATE papers SET terms = ? WHERE rowid = ?",
+                [(text, rowid) for rowid, text in terms],
+            )
+            await db.execute(
+                "INSERT INTO meta (key, value) VALUES ('generation', '1') "
+                "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+            )
+
     async def rename_collection(self, slug: str, name: str) -> None:
         """Give a collection a better display name; its slug, ids and members stay."""
         async with self._transaction() as db:

@@ -257,3 +257,23 @@ async def test_jsonl_and_list_of_the_same_papers_are_one_collection(
     assert infos["conf2024"].name == "CONF 2024" and infos["conf2024"].papers == 1
     paper = await fixture_engine.paper("conf2024-1")
     assert paper.title == "Protein Folding at Scale"
+
+
+async def test_stored_terms_are_reanalyzed_when_the_analyzer_changes(
+    fixture_seeds: Path, make_settings: Callable[..., Settings]
+) -> None:
+    settings = make_settings(seeds_dir=fixture_seeds)
+    async with await Engine.open(settings) as engine:
+        await engine.store.replace_terms([(1, "stale tokens only")])
+        await engine.set_meta("analyzer_version", "0")
+    async with await Engine.open(settings) as engine:
+        assert await engine.get_meta("analyzer_version") == str(text.ANALYZER_VERSION)
+        assert ids(await engine.ask("expert load balancing"))[0] == "fixture2026-1"
+        assert (await engine.ask("stale tokens")).hits == ()
+
+
+async def test_huge_unknown_question_gets_a_short_suggestion(fixture_engine: Engine) -> None:
+    answer = await fixture_engine.ask("difusion " + "qqqzz " * 500)
+    assert answer.hits == ()
+    assert answer.suggestion is not None and len(answer.suggestion.split()) <= 12
+    assert len(answer.question) <= fixture_engine.settings.max_query_chars
