@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 import bisect
+import heapq
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import TypeVar
+
+_T = TypeVar("_T", str, tuple[str, int])
+# One `sorted` call holds the GIL throughout; slices this small keep each hold to milliseconds,
+# so the event loop keeps its heartbeat while a worker thread builds the index.
+_SLICE = 4096
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def sorted_in_slices(items: Iterable[_T]) -> list[_T]:
+    """`sorted(items)`, computed as short sorts merged in Python (see _SLICE)."""
+    values = list(items)
+    runs = [sorted(values[start : start + _SLICE]) for start in range(0, len(values), _SLICE)]
+    return list(heapq.merge(*runs))
 
 
 def _words(text: str) -> list[str]:
@@ -19,7 +33,7 @@ class LabelIndex:
 
     def __init__(self, entries: Sequence[tuple[str, str]]) -> None:
         self.entries = list(entries)
-        self._ids = sorted(
+        self._ids = sorted_in_slices(
             (paper_id.lower(), number) for number, (paper_id, _) in enumerate(entries)
         )
         pairs = {
@@ -27,7 +41,7 @@ class LabelIndex:
             for number, (paper_id, label) in enumerate(self.entries)
             for word in _words(label) + _words(paper_id.replace("-", " "))
         }
-        self._words = sorted(pairs)
+        self._words = sorted_in_slices(pairs)
 
     def _prefix(self, table: list[tuple[str, int]], prefix: str) -> set[int]:
         start = bisect.bisect_left(table, (prefix, -1))

@@ -188,7 +188,9 @@ class Engine:
                 await asyncio.to_thread(index.save, path, stamp)
             except OSError as error:
                 log.warning("could not save the index to %s (%s); it will be rebuilt", path, error)
-        acronyms = AcronymTable.build(await store.acronym_table(), analysis.analyze)
+        acronyms = await asyncio.to_thread(
+            AcronymTable.build, await store.acronym_table(), analysis.analyze
+        )
         labels = await store.paper_labels()
         collections = await store.collections()
         return await asyncio.to_thread(
@@ -387,7 +389,7 @@ class Engine:
         paper = await self.store.paper(wanted)
         if paper is not None:
             return paper
-        close = self._corpus.labels.suggest(paper_id, limit=1)
+        close = await asyncio.to_thread(self._corpus.labels.suggest, paper_id[:100], 1)
         raise PaperNotFound(paper_id[:100], close[0][0] if close else None)
 
     async def random_paper(self, collection: str | None = None) -> Paper:
@@ -408,21 +410,8 @@ class Engine:
 
     async def suggest_papers(self, text: str, limit: int = 25) -> list[tuple[str, str]]:
         """Autocomplete: ids and label words by prefix first, then full-text matches."""
-        corpus = self._corpus
-        text = text[:100]
-        found = corpus.labels.suggest(text, limit)
-        if len(found) >= limit or not text.strip():
-            return found
         options = replace(self.options, max_results=limit, proximity_weight=0.0)
-        ranking = await asyncio.to_thread(
-            rank, corpus, ParsedQuery(text=text), options, analysis.analyze
-        )
-        seen = {paper_id for paper_id, _ in found}
-        for doc in ranking.docs:
-            entry = corpus.labels.entries[doc]
-            if entry[0] not in seen:
-                found.append(entry)
-        return found[:limit]
+        return await asyncio.to_thread(_suggest, self._corpus, text[:100], limit, options)
 
     async def stats(self) -> EngineStats:
         papers, collections = await self.store.counts()
@@ -532,6 +521,19 @@ class Engine:
 
     async def set_meta(self, key: str, value: str) -> None:
         await self.store.set_meta(key, value)
+
+
+def _suggest(corpus: Corpus, text: str, limit: int, options: RankOptions) -> list[tuple[str, str]]:
+    found = corpus.labels.suggest(text, limit)
+    if len(found) >= limit or not text.strip():
+        return found
+    ranking = rank(corpus, ParsedQuery(text=text), options, analysis.analyze)
+    seen = {paper_id for paper_id, _ in found}
+    for doc in ranking.docs:
+        entry = corpus.labels.entries[doc]
+        if entry[0] not in seen:
+            found.append(entry)
+    return found[:limit]
 
 
 def _assemble_corpus(

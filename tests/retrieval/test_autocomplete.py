@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from retrieval.autocomplete import LabelIndex
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from retrieval.autocomplete import LabelIndex, sorted_in_slices
 
 ENTRIES = [
     ("icml2026-1", "DRIFT: Decoupled Rollouts"),
@@ -27,3 +30,9 @@ def test_empty_text_lists_papers_and_limit_holds() -> None:
     index = LabelIndex(ENTRIES)
     assert index.suggest("", limit=2) == ENTRIES[:2]
     assert len(index.suggest("icml", limit=25)) == 3
+
+
+@given(st.lists(st.text(max_size=6), max_size=20_000))
+@settings(max_examples=30, deadline=None)
+def test_sorted_in_slices_equals_sorted(items: list[str]) -> None:
+    assert sorted_in_slices(items) == sorted(items)
