@@ -23,7 +23,6 @@ import numpy as np
 from config.settings import Settings
 from retrieval import text as analysis
 from retrieval.acronyms import AcronymTable
-from retrieval.autocomplete import LabelIndex
 from retrieval.errors import (
     CollectionNotFound,
     PaperbotError,
@@ -98,6 +97,8 @@ class Engine:
         self.settings = settings
         self.store = store
         self._corpus = corpus
+        self._background: set[asyncio.Task[object]] = set()
+        self._warm(corpus)
         self._ingest_lock = asyncio.Lock()
         self._latencies: deque[float] = deque(maxlen=2000)
         self.questions_answered = 0
@@ -128,6 +129,8 @@ class Engine:
         return engine
 
     async def close(self) -> None:
+        # Let a background build finish so no thread outlives the engine it belongs to.
+        await asyncio.gather(*self._background, return_exceptions=True)
         await self.store.close()
 
     @staticmethod
@@ -199,6 +202,13 @@ class Engine:
 
     async def _refresh(self) -> None:
         self._corpus = await self._load_corpus(self.settings, self.store)
+        self._warm(self._corpus)
+
+    def _warm(self, corpus: Corpus) -> None:
+        """Build the corpus's autocomplete index in a worker thread, off the answer path."""
+        task: asyncio.Task[object] = asyncio.ensure_future(asyncio.to_thread(lambda: corpus.labels))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     # -- questions -----------------------------------------------------------------------------
 
@@ -389,7 +399,10 @@ class Engine:
         paper = await self.store.paper(wanted)
         if paper is not None:
             return paper
-        close = await asyncio.to_thread(self._corpus.labels.suggest, paper_id[:100], 1)
+        corpus = self._corpus
+        close = []
+        if corpus.labels_ready:
+            close = await asyncio.to_thread(corpus.labels.suggest, paper_id[:100], 1)
         raise PaperNotFound(paper_id[:100], close[0][0] if close else None)
 
     async def random_paper(self, collection: str | None = None) -> Paper:
@@ -524,13 +537,18 @@ class Engine:
 
 
 def _suggest(corpus: Corpus, text: str, limit: int, options: RankOptions) -> list[tuple[str, str]]:
-    found = corpus.labels.suggest(text, limit)
+    if corpus.labels_ready:
+        found = corpus.labels.suggest(text, limit)
+    else:
+        # Still building after a start or an ingest: exact ids now, prefixes a moment later.
+        doc = corpus.doc_of_paper.get(normalize_paper_id(text) or "")
+        found = [] if doc is None else [corpus.label_entries[doc]]
     if len(found) >= limit or not text.strip():
-        return found
+        return found or corpus.label_entries[:limit]
     ranking = rank(corpus, ParsedQuery(text=text), options, analysis.analyze)
     seen = {paper_id for paper_id, _ in found}
     for doc in ranking.docs:
-        entry = corpus.labels.entries[doc]
+        entry = corpus.label_entries[doc]
         if entry[0] not in seen:
             found.append(entry)
     return found[:limit]
@@ -558,9 +576,7 @@ def _assemble_corpus(
         index=index,
         collections={slug: (names[slug], mask) for slug, mask in masks.items()},
         acronyms=acronyms,
-        labels=LabelIndex(
-            [(paper_id, label_of.get(paper_id, paper_id)) for paper_id in paper_of_doc]
-        ),
+        label_entries=[(paper_id, label_of.get(paper_id, paper_id)) for paper_id in paper_of_doc],
         doc_of_paper={paper_id: doc for doc, paper_id in enumerate(paper_of_doc)},
         generation=generation,
         paper_of_doc=paper_of_doc,

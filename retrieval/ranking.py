@@ -45,10 +45,23 @@ class Corpus:
     index: BM25Index
     collections: dict[str, tuple[str, BoolArray]]
     acronyms: AcronymTable
-    labels: LabelIndex
+    label_entries: list[tuple[str, str]]
     doc_of_paper: dict[str, int]
     generation: int
     paper_of_doc: list[str] = field(default_factory=list)
+
+    @cached_property
+    def labels(self) -> LabelIndex:
+        """Autocomplete over `label_entries` (one per document), built on first use.
+
+        Seconds at 100k papers, so the engine builds it in the background after a corpus is
+        installed, and autocomplete does without it until then (`labels_ready`).
+        """
+        return LabelIndex(self.label_entries)
+
+    @property
+    def labels_ready(self) -> bool:
+        return "labels" in self.__dict__
 
     @cached_property
     def terms_by_initial(self) -> dict[str, list[str]]:

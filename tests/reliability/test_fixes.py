@@ -109,7 +109,7 @@ def test_did_you_mean_looks_up_only_the_first_few_unknown_words(
         index=index,
         collections={},
         acronyms=None,  # type: ignore[arg-type]
-        labels=None,  # type: ignore[arg-type]
+        label_entries=[],
         doc_of_paper={},
         generation=0,
     )
