@@ -34,6 +34,7 @@ class AcronymTable:
     long_to_short: dict[tuple[str, ...], str] = field(default_factory=dict)
     surface: dict[str, str] = field(default_factory=dict)
     long_surface: dict[tuple[str, ...], str] = field(default_factory=dict)
+    long_lengths: tuple[int, ...] = ()
 
     @classmethod
     def build(
@@ -65,7 +66,8 @@ class AcronymTable:
             short_to_long[short] = kept
             for expansion in kept:
                 long_to_short.setdefault(expansion, short)
-        return cls(short_to_long, long_to_short, surface, long_surface)
+        lengths = tuple(sorted({len(key) for key in long_to_short}))
+        return cls(short_to_long, long_to_short, surface, long_surface, lengths)
 
     def __len__(self) -> int:
         return len(self.short_to_long)
@@ -80,7 +82,7 @@ class AcronymTable:
                     long_form = self.long_surface.get(expansion, " ".join(expansion))
                     note = f"{self.surface.get(term, term)} → {long_form}"
                     found.append(Alternative((term,), expansion, note))
-        for length in sorted({len(key) for key in self.long_to_short}):
+        for length in self.long_lengths:
             for start in range(len(terms) - length + 1):
                 window = tuple(terms[start : start + length])
                 short = self.long_to_short.get(window)

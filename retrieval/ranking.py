@@ -18,7 +18,7 @@ import numpy as np
 
 from retrieval.acronyms import AcronymTable, Alternative
 from retrieval.autocomplete import LabelIndex
-from retrieval.index import BM25Index, BoolArray, Scores
+from retrieval.index import BM25Index, BoolArray, FloatArray, Scores
 from retrieval.models import ParsedQuery
 
 Analyzer = Callable[[str], list[str]]
@@ -129,36 +129,53 @@ def _has_sequence(sequence: np.ndarray, wanted: Sequence[int]) -> bool:
     return len(starts) > 0
 
 
-def _proximity_bonus(
-    index: BM25Index, doc: int, query: Sequence[int], query_ids: BoolArray, window: int
-) -> float:
-    """Sequential-dependence style evidence that the query's words stand together in the paper.
+def proximity_bonuses(
+    index: BM25Index, docs: np.ndarray, query: Sequence[int], window: int
+) -> FloatArray:
+    """Sequential-dependence style evidence that the query's words stand together, per document.
 
     Half is the share of adjacent query-word pairs found adjacent and in order (phrases, titles),
-    half the share of all query-word pairs found within `window` words in any order.
+    half the share of all query-word pairs found within `window` words in any order. One
+    vectorised pass over the query words of all `docs` at once.
     """
-    sequence = index.document_terms(doc)
-    positions = np.flatnonzero(query_ids[sequence])
-    if len(positions) < 2:
-        return 0.0
-    terms = sequence[positions].tolist()
-    places = positions.tolist()
-    ordered: set[tuple[int, int]] = set()
-    unordered: set[tuple[int, int]] = set()
-    for i, (place, term) in enumerate(zip(places, terms, strict=True)):
-        for other_place, other in zip(places[i + 1 :], terms[i + 1 :], strict=False):
-            if other_place - place > window:
-                break
-            if other != term:
-                unordered.add((min(term, other), max(term, other)))
-                if other_place == place + 1:
-                    ordered.add((term, other))
-    adjacent = {pair for pair in itertools.pairwise(query) if pair[0] != pair[1]}
     distinct = sorted(set(query))
-    all_pairs = len(distinct) * (len(distinct) - 1) // 2
-    in_order = len(ordered & adjacent) / len(adjacent) if adjacent else 0.0
-    nearby = len(unordered) / all_pairs if all_pairs else 0.0
-    return 0.5 * (in_order + nearby)
+    width = len(distinct)
+    bonuses = np.zeros(len(docs), dtype=np.float64)
+    if width < 2 or len(docs) == 0:
+        return bonuses
+    local = np.full(len(index.terms), -1, dtype=np.int64)
+    local[distinct] = np.arange(width)
+    starts = index.doc_start[docs]
+    lengths = index.doc_start[docs + 1] - starts
+    first = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    places = np.arange(int(lengths.sum())) - first
+    terms = local[index.forward[np.repeat(starts, lengths) + places]]
+    owners = np.repeat(np.arange(len(docs)), lengths)
+    keep = terms >= 0
+    places, terms, owners = places[keep], terms[keep], owners[keep]
+
+    square = width * width
+    adjacent = {(local[a], local[b]) for a, b in itertools.pairwise(query) if a != b}
+    adjacent_codes = np.array([a * width + b for a, b in adjacent], dtype=np.int64)
+    nearby: list[np.ndarray] = []
+    ordered = np.zeros(0, dtype=np.int64)
+    # Query words within `window` positions are at most `window` entries apart in this list.
+    for step in range(1, window + 1):
+        left, right = terms[:-step], terms[step:]
+        together = (owners[step:] == owners[:-step]) & (left != right)
+        gap = places[step:] - places[:-step]
+        near = together & (gap <= window)
+        low, high = np.minimum(left, right), np.maximum(left, right)
+        nearby.append(owners[:-step][near] * square + low[near] * width + high[near])
+        if step == 1:
+            pair = left * width + right
+            hit = together & (gap == 1) & np.isin(pair, adjacent_codes)
+            ordered = owners[:-step][hit] * square + pair[hit]
+    found_near = np.bincount(np.unique(np.concatenate(nearby)) // square, minlength=len(docs))
+    found_ordered = np.bincount(np.unique(ordered) // square, minlength=len(docs))
+    in_order = found_ordered / len(adjacent) if adjacent else np.zeros(len(docs))
+    all_pairs = width * (width - 1) // 2
+    return np.asarray(0.5 * (in_order + found_near / all_pairs), dtype=np.float64)
 
 
 def rank(
@@ -240,18 +257,12 @@ def _rerank_by_proximity(
     query = [number for number in originals if number is not None]
     if len(set(query)) < 2:
         return order, values
-    query_ids = np.zeros(len(index.terms), dtype=np.bool_)
-    query_ids[query] = True
     depth = min(options.rerank_depth, len(order))
     head = order[:depth]
     # The bonus is scaled by the best score so it means the same at any corpus size.
     scale = options.proximity_weight * float(values[0])
-    boosted = values[:depth] + scale * np.array(
-        [
-            _proximity_bonus(index, int(doc), query, query_ids, options.proximity_window)
-            for doc in head
-        ],
-        dtype=np.float64,
+    boosted = values[:depth] + scale * proximity_bonuses(
+        index, head, query, options.proximity_window
     )
     resort = np.lexsort((head, -boosted))
     order = np.concatenate([head[resort], order[depth:]])

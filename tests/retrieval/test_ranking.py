@@ -1,0 +1,58 @@
+"""Ranking helpers: the vectorised proximity bonus against a plain per-document reference."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from retrieval.index import BM25Index, BM25Params
+from retrieval.ranking import proximity_bonuses
+
+WORDS = ["a", "b", "c", "d", "e", "f"]
+
+
+def reference_bonus(sequence: list[int], query: list[int], window: int) -> float:
+    """The definition, written the slow and obvious way."""
+    adjacent = {pair for pair in itertools.pairwise(query) if pair[0] != pair[1]}
+    distinct = sorted(set(query))
+    all_pairs = len(distinct) * (len(distinct) - 1) // 2
+    ordered = set()
+    nearby = set()
+    for i, first in enumerate(sequence):
+        for j in range(i + 1, min(len(sequence), i + window + 1)):
+            second = sequence[j]
+            if first in distinct and second in distinct and first != second:
+                nearby.add((min(first, second), max(first, second)))
+                if j == i + 1 and (first, second) in adjacent:
+                    ordered.add((first, second))
+    in_order = len(ordered) / len(adjacent) if adjacent else 0.0
+    return 0.5 * (in_order + len(nearby) / all_pairs) if all_pairs else 0.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.lists(st.sampled_from(WORDS), min_size=1, max_size=25), min_size=1, max_size=8),
+    st.lists(st.sampled_from(WORDS), min_size=1, max_size=6),
+    st.integers(1, 4),
+)
+def test_vectorised_bonus_matches_reference(
+    docs: list[list[str]], query_words: list[str], window: int
+) -> None:
+    index = BM25Index.build(docs, list(range(len(docs))), BM25Params())
+    query = [index.term_ids[word] for word in query_words if word in index.term_ids]
+    head = np.arange(len(docs), dtype=np.int64)[::-1]
+    got = proximity_bonuses(index, head, query, window)
+    for position, doc in enumerate(head.tolist()):
+        sequence = index.document_terms(doc).tolist()
+        assert got[position] == reference_bonus(sequence, query, window)
+
+
+def test_adjacent_in_order_scores_highest() -> None:
+    docs = [["x", "a", "b", "y"], ["b", "a"], ["a", "x", "x", "x", "x", "b"]]
+    index = BM25Index.build(docs, [0, 1, 2], BM25Params())
+    query = [index.term_ids["a"], index.term_ids["b"]]
+    bonuses = proximity_bonuses(index, np.array([0, 1, 2]), query, 3).tolist()
+    assert bonuses == [1.0, 0.5, 0.0]
