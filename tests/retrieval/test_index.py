@@ -48,6 +48,22 @@ def test_build_takes_a_generator_and_numbers_terms_by_first_occurrence() -> None
     assert index.doc_len.tolist() == [3, 0, 2]
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, 6).map(float), min_size=1, max_size=3000),
+    st.integers(0, 2**32 - 1),
+    st.integers(0, 60),
+)
+def test_top_equals_a_full_sort(values: list[float], seed: int, k: int) -> None:
+    # Few distinct values: ties at the cut must go to the earlier document, sampled or not.
+    scores = np.array(values)
+    candidates = np.random.default_rng(seed).random(len(values)) < 0.7
+    index = BM25Index.build([["a"]], [0], BM25Params())
+    chosen = np.flatnonzero(candidates)
+    expected = chosen[np.lexsort((chosen, -scores[chosen]))][:k]
+    assert index.top(scores, candidates, k).tolist() == expected.tolist()
+
+
 def test_term_in_half_the_documents_scores_like_rank_bm25() -> None:
     # rank-bm25 gives such a term idf 0 (then epsilon-adjusted); we must agree, not "fix" it.
     docs = [["apple", "x"], ["apple", "y"], ["pear", "z"], ["plum", "z"]]
