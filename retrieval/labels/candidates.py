@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from retrieval.label_words import (
+from retrieval.labels.words import (
     GENERIC,
     TYPES,
     acronym_start,

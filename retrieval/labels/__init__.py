@@ -6,19 +6,19 @@ from the sentence that states the contribution. This runs on every ingested abst
 stay in the tens of microseconds and never raise, whatever a list file holds: triggers are found
 with `str.find`, regexes only run anchored at those spots, and every quantifier is bounded.
 
-This module assembles the label. The parts: `label_markup` cleans the text, `urls` finds links,
-`label_names` finds the introduced name (scored in `label_candidates`, with the vocabulary of
-`label_words`), `label_topics` gives the topic phrase and `label_text` trims to the limit.
+This module assembles the label. The parts: `markup` cleans the text, `urls` finds links,
+`names` finds the introduced name (scored in `candidates`, with the vocabulary of
+`words`), `topics` gives the topic phrase and `text` trims to the limit.
 """
 
 from __future__ import annotations
 
-from retrieval.label_candidates import Candidate
-from retrieval.label_markup import clean
-from retrieval.label_names import best_name
-from retrieval.label_text import MAX_LABEL_CHARS, fit
-from retrieval.label_topics import topic_phrase
-from retrieval.urls import extract_urls, url_matches
+from retrieval.labels.candidates import Candidate
+from retrieval.labels.markup import clean
+from retrieval.labels.names import best_name
+from retrieval.labels.text import MAX_LABEL_CHARS, fit
+from retrieval.labels.topics import topic_phrase
+from retrieval.labels.urls import extract_urls, url_matches
 
 __all__ = ["MAX_LABEL_CHARS", "derive_label", "extract_urls"]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from retrieval.label_markup import JUNK, MAX_SCAN
-from retrieval.label_text import occurrences
+from retrieval.labels.markup import JUNK, MAX_SCAN
+from retrieval.labels.text import occurrences
 
 # Bare hosts are accepted only for the code-hosting sites people cite without a scheme.
 _URL = re.compile(

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from retrieval.label_text import fit
-from retrieval.label_words import ANAPHORA
+from retrieval.labels.text import fit
+from retrieval.labels.words import ANAPHORA
 
 # A period after these does not end a sentence.
 _ABBREVIATIONS = tuple(

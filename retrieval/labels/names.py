@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from retrieval.label_candidates import PAREN_AFTER, Candidate, clause_end, scored, tail_after
-from retrieval.label_text import occurrences
-from retrieval.label_words import (
+from retrieval.labels.candidates import PAREN_AFTER, Candidate, clause_end, scored, tail_after
+from retrieval.labels.text import occurrences
+from retrieval.labels.words import (
     ANAPHORA,
     TYPES,
     acronym_start,
