@@ -12,7 +12,6 @@ from bot.boundary import OnCooldown
 from bot.render import CHOICE_NAME_MAX, choice_name
 from bot.text import clip_plain, one_line
 from retrieval.errors import PaperNotFound
-from retrieval.ids import normalize_paper_id
 from retrieval.models import Paper
 
 if TYPE_CHECKING:
@@ -106,7 +105,7 @@ async def resolve_paper(engine: Engine, value: str) -> Paper:
     """
     text = one_line(value)
     try:
-        return await engine.paper(normalize_paper_id(text) or text)
+        return await engine.paper(text)
     except PaperNotFound as error:
         if error.suggestion:
             raise

@@ -31,7 +31,7 @@ from retrieval.errors import (
     StoreError,
 )
 from retrieval.excerpts import best_sentence, make_excerpt
-from retrieval.ids import content_hash, normalize_paper_id
+from retrieval.ids import content_hash, lookup_key, paper_key
 from retrieval.index import BM25Index, BM25Params, BoolArray
 from retrieval.labels import derive_label, extract_urls
 from retrieval.lists import ParsedList, find_paper_files, read_paper_bytes, read_paper_file
@@ -395,7 +395,7 @@ class Engine:
     # -- papers --------------------------------------------------------------------------------
 
     async def paper(self, paper_id: str) -> Paper:
-        wanted = normalize_paper_id(paper_id) or paper_id.strip().lower()
+        wanted = lookup_key(paper_id)
         paper = await self.store.paper(wanted)
         if paper is not None:
             return paper
@@ -523,7 +523,7 @@ class Engine:
         return paper, await self.store.save(user_id, paper.id)
 
     async def unsave_paper(self, user_id: int, paper_id: str) -> bool:
-        wanted = normalize_paper_id(paper_id) or paper_id.strip().lower()
+        wanted = lookup_key(paper_id)
         return await self.store.unsave(user_id, wanted)
 
     async def saved_papers(self, user_id: int) -> list[Paper]:
@@ -541,7 +541,7 @@ def _suggest(corpus: Corpus, text: str, limit: int, options: RankOptions) -> lis
         found = corpus.labels.suggest(text, limit)
     else:
         # Still building after a start or an ingest: exact ids now, prefixes a moment later.
-        doc = corpus.doc_of_paper.get(normalize_paper_id(text) or "")
+        doc = corpus.doc_of_paper.get(paper_key(text) or "")
         found = [] if doc is None else [corpus.label_entries[doc]]
     if len(found) >= limit or not text.strip():
         return found or corpus.label_entries[:limit]

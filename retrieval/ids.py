@@ -12,8 +12,11 @@ _LIST_SUFFIX = re.compile(
     re.IGNORECASE,
 )
 _SLUG_DROP = re.compile(r"[^a-z0-9]+")
-# At most 18 significant digits: int() of thousands of typed digits raises ValueError.
-_PAPER_ID = re.compile(r"^\s*([a-z0-9]+)-0*(\d{1,18})\s*$", re.IGNORECASE)
+# A typed paper id: a slug, a separator ("-", "_", "#" or spaces), then the number, so
+# "icml2026-13", "ICML2026-07", "icml2026 13" and "icml2026#13" are ids. A separator is
+# required: slugs end in years, so "icml202613" has no safe split. At most 18 significant
+# digits: int() of thousands of typed digits raises ValueError.
+_PAPER_ID = re.compile(r"^\s*([a-z0-9]*[a-z][a-z0-9]*)[-_# ]+0*(\d{1,18})\s*$", re.IGNORECASE)
 
 
 def collection_name_from_header(header: str) -> str:
@@ -36,12 +39,25 @@ def paper_id(slug: str, number: int) -> str:
     return f"{slug}-{number}"
 
 
-def normalize_paper_id(text: str) -> str | None:
-    """A typed id in canonical form ('ICML2026-07 ' -> 'icml2026-7'); None if not id-shaped."""
+def paper_key(text: str) -> str | None:
+    """The one rule for typed paper ids: canonical form, or None if `text` is not id-shaped.
+
+    Case, leading zeros, surrounding spaces and the separator do not matter:
+    'ICML2026-07 ', 'icml2026 7' and 'icml2026#0007' are all 'icml2026-7'.
+    """
     match = _PAPER_ID.match(text)
     if match is None:
         return None
     return f"{match.group(1).lower()}-{int(match.group(2))}"
+
+
+def lookup_key(text: str) -> str:
+    """What to look a typed id up by: its canonical form, else the text folded (aliases).
+
+    External ids from JSONL records ('icml2024-01938' as the record wrote it) are looked up by
+    this folded form too, so an alias need not be id-shaped.
+    """
+    return paper_key(text) or " ".join(text.split()).lower()
 
 
 def content_hash(abstract: str) -> str:

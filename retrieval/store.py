@@ -274,7 +274,7 @@ class Store:
     # -- papers ---------------------------------------------------------------------------
 
     async def paper(self, paper_id: str) -> Paper | None:
-        rows = await self._read(f"{_PAPER_SELECT} WHERE p.id = ?", (_paper_key(paper_id),))
+        rows = await self._read(f"{_PAPER_SELECT} WHERE p.id = ?", (ids.lookup_key(paper_id),))
         return _paper(rows[0]) if rows else None
 
     async def papers_by_rowid(self, rowids: Sequence[int]) -> list[Paper]:
@@ -372,7 +372,7 @@ class Store:
 
     async def save(self, user_id: int, paper_id: str) -> bool:
         """Add a paper to a reading list: True if newly added. PaperNotFound if no such paper."""
-        key = _paper_key(paper_id)
+        key = ids.lookup_key(paper_id)
         async with self._transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO reading_list (user_id, paper_id) "
@@ -390,7 +390,7 @@ class Store:
         async with self._transaction() as db:
             cursor = await db.execute(
                 "DELETE FROM reading_list WHERE user_id = ? AND paper_id = ?",
-                (user_id, _paper_key(paper_id)),
+                (user_id, ids.lookup_key(paper_id)),
             )
             return cursor.rowcount > 0
 
@@ -619,11 +619,6 @@ def _chunks(values: Sequence[_T]) -> Iterable[list[_T]]:
     unique = list(dict.fromkeys(values))
     for start in range(0, len(unique), _CHUNK):
         yield unique[start : start + _CHUNK]
-
-
-def _paper_key(paper_id: str) -> str:
-    """The stored form of a typed id: 'ICML2026-07 ' -> 'icml2026-7'."""
-    return ids.normalize_paper_id(paper_id) or paper_id.strip().lower()
 
 
 def _paper(row: sqlite3.Row) -> Paper:
