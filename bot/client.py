@@ -38,7 +38,6 @@ COGS = (
     "bot.cogs.chat",
     "bot.cogs.admin",
 )
-SYNC_HASH_KEY = "command_tree_hash"
 
 
 class PaperTree(app_commands.CommandTree["PaperBot"]):
@@ -145,8 +144,8 @@ class PaperBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
         payload = tree_payload(self.tree, guild)
         digest = payload_hash(payload)
-        key = f"{SYNC_HASH_KEY}:{guild.id if guild else 'global'}"
-        if await self.engine.get_meta(key) == digest:
+        scope = str(guild.id) if guild else "global"
+        if await self.engine.command_sync_hash(scope) == digest:
             log.info("commands unchanged since the last sync; not syncing")
             return False
         try:
@@ -154,7 +153,7 @@ class PaperBot(commands.Bot):
         except discord.HTTPException as error:
             log.warning("command sync failed (will retry next start): %s", error)
             return False
-        await self.engine.set_meta(key, digest)
+        await self.engine.record_command_sync(scope, digest)
         where = f"guild {guild.id}" if guild else "globally"
         log.info("synced %d commands %s", len(synced), where)
         return True
@@ -166,6 +165,6 @@ class PaperBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
         synced = await self.tree.sync(guild=guild)
         digest = payload_hash(tree_payload(self.tree, guild))
-        await self.engine.set_meta(f"{SYNC_HASH_KEY}:{guild.id if guild else 'global'}", digest)
+        await self.engine.record_command_sync(str(guild.id) if guild else "global", digest)
         where = f"to guild {guild.id}" if guild else "globally (may take a while to appear)"
         return f"Synced {len(synced)} commands {where}."

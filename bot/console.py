@@ -38,9 +38,10 @@ def render_answer(answer: Answer, colour: bool = False) -> str:
     if answer.notice:
         lines.append(answer.notice)
     if answer.empty:
+        lines.append("No paper matches that question.")
         if answer.suggestion:
             lines.append(f"Did you mean: {_clean(answer.suggestion)}?")
-        return "\n".join(lines) or "No paper matches that question."
+        return "\n".join(lines)
     if answer.lead is not None:
         lines.append(f"{excerpt_text(answer.lead, colour)}  ({answer.lead_paper_id})")
         lines.append("")

@@ -75,6 +75,9 @@ class Settings(BaseSettings):
     # Storage
     db_path: Path = Field(default=PROJECT_ROOT / "data" / "paperbot.db")
     seeds_dir: Path = Field(default=PROJECT_ROOT / "seeds")
+    index_dir: Path | None = Field(
+        default=None, description="Folder for index files; unset: beside the SQLite database."
+    )
 
     # Ranking
     ranking: Literal["enhanced", "exact"] = "enhanced"
@@ -95,6 +98,11 @@ class Settings(BaseSettings):
     # Logging
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_file: Path | None = None
+
+    @property
+    def index_location(self) -> Path:
+        """PAPERBOT_INDEX_DIR, or the SQLite database's folder when it is unset."""
+        return self.index_dir if self.index_dir is not None else self.db_path.parent
 
     @field_validator("owner_ids", "chat_channel_ids", mode="before")
     @classmethod

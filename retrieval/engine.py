@@ -1,9 +1,9 @@
-"""The answer engine: the one object the Discord bot and the command line talk to.
+"""The answer engine's façade: the one object the Discord bot and the command line talk to.
 
-It owns the store and the current corpus snapshot. CPU-bound work (analysis, index builds,
-ranking, excerpts) runs in worker threads so an event loop using the engine never blocks; a new
-snapshot replaces the old one in a single assignment, so a question sees the old corpus or the
-new one, never a mix.
+It owns a store (injected, or opened from settings) and the current corpus snapshot, and
+delegates each job to its module: `corpus` (the in-memory snapshot), `ingest` (the pipeline),
+`ranking` and `answering` (questions). CPU-bound work runs in worker threads so an event loop
+using the engine never blocks; a new snapshot replaces the old one in a single assignment.
 """
 
 from __future__ import annotations
@@ -13,81 +13,29 @@ import logging
 import statistics
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from config.settings import Settings
 from retrieval import text as analysis
-from retrieval.acronyms import AcronymTable
-from retrieval.errors import (
-    CollectionNotFound,
-    PaperbotError,
-    PaperNotFound,
-    QueryError,
-    StoreError,
-)
-from retrieval.excerpts import best_sentence, make_excerpt
-from retrieval.ids import content_hash, lookup_key, paper_key
-from retrieval.index import BM25Index, BM25Params, BoolArray
-from retrieval.labels import derive_label, extract_urls
-from retrieval.lists import ParsedList, find_paper_files, read_paper_bytes, read_paper_file
-from retrieval.models import (
-    Answer,
-    CollectionInfo,
-    EngineStats,
-    Excerpt,
-    Hit,
-    IngestReport,
-    Paper,
-    ParsedQuery,
-)
+from retrieval.answering import Page, build_answer
+from retrieval.collection_names import resolve_collection
+from retrieval.corpus import Corpus, load_corpus
+from retrieval.errors import CollectionNotFound, NothingLoaded, PaperNotFound, QueryError
+from retrieval.index import BoolArray
+from retrieval.ingest import Progress, ingest_paths, ingest_upload, refresh_derived
+from retrieval.models import Answer, CollectionInfo, EngineStats, IngestReport, Paper, ParsedQuery
+from retrieval.parameters import bm25_params, rank_options
 from retrieval.query import parse_query
-from retrieval.ranking import (
-    Corpus,
-    Ranking,
-    RankOptions,
-    did_you_mean,
-    distinctive_terms,
-    rank,
-)
-from retrieval.store import NewPaper, Store
+from retrieval.ranking import Ranking, distinctive_terms, rank
+from retrieval.stores import open_store
+from retrieval.stores.protocol import Store
+from retrieval.suggestions import suggest_papers
 
 log = logging.getLogger(__name__)
-
-Progress = Callable[[str], None]
-ANALYZER_META = "analyzer_version"
-MAX_SUGGESTION_WORDS = 12
-
-
-def _searchable_text(title: str | None, abstract: str) -> str:
-    return f"{title}\n{abstract}" if title else abstract
-
-
-def prepare_papers(parsed: ParsedList) -> list[NewPaper]:
-    """Analyze, label and hash parsed papers: everything the store keeps for each one."""
-    prepared = []
-    for paper in parsed.papers:
-        urls = extract_urls(paper.abstract)
-        if paper.url and paper.url not in urls:
-            urls = (paper.url, *urls)
-        prepared.append(
-            NewPaper(
-                abstract=paper.abstract,
-                external_id=paper.external_id,
-                label=derive_label(paper.abstract, paper.title),
-                content_hash=content_hash(paper.abstract),
-                terms=" ".join(analysis.analyze(_searchable_text(paper.title, paper.abstract))),
-                title=paper.title,
-                urls=urls,
-                authors=paper.authors,
-                acronyms=tuple(analysis.find_acronyms(paper.abstract)),
-            )
-        )
-    return prepared
 
 
 class Engine:
@@ -102,22 +50,20 @@ class Engine:
         self._ingest_lock = asyncio.Lock()
         self._latencies: deque[float] = deque(maxlen=2000)
         self.questions_answered = 0
-        self.options = RankOptions(
-            mode=settings.ranking,
-            max_terms=settings.max_query_terms,
-            max_results=settings.max_results,
-            expansion_weight=settings.acronym_weight,
-            proximity_weight=settings.proximity_weight,
-        )
+        self.options = rank_options(settings)
 
     # -- lifecycle -----------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, settings: Settings, *, ingest_seeds: bool = True) -> Engine:
-        store = await Store.open(settings.db_path)
+    async def open(
+        cls, settings: Settings, *, store: Store | None = None, ingest_seeds: bool = True
+    ) -> Engine:
+        """Open the store (or use the one given), bring derived data up to date, load the corpus,
+        and ingest the seed lists into an empty database."""
+        store = store if store is not None else await open_store(settings)
         try:
-            await cls._reanalyze_if_stale(store)
-            corpus = await cls._load_corpus(settings, store)
+            await refresh_derived(store)
+            corpus = await load_corpus(store, bm25_params(settings), settings.index_location)
             engine = cls(settings, store, corpus)
             if ingest_seeds and corpus.index.size == 0 and await store.generation() == 0:
                 report = await engine.reload_seeds()
@@ -133,27 +79,6 @@ class Engine:
         await asyncio.gather(*self._background, return_exceptions=True)
         await self.store.close()
 
-    @staticmethod
-    async def _reanalyze_if_stale(store: Store) -> None:
-        """Re-analyze stored papers once when the analyzer changed since they were stored."""
-        current = str(analysis.ANALYZER_VERSION)
-        stored = await store.get_meta(ANALYZER_META)
-        if stored == current:
-            return
-        texts = await store.texts_to_analyze()
-        if texts:
-            log.info(
-                "analyzer changed (%s -> %s): re-analyzing %d papers", stored, current, len(texts)
-            )
-            terms = await asyncio.to_thread(
-                lambda: [
-                    (rowid, " ".join(analysis.analyze(_searchable_text(title, abstract))))
-                    for rowid, title, abstract in texts
-                ]
-            )
-            await store.replace_terms(terms)
-        await store.set_meta(ANALYZER_META, current)
-
     async def __aenter__(self) -> Engine:
         return self
 
@@ -164,45 +89,12 @@ class Engine:
     def corpus(self) -> Corpus:
         return self._corpus
 
-    def _params(self) -> BM25Params:
-        s = self.settings
-        return BM25Params(k1=s.bm25_k1, b=s.bm25_b, epsilon=s.bm25_epsilon)
-
-    @staticmethod
-    def _index_path(settings: Settings) -> Path:
-        return settings.db_path.with_name(settings.db_path.name + ".index.npz")
-
-    @classmethod
-    async def _load_corpus(cls, settings: Settings, store: Store) -> Corpus:
-        """The saved index when it matches the database; otherwise rebuilt from stored terms."""
-        params = BM25Params(settings.bm25_k1, settings.bm25_b, settings.bm25_epsilon)
-        generation = await store.generation()
-        stamp = {"generation": generation, "analyzer": analysis.ANALYZER_VERSION}
-        path = cls._index_path(settings)
-        rows = await store.index_rows(with_terms=False)
-        index = await asyncio.to_thread(BM25Index.load, path, stamp, params)
-        if index is None or index.size != len(rows):
-            rows = await store.index_rows()
-            # A generator: one paper's term list at a time, not all of them (gigabytes at 1M).
-            documents = (row.terms.split() for row in rows)
-            keys = [row.rowid for row in rows]
-            index = await asyncio.to_thread(BM25Index.build, documents, keys, params)
-            try:
-                await asyncio.to_thread(index.save, path, stamp)
-            except OSError as error:
-                log.warning("could not save the index to %s (%s); it will be rebuilt", path, error)
-        acronyms = await asyncio.to_thread(
-            AcronymTable.build, await store.acronym_table(), analysis.analyze
-        )
-        labels = await store.paper_labels()
-        collections = await store.collections()
-        return await asyncio.to_thread(
-            _assemble_corpus, index, rows, labels, collections, acronyms, generation
-        )
-
     async def _refresh(self) -> None:
-        self._corpus = await self._load_corpus(self.settings, self.store)
-        self._warm(self._corpus)
+        corpus = await load_corpus(
+            self.store, bm25_params(self.settings), self.settings.index_location
+        )
+        self._corpus = corpus
+        self._warm(corpus)
 
     def _warm(self, corpus: Corpus) -> None:
         """Build the corpus's autocomplete index in a worker thread, off the answer path."""
@@ -222,20 +114,13 @@ class Engine:
     def _collection_mask(self, corpus: Corpus, names: Sequence[str]) -> BoolArray | None:
         if not names:
             return None
+        known = corpus.collection_infos
         mask = np.zeros(corpus.index.size, dtype=np.bool_)
         for name in names:
-            key = name.strip().lower()
-            found = next(
-                (
-                    entry
-                    for slug, entry in corpus.collections.items()
-                    if key in (slug, entry[0].lower(), entry[0].lower().replace(" ", ""))
-                ),
-                None,
-            )
+            found = resolve_collection(name, known)
             if found is None:
-                raise CollectionNotFound(name, [entry[0] for entry in corpus.collections.values()])
-            mask |= found[1]
+                raise CollectionNotFound(name, [info.name for info in known])
+            mask |= corpus.collections[found.slug][1]
         return mask
 
     async def ask(
@@ -246,23 +131,24 @@ class Engine:
         offset: int = 0,
         collection: str | None = None,
     ) -> Answer:
-        """Rank papers for a question; `hits` is the page [offset, offset + limit)."""
+        """Rank papers for a question; `hits` is the page [offset, offset + limit).
+
+        A `collection` argument replaces any `in:` filter written in the question.
+        """
         started = time.perf_counter()
         text, notice = self._shorten(question)
         parsed = parse_query(text)
         if collection:
-            parsed = replace(parsed, collections=(*parsed.collections, collection))
+            parsed = replace(parsed, collections=(collection,))
         if not (parsed.text or parsed.phrases):
-            raise QueryError(
-                "Ask about a topic, e.g. `MoE routing` or `attacks on RAG retrievers`."
-            )
+            raise QueryError("There is nothing to search for in that question.")
         corpus = self._corpus
         allowed = self._collection_mask(corpus, parsed.collections)
         ranking = await asyncio.to_thread(
             rank, corpus, parsed, self.options, analysis.analyze, allowed=allowed
         )
         answer = await self._answer(
-            corpus, question, parsed, ranking, limit, offset, notice, started
+            corpus, ranking, Page(question, parsed, limit or 0, offset, notice, started)
         )
         self._record(started)
         return answer
@@ -289,6 +175,13 @@ class Engine:
             for doc, score in zip(ranking.docs[:depth], ranking.scores[:depth], strict=True)
         ]
 
+    async def external_ids(self, paper_ids: Sequence[str]) -> dict[str, str]:
+        """paperbot id -> the id the source file gave (evaluation maps runs back to qrels)."""
+        corpus = self._corpus
+        docs = [corpus.doc_of_paper[pid] for pid in paper_ids if pid in corpus.doc_of_paper]
+        papers = await self.store.papers_by_key(corpus.keys_of(docs))
+        return {paper.id: paper.external_id for paper in papers}
+
     async def similar(self, paper_id: str, *, limit: int | None = None, offset: int = 0) -> Answer:
         """Papers like this one: its distinctive terms as the query, itself excluded."""
         started = time.perf_counter()
@@ -306,87 +199,17 @@ class Engine:
             rank, corpus, parsed, exact, analysis.analyze, allowed=allowed, extra_terms=terms
         )
         question = f"papers like {paper.id} ({paper.label})"
-        return await self._answer(corpus, question, parsed, ranking, limit, offset, None, started)
-
-    async def _answer(
-        self,
-        corpus: Corpus,
-        question: str,
-        parsed: ParsedQuery,
-        ranking: Ranking,
-        limit: int | None,
-        offset: int,
-        notice: str | None,
-        started: float,
-    ) -> Answer:
-        limit = limit or self.settings.answer_results
-        offset = max(0, offset)
-        page = ranking.docs[offset : offset + limit]
-        papers = await self.store.papers_by_rowid([int(corpus.index.keys[doc]) for doc in page])
-        suggestion = None
-        if not ranking.docs:
-            suggestion = await self._suggest(corpus, ranking.suggestion_terms)
-            notice = notice or "No paper matches that question."
-        hits, lead, lead_id = await asyncio.to_thread(self._excerpts, papers, ranking, offset, page)
-        return Answer(
-            question=question[: self.settings.max_query_chars],
-            query=parsed,
-            hits=hits,
-            total=ranking.total,
-            took_ms=(time.perf_counter() - started) * 1000,
-            lead=lead,
-            lead_paper_id=lead_id,
-            suggestion=suggestion,
-            notice=notice,
-            expansions=ranking.expansions,
+        return await self._answer(
+            corpus, ranking, Page(question, parsed, limit or 0, offset, None, started)
         )
 
-    def _excerpts(
-        self, papers: Sequence[Paper], ranking: Ranking, offset: int, page: Sequence[int]
-    ) -> tuple[tuple[Hit, ...], Excerpt | None, str | None]:
-        budget = self.settings.excerpt_chars
-        hits = []
-        lead: tuple[float, Excerpt, str] | None = None
-        for position, paper in enumerate(papers):
-            excerpt = make_excerpt(paper.abstract, ranking.weights, budget)
-            hits.append(
-                Hit(
-                    paper=paper,
-                    score=ranking.scores[offset + position],
-                    rank=offset + position + 1,
-                    excerpt=excerpt,
-                )
-            )
-            sentence, score = best_sentence(paper.abstract, ranking.weights, budget)
-            if score > 0 and (lead is None or score > lead[0]):
-                lead = (score, sentence, paper.id)
-        if lead is None:
-            return tuple(hits), None, None
-        return tuple(hits), lead[1], lead[2]
-
-    async def _suggest(self, corpus: Corpus, terms: Sequence[str]) -> str | None:
-        """A did-you-mean built from real words of the corpus, or None if nothing is close."""
-        close = await asyncio.to_thread(did_you_mean, corpus, terms)
-        if not close:
-            return None
-        words = []
-        # A suggestion is a short query to click or retype, not an echo of a huge question.
-        for term in list(dict.fromkeys(terms))[:MAX_SUGGESTION_WORDS]:
-            replacement = close.get(term)
-            words.append(await self._surface(corpus, replacement) if replacement else term)
-        return " ".join(words)
-
-    async def _surface(self, corpus: Corpus, term: str) -> str:
-        """A word as papers write it ('retrieval' rather than the stem 'retriev')."""
-        docs = corpus.index.postings(term)[:1].tolist()
-        if not docs:
-            return term
-        abstracts = await self.store.abstracts_by_rowid([int(corpus.index.keys[docs[0]])])
-        for abstract in abstracts.values():
-            for start, end, found in analysis.word_spans(abstract):
-                if found == term:
-                    return abstract[start:end].lower()
-        return term
+    async def _answer(self, corpus: Corpus, ranking: Ranking, page: Page) -> Answer:
+        page = replace(
+            page,
+            question=page.question[: self.settings.max_query_chars],
+            limit=page.limit or self.settings.answer_results,
+        )
+        return await build_answer(self.store, corpus, ranking, page, self.settings.excerpt_chars)
 
     def _record(self, started: float) -> None:
         self.questions_answered += 1
@@ -395,27 +218,26 @@ class Engine:
     # -- papers --------------------------------------------------------------------------------
 
     async def paper(self, paper_id: str) -> Paper:
-        wanted = lookup_key(paper_id)
-        paper = await self.store.paper(wanted)
+        paper = await self.store.paper(paper_id)
         if paper is not None:
             return paper
         corpus = self._corpus
-        close = []
+        close: list[tuple[str, str]] = []
         if corpus.labels_ready:
-            close = await asyncio.to_thread(corpus.labels.suggest, paper_id[:100], 1)
+            close = await asyncio.to_thread(corpus.labels.suggest, paper_id[:100], 3)
         raise PaperNotFound(paper_id[:100], close[0][0] if close else None)
 
     async def random_paper(self, collection: str | None = None) -> Paper:
         slug = None
         if collection:
-            info = await self.store.collection_by_name_or_slug(collection)
+            known = await self.store.collections()
+            info = resolve_collection(collection, known)
             if info is None:
-                known = [entry.name for entry in await self.store.collections()]
-                raise CollectionNotFound(collection, known)
+                raise CollectionNotFound(collection, [entry.name for entry in known])
             slug = info.slug
         paper = await self.store.random_paper(slug)
         if paper is None:
-            raise PaperbotError("No papers are loaded yet. Ingest a paper list first.")
+            raise NothingLoaded()
         return paper
 
     async def collections(self) -> list[CollectionInfo]:
@@ -424,7 +246,7 @@ class Engine:
     async def suggest_papers(self, text: str, limit: int = 25) -> list[tuple[str, str]]:
         """Autocomplete: ids and label words by prefix first, then full-text matches."""
         options = replace(self.options, max_results=limit, proximity_weight=0.0)
-        return await asyncio.to_thread(_suggest, self._corpus, text[:100], limit, options)
+        return await asyncio.to_thread(suggest_papers, self._corpus, text[:100], limit, options)
 
     async def stats(self) -> EngineStats:
         papers, collections = await self.store.counts()
@@ -436,7 +258,7 @@ class Engine:
             vocabulary=len(index.terms),
             postings=len(index.postings_docs),
             index_bytes=index.nbytes,
-            database_bytes=await self.store.database_bytes(),
+            database_bytes=await self.store.size_bytes(),
             questions_answered=self.questions_answered,
             latency_p50_ms=statistics.median(latencies) if latencies else None,
             latency_p95_ms=latencies[int(0.95 * (len(latencies) - 1))] if latencies else None,
@@ -451,27 +273,9 @@ class Engine:
         collection: str | None = None,
         progress: Progress | None = None,
     ) -> IngestReport:
-        """Ingest files and folders; each file is atomic; the index is rebuilt once at the end."""
-        files = await asyncio.to_thread(find_paper_files, list(paths))
-        report = IngestReport()
+        """Ingest files and folders, each file atomically; then refresh the corpus once."""
         async with self._ingest_lock:
-            for number, path in enumerate(files, start=1):
-                if progress:
-                    progress(f"[{number}/{len(files)}] {path}")
-                try:
-                    parsed = await asyncio.to_thread(read_paper_file, path, collection=collection)
-                except PaperbotError as error:
-                    report = report.merge(IngestReport(errors=(str(error),)))
-                    continue
-                try:
-                    report = report.merge(await self._store_parsed(parsed, str(path)))
-                except StoreError as error:
-                    # Disk full or read-only: later files would fail alike. Files stored
-                    # before this one stay, and the refresh below makes them searchable now.
-                    report = report.merge(IngestReport(errors=(f"{path}: {error}",)))
-                    break
-                if progress and report.errors and report.errors[-1].startswith(str(path)):
-                    progress(report.errors[-1])
+            report = await ingest_paths(self.store, paths, collection=collection, progress=progress)
             if report.files_read:
                 await self._refresh()
         return report
@@ -480,9 +284,8 @@ class Engine:
         self, name: str, data: bytes, *, collection: str | None = None
     ) -> IngestReport:
         """Ingest an uploaded list; raises ListFormatError (with file and line) if it is bad."""
-        parsed = await asyncio.to_thread(read_paper_bytes, name, data, collection=collection)
         async with self._ingest_lock:
-            report = await self._store_parsed(parsed, f"upload:{name}")
+            report = await ingest_upload(self.store, name, data, collection=collection)
             if report.files_read:
                 await self._refresh()
         return report
@@ -495,89 +298,21 @@ class Engine:
             )
         return await self.ingest([seeds])
 
-    async def _store_parsed(self, parsed: ParsedList, origin: str) -> IngestReport:
-        if await self.store.file_ingested(parsed.sha256):
-            return IngestReport(files_skipped=1, notes=(f"{origin}: already ingested",))
-        prepared = await asyncio.to_thread(prepare_papers, parsed)
-        result = await self.store.add_file(
-            path=origin, sha256=parsed.sha256, collection=parsed.collection, papers=prepared
-        )
-        if parsed.collection_from_header and result.collection == result.slug != parsed.collection:
-            # A JSONL file named the collection after itself ("icml2024"); a list header
-            # ("ICML 2024 论文列表") is the better display name.
-            await self.store.rename_collection(result.slug, parsed.collection)
-        return IngestReport(
-            files_read=1,
-            papers_added=result.added,
-            papers_skipped=result.skipped,
-            collections=(
-                parsed.collection if parsed.collection_from_header else result.collection,
-            ),
-            notes=tuple(parsed.notes),
-        )
-
-    # -- reading lists and metadata ------------------------------------------------------------
+    # -- reading lists and deployment state ----------------------------------------------------
 
     async def save_paper(self, user_id: int, paper_id: str) -> tuple[Paper, bool]:
         paper = await self.paper(paper_id)
         return paper, await self.store.save(user_id, paper.id)
 
     async def unsave_paper(self, user_id: int, paper_id: str) -> bool:
-        wanted = lookup_key(paper_id)
-        return await self.store.unsave(user_id, wanted)
+        paper = await self.store.paper(paper_id)
+        return paper is not None and await self.store.unsave(user_id, paper.id)
 
     async def saved_papers(self, user_id: int) -> list[Paper]:
         return await self.store.saved(user_id)
 
-    async def get_meta(self, key: str) -> str | None:
-        return await self.store.get_meta(key)
+    async def command_sync_hash(self, scope: str) -> str | None:
+        return await self.store.command_sync_hash(scope)
 
-    async def set_meta(self, key: str, value: str) -> None:
-        await self.store.set_meta(key, value)
-
-
-def _suggest(corpus: Corpus, text: str, limit: int, options: RankOptions) -> list[tuple[str, str]]:
-    if corpus.labels_ready:
-        found = corpus.labels.suggest(text, limit)
-    else:
-        # Still building after a start or an ingest: exact ids now, prefixes a moment later.
-        doc = corpus.doc_of_paper.get(paper_key(text) or "")
-        found = [] if doc is None else [corpus.label_entries[doc]]
-    if len(found) >= limit or not text.strip():
-        return found or corpus.label_entries[:limit]
-    ranking = rank(corpus, ParsedQuery(text=text), options, analysis.analyze)
-    seen = {paper_id for paper_id, _ in found}
-    for doc in ranking.docs:
-        entry = corpus.label_entries[doc]
-        if entry[0] not in seen:
-            found.append(entry)
-    return found[:limit]
-
-
-def _assemble_corpus(
-    index: BM25Index,
-    rows: Sequence[Any],
-    labels: Sequence[tuple[str, str]],
-    collections: Sequence[CollectionInfo],
-    acronyms: AcronymTable,
-    generation: int,
-) -> Corpus:
-    paper_of_doc = [row.paper_id for row in rows]
-    masks: dict[str, BoolArray] = {
-        info.slug: np.zeros(index.size, dtype=np.bool_) for info in collections
-    }
-    for doc, row in enumerate(rows):
-        for slug in row.slugs:
-            if slug in masks:
-                masks[slug][doc] = True
-    names = {info.slug: info.name for info in collections}
-    label_of = dict(labels)
-    return Corpus(
-        index=index,
-        collections={slug: (names[slug], mask) for slug, mask in masks.items()},
-        acronyms=acronyms,
-        label_entries=[(paper_id, label_of.get(paper_id, paper_id)) for paper_id in paper_of_doc],
-        doc_of_paper={paper_id: doc for doc, paper_id in enumerate(paper_of_doc)},
-        generation=generation,
-        paper_of_doc=paper_of_doc,
-    )
+    async def record_command_sync(self, scope: str, payload_hash: str) -> None:
+        await self.store.record_command_sync(scope, payload_hash)

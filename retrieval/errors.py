@@ -26,7 +26,7 @@ class PaperNotFound(PaperbotError):
     def __init__(self, paper_id: str, suggestion: str | None = None) -> None:
         self.paper_id = paper_id
         self.suggestion = suggestion
-        hint = f" Did you mean `{suggestion}`?" if suggestion else " Try /search or autocomplete."
+        hint = f" Did you mean `{suggestion}`?" if suggestion else ""
         super().__init__(f"No paper has the id `{paper_id}`.{hint}")
 
 
@@ -37,6 +37,13 @@ class CollectionNotFound(PaperbotError):
         self.name = name
         listed = ", ".join(known) if known else "none loaded yet"
         super().__init__(f"No collection is called `{name}`. Known collections: {listed}.")
+
+
+class NothingLoaded(PaperbotError):
+    """The store holds no papers yet."""
+
+    def __init__(self) -> None:
+        super().__init__("No papers are loaded yet. Ingest a paper list first.")
 
 
 class QueryError(PaperbotError):

@@ -168,8 +168,7 @@ def _lines(path: Path) -> list[tuple[int, str]]:
 
 async def _external_ids(engine: Engine) -> dict[str, str]:
     """Paper id -> external id for every indexed paper."""
-    rowids = [int(key) for key in engine.corpus.index.keys]
-    return {paper.id: paper.external_id for paper in await engine.store.papers_by_rowid(rowids)}
+    return await engine.external_ids(engine.corpus.paper_of_doc)
 
 
 async def _run_queries(

@@ -37,9 +37,11 @@ _STALE_SECONDS = 600
 
 @dataclass(frozen=True, slots=True)
 class BM25Params:
-    k1: float = 1.5
-    b: float = 0.75
-    epsilon: float = 0.25
+    """BM25Okapi's parameters; built from Settings by `retrieval.parameters`, nowhere else."""
+
+    k1: float
+    b: float
+    epsilon: float
 
 
 class _IdfTable(BM25Okapi):  # type: ignore[misc]

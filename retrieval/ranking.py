@@ -11,13 +11,12 @@ from __future__ import annotations
 import difflib
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 
 import numpy as np
 
-from retrieval.acronyms import AcronymTable, Alternative
-from retrieval.autocomplete import LabelIndex
+from retrieval.acronyms import Alternative
+from retrieval.corpus import Corpus
 from retrieval.index import BM25Index, BoolArray, FloatArray, Scores
 from retrieval.models import ParsedQuery
 
@@ -26,54 +25,17 @@ Analyzer = Callable[[str], list[str]]
 
 @dataclass(frozen=True, slots=True)
 class RankOptions:
-    mode: str = "enhanced"
-    max_terms: int = 64
-    max_results: int = 50
-    # Tuned on SciFact train (docs/evaluation.md): acronym forms count at 0.3 of the written form,
-    # word proximity adds up to half the best score within the top 100.
-    expansion_weight: float = 0.3
-    proximity_weight: float = 0.5
+    """How to rank. The first five come from Settings (`retrieval.parameters`), nowhere else;
+    the rest are structural limits, not tuning knobs."""
+
+    mode: str
+    max_terms: int
+    max_results: int
+    expansion_weight: float
+    proximity_weight: float
     proximity_window: int = 3
     rerank_depth: int = 100
     phrase_check_limit: int = 20_000
-
-
-@dataclass(frozen=True)
-class Corpus:
-    """An immutable snapshot: the engine swaps in a new one after ingest, never edits this one."""
-
-    index: BM25Index
-    collections: dict[str, tuple[str, BoolArray]]
-    acronyms: AcronymTable
-    label_entries: list[tuple[str, str]]
-    doc_of_paper: dict[str, int]
-    generation: int
-    paper_of_doc: list[str] = field(default_factory=list)
-
-    @cached_property
-    def labels(self) -> LabelIndex:
-        """Autocomplete over `label_entries` (one per document), built on first use.
-
-        Seconds at 100k papers, so the engine builds it in the background after a corpus is
-        installed, and autocomplete does without it until then (`labels_ready`).
-        """
-        return LabelIndex(self.label_entries)
-
-    @property
-    def labels_ready(self) -> bool:
-        return "labels" in self.__dict__
-
-    @cached_property
-    def terms_by_initial(self) -> dict[str, list[str]]:
-        """Vocabulary grouped by first character, frequent terms first, for did-you-mean."""
-        grouped: dict[str, list[str]] = {}
-        order = np.argsort(-np.diff(self.index.offsets), kind="stable")
-        for number in order.tolist():
-            term = self.index.terms[number]
-            bucket = grouped.setdefault(term[:1], [])
-            if len(bucket) < 20_000:
-                bucket.append(term)
-        return grouped
 
 
 @dataclass(frozen=True, slots=True)

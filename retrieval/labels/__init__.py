@@ -20,7 +20,10 @@ from retrieval.labels.text import MAX_LABEL_CHARS, fit
 from retrieval.labels.topics import topic_phrase
 from retrieval.labels.urls import extract_urls, url_matches
 
-__all__ = ["MAX_LABEL_CHARS", "derive_label", "extract_urls"]
+__all__ = ["LABELER_VERSION", "MAX_LABEL_CHARS", "derive_label", "extract_urls"]
+
+# Bump on any change to what derive_label returns: stored labels are re-derived on next open.
+LABELER_VERSION = 1
 
 _FALLBACK_LABEL = "Untitled abstract"
 

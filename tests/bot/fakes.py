@@ -207,11 +207,11 @@ class FakeEngine:
     async def saved_papers(self, user_id: int) -> list[Paper]:
         return [self.papers[i] for i in self.saved.get(user_id, [])]
 
-    async def get_meta(self, key: str) -> str | None:
-        return self.meta.get(key)
+    async def command_sync_hash(self, scope: str) -> str | None:
+        return self.meta.get(scope)
 
-    async def set_meta(self, key: str, value: str) -> None:
-        self.meta[key] = value
+    async def record_command_sync(self, scope: str, payload_hash: str) -> None:
+        self.meta[scope] = payload_hash
 
     async def close(self) -> None:
         self.closed = True

@@ -16,7 +16,7 @@ import pytest
 
 from retrieval.errors import PaperbotError, StoreError
 from retrieval.index import BM25Index
-from retrieval.store import Store
+from retrieval.stores.sqlite import SqliteStore as Store
 from tests.reliability import kill_ingest
 from tests.reliability.conftest import READING_LISTS, Base
 from tests.reliability.helpers import (
@@ -95,7 +95,7 @@ async def test_disk_fills_between_two_files(base: Base, monkeypatch: pytest.Monk
     calls = []
 
     async def fill_before_second(self: Store, **kwargs: Any) -> Any:
-        calls.append(kwargs["path"])
+        calls.append(kwargs["origin"])
         if len(calls) == 2:
             await _limit_pages(base)
         return await real_add(self, **kwargs)

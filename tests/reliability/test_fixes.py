@@ -14,7 +14,7 @@ from retrieval.errors import ListFormatError, StoreError
 from retrieval.ids import paper_key
 from retrieval.lists import find_paper_files, read_paper_bytes, read_paper_file
 from retrieval.query import MAX_PHRASES, parse_query
-from retrieval.store import Store
+from retrieval.stores.sqlite import SqliteStore as Store
 
 
 def test_repeated_phrases_count_once_whatever_their_case_and_spacing() -> None:
@@ -102,10 +102,12 @@ def test_paper_ids_with_thousands_of_digits_are_not_ids() -> None:
 def test_did_you_mean_looks_up_only_the_first_few_unknown_words(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from retrieval.index import BM25Index, BM25Params
+    from retrieval.corpus import Corpus
+    from retrieval.index import BM25Index
+    from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 
-    index = BM25Index.build([["alpha", "beta"]], [1], BM25Params())
-    corpus = ranking.Corpus(
+    index = BM25Index.build([["alpha", "beta"]], [1], RANK_BM25_DEFAULTS)
+    corpus = Corpus(
         index=index,
         collections={},
         acronyms=None,  # type: ignore[arg-type]
@@ -129,7 +131,7 @@ def test_did_you_mean_looks_up_only_the_first_few_unknown_words(
 async def test_a_damaged_database_is_a_store_error_not_a_traceback(tmp_path: Path) -> None:
     db_path = tmp_path / "paperbot.db"
     store = await Store.open(db_path)
-    await store.set_meta("x", "y" * 50_000)  # a few pages to damage
+    await store.record_command_sync("x", "y" * 50_000)  # a few pages to damage
     await store.close()
     with sqlite3.connect(db_path) as connection:
         connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -140,6 +142,6 @@ async def test_a_damaged_database_is_a_store_error_not_a_traceback(tmp_path: Pat
     store = await Store.open(db_path)
     try:
         with pytest.raises(StoreError, match="damaged"):
-            await store.get_meta("x")
+            await store.command_sync_hash("x")
     finally:
         await store.close()

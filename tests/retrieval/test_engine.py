@@ -264,10 +264,9 @@ async def test_stored_terms_are_reanalyzed_when_the_analyzer_changes(
 ) -> None:
     settings = make_settings(seeds_dir=fixture_seeds)
     async with await Engine.open(settings) as engine:
-        await engine.store.replace_terms([(1, "stale tokens only")])
-        await engine.set_meta("analyzer_version", "0")
+        await engine.store.replace_derived("analyzer", "0", terms=[(1, "stale tokens only")])
     async with await Engine.open(settings) as engine:
-        assert await engine.get_meta("analyzer_version") == str(text.ANALYZER_VERSION)
+        assert await engine.store.derived_version("analyzer") == str(text.ANALYZER_VERSION)
         assert ids(await engine.ask("expert load balancing"))[0] == "fixture2026-1"
         assert (await engine.ask("stale tokens")).hits == ()
 

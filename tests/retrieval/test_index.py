@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
 from retrieval.index import BM25Index, BM25Params
+from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 
 WORDS = [f"w{i}" for i in range(40)]
 documents = st.lists(
@@ -39,7 +40,7 @@ def test_scores_equal_rank_bm25_exactly(
 
 def test_build_takes_a_generator_and_numbers_terms_by_first_occurrence() -> None:
     docs = [["b", "a", "b"], [], ["c", "a"]]
-    index = BM25Index.build((doc for doc in docs), [7, 8, 9], BM25Params())
+    index = BM25Index.build((doc for doc in docs), [7, 8, 9], RANK_BM25_DEFAULTS)
     assert index.terms == ["b", "a", "c"]
     assert index.postings("a").tolist() == [0, 2]
     assert index.postings_tf[index.offsets[0] : index.offsets[1]].tolist() == [2]
@@ -58,7 +59,7 @@ def test_top_equals_a_full_sort(values: list[float], seed: int, k: int) -> None:
     # Few distinct values: ties at the cut must go to the earlier document, sampled or not.
     scores = np.array(values)
     candidates = np.random.default_rng(seed).random(len(values)) < 0.7
-    index = BM25Index.build([["a"]], [0], BM25Params())
+    index = BM25Index.build([["a"]], [0], RANK_BM25_DEFAULTS)
     chosen = np.flatnonzero(candidates)
     expected = chosen[np.lexsort((chosen, -scores[chosen]))][:k]
     assert index.top(scores, candidates, k).tolist() == expected.tolist()
@@ -67,21 +68,21 @@ def test_top_equals_a_full_sort(values: list[float], seed: int, k: int) -> None:
 def test_term_in_half_the_documents_scores_like_rank_bm25() -> None:
     # rank-bm25 gives such a term idf 0 (then epsilon-adjusted); we must agree, not "fix" it.
     docs = [["apple", "x"], ["apple", "y"], ["pear", "z"], ["plum", "z"]]
-    index = BM25Index.build(docs, [0, 1, 2, 3], BM25Params())
+    index = BM25Index.build(docs, [0, 1, 2, 3], RANK_BM25_DEFAULTS)
     expected = BM25Okapi(docs).get_scores(["apple"])
     assert np.array_equal(index.score([("apple", 1.0)]).values, expected)
 
 
 def test_matched_marks_documents_holding_a_term() -> None:
     docs = [["a", "b"], ["c"], ["b", "b"]]
-    index = BM25Index.build(docs, [10, 11, 12], BM25Params())
+    index = BM25Index.build(docs, [10, 11, 12], RANK_BM25_DEFAULTS)
     assert index.score([("b", 1.0)]).matched.tolist() == [True, False, True]
     assert index.postings("b").tolist() == [0, 2]
     assert index.document_terms(2).tolist() == [index.term_ids["b"]] * 2
 
 
 def test_top_orders_by_score_then_document() -> None:
-    index = BM25Index.build([["a"]], [0], BM25Params())
+    index = BM25Index.build([["a"]], [0], RANK_BM25_DEFAULTS)
     values = np.array([1.0, 3.0, 3.0, 0.5, 2.0])
     candidates = np.array([True, True, True, False, True])
     assert index.top(values, candidates, 3).tolist() == [1, 2, 4]
@@ -91,10 +92,10 @@ def test_top_orders_by_score_then_document() -> None:
 def test_save_and_load_round_trip(tmp_path: Path) -> None:
     rng = random.Random(3)
     docs = [[rng.choice(WORDS) for _ in range(rng.randint(1, 20))] for _ in range(50)]
-    index = BM25Index.build(docs, list(range(100, 150)), BM25Params())
+    index = BM25Index.build(docs, list(range(100, 150)), RANK_BM25_DEFAULTS)
     path = tmp_path / "index.npz"
     index.save(path, {"generation": 4})
-    loaded = BM25Index.load(path, {"generation": 4}, BM25Params())
+    loaded = BM25Index.load(path, {"generation": 4}, RANK_BM25_DEFAULTS)
     assert loaded is not None
     assert loaded.terms == index.terms
     assert loaded.keys.tolist() == index.keys.tolist()
@@ -106,18 +107,18 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
 def test_load_refuses_stale_or_broken_files(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "index.npz"
     path.write_bytes(content)
-    assert BM25Index.load(path, {"generation": 1}, BM25Params()) is None
+    assert BM25Index.load(path, {"generation": 1}, RANK_BM25_DEFAULTS) is None
 
 
 def test_load_refuses_other_stamp(tmp_path: Path) -> None:
-    index = BM25Index.build([["a"]], [0], BM25Params())
+    index = BM25Index.build([["a"]], [0], RANK_BM25_DEFAULTS)
     path = tmp_path / "index.npz"
     index.save(path, {"generation": 1})
-    assert BM25Index.load(path, {"generation": 2}, BM25Params()) is None
-    assert BM25Index.load(tmp_path / "missing.npz", {"generation": 1}, BM25Params()) is None
+    assert BM25Index.load(path, {"generation": 2}, RANK_BM25_DEFAULTS) is None
+    assert BM25Index.load(tmp_path / "missing.npz", {"generation": 1}, RANK_BM25_DEFAULTS) is None
 
 
 def test_empty_corpus_scores_nothing() -> None:
-    index = BM25Index.build([], [], BM25Params())
+    index = BM25Index.build([], [], RANK_BM25_DEFAULTS)
     assert index.size == 0
     assert index.score([("a", 1.0)]).values.tolist() == []

@@ -8,8 +8,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval.index import BM25Index, BM25Params
+from retrieval.index import BM25Index
 from retrieval.ranking import proximity_bonuses
+from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 
 WORDS = ["a", "b", "c", "d", "e", "f"]
 
@@ -41,7 +42,7 @@ def reference_bonus(sequence: list[int], query: list[int], window: int) -> float
 def test_vectorised_bonus_matches_reference(
     docs: list[list[str]], query_words: list[str], window: int
 ) -> None:
-    index = BM25Index.build(docs, list(range(len(docs))), BM25Params())
+    index = BM25Index.build(docs, list(range(len(docs))), RANK_BM25_DEFAULTS)
     query = [index.term_ids[word] for word in query_words if word in index.term_ids]
     head = np.arange(len(docs), dtype=np.int64)[::-1]
     got = proximity_bonuses(index, head, query, window)
@@ -52,7 +53,7 @@ def test_vectorised_bonus_matches_reference(
 
 def test_adjacent_in_order_scores_highest() -> None:
     docs = [["x", "a", "b", "y"], ["b", "a"], ["a", "x", "x", "x", "x", "b"]]
-    index = BM25Index.build(docs, [0, 1, 2], BM25Params())
+    index = BM25Index.build(docs, [0, 1, 2], RANK_BM25_DEFAULTS)
     query = [index.term_ids["a"], index.term_ids["b"]]
     bonuses = proximity_bonuses(index, np.array([0, 1, 2]), query, 3).tolist()
     assert bonuses == [1.0, 0.5, 0.0]

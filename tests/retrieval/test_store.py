@@ -14,8 +14,9 @@ import pytest
 
 from retrieval import ids
 from retrieval.errors import PaperNotFound, StoreError
-from retrieval.migrations import MIGRATIONS
-from retrieval.store import FileResult, NewPaper, Store
+from retrieval.stores.protocol import FileResult, NewPaper
+from retrieval.stores.sqlite import SqliteStore as Store
+from retrieval.stores.sqlite_migrations import MIGRATIONS
 
 
 def new_paper(n: int, abstract: str | None = None, **fields: Any) -> NewPaper:
@@ -58,7 +59,7 @@ async def store(db_path: Path) -> AsyncIterator[Store]:
 async def add(
     store: Store, sha: str, collection: str, items: Sequence[NewPaper], path: str = "f.txt"
 ) -> FileResult:
-    return await store.add_file(path=path, sha256=sha, collection=collection, papers=items)
+    return await store.add_file(origin=path, sha256=sha, collection=collection, papers=items)
 
 
 # -- opening and migrations -------------------------------------------------------------------
@@ -293,7 +294,7 @@ async def test_a_failure_midway_leaves_the_database_exactly_as_it_was(
 
     async with await Store.open(db_path) as store:
         with pytest.raises(sqlite3.IntegrityError):
-            await store.add_file(path=file_path, sha256="b", collection="NeurIPS", papers=items)  # type: ignore[arg-type]
+            await store.add_file(origin=file_path, sha256="b", collection="NeurIPS", papers=items)  # type: ignore[arg-type]
         # No transaction was left open: the next write goes through (and changes nothing).
         assert not await store.save(7, "icml2026-1")
     assert dump(db_path) == before
@@ -317,11 +318,11 @@ async def test_paper_lookup_ignores_case_spacing_and_leading_zeros(store: Store)
     assert await store.paper("not an id") is None
 
 
-async def test_papers_by_rowid_keeps_the_given_order_across_chunks(store: Store) -> None:
+async def test_papers_by_key_keeps_the_given_order_across_chunks(store: Store) -> None:
     await add(store, "a", "ICML 2026", papers(*range(1, 1201)))
-    rowids = {row.paper_id: row.rowid for row in await store.index_rows()}
+    rowids = {row.paper_id: row.key for row in await store.index_rows()}
     wanted = [rowids[f"icml2026-{n}"] for n in (1200, 3, 700, 1, 3)] + [999_999]
-    found = await store.papers_by_rowid(wanted)
+    found = await store.papers_by_key(wanted)
     assert [paper.id for paper in found] == [
         "icml2026-1200",
         "icml2026-3",
@@ -329,24 +330,24 @@ async def test_papers_by_rowid_keeps_the_given_order_across_chunks(store: Store)
         "icml2026-1",
         "icml2026-3",
     ]
-    everything = await store.papers_by_rowid(list(reversed(rowids.values())))
+    everything = await store.papers_by_key(list(reversed(rowids.values())))
     assert len(everything) == 1200
     assert everything[0].id == "icml2026-1200"
-    abstracts = await store.abstracts_by_rowid(wanted)
+    abstracts = await store.abstracts_by_key(wanted)
     assert abstracts[rowids["icml2026-700"]] == new_paper(700).abstract
     assert 999_999 not in abstracts
-    assert await store.papers_by_rowid([]) == []
+    assert await store.papers_by_key([]) == []
 
 
 async def test_index_rows_are_ordered_by_rowid_and_carry_terms(store: Store) -> None:
     await add(store, "a", "ICML 2026", papers(1, 2))
     rows = await store.index_rows()
-    assert [row.rowid for row in rows] == sorted(row.rowid for row in rows)
+    assert [row.key for row in rows] == sorted(row.key for row in rows)
     assert rows[0].terms == new_paper(1).terms
     assert rows[1].paper_id == "icml2026-2"
     light = await store.index_rows(with_terms=False)
-    assert [(r.rowid, r.paper_id, r.slugs) for r in light] == [
-        (r.rowid, r.paper_id, r.slugs) for r in rows
+    assert [(r.key, r.paper_id, r.slugs) for r in light] == [
+        (r.key, r.paper_id, r.slugs) for r in rows
     ]
     assert {r.terms for r in light} == {""}
 
@@ -362,21 +363,17 @@ async def test_random_paper_draws_from_the_collection_members(store: Store) -> N
     assert await store.random_paper("nosuch") is None
 
 
-async def test_collections_are_found_by_name_or_slug_ignoring_case(store: Store) -> None:
+async def test_collections_are_listed_with_member_and_file_counts(store: Store) -> None:
     await add(store, "a", "ICML 2026", papers(1))
-    for text in ("ICML 2026", "icml 2026", "ICML2026", "icml-2026", " icml2026 "):
-        info = await store.collection_by_name_or_slug(text)
-        assert info is not None
-        assert (info.name, info.slug, info.papers, info.files) == ("ICML 2026", "icml2026", 1, 1)
-    assert await store.collection_by_name_or_slug("NeurIPS") is None
-    assert await store.collection_by_name_or_slug("  ") is None
+    infos = await store.collections()
+    assert [(i.name, i.slug, i.papers, i.files) for i in infos] == [("ICML 2026", "icml2026", 1, 1)]
 
 
 async def test_counts_and_size(store: Store) -> None:
     assert await store.counts() == (0, 0)
     await add(store, "a", "ICML 2026", papers(1, 2))
     assert await store.counts() == (2, 1)
-    assert await store.database_bytes() > 0
+    assert await store.size_bytes() > 0
 
 
 # -- reading lists and meta -------------------------------------------------------------------
@@ -415,11 +412,13 @@ async def test_reading_lists_survive_reopening_and_more_ingests(db_path: Path) -
         assert saved[0].also_in == ("NeurIPS 2025",)
 
 
-async def test_meta_values_are_set_and_replaced(store: Store) -> None:
-    assert await store.get_meta("command_hash") is None
-    await store.set_meta("command_hash", "abc")
-    await store.set_meta("command_hash", "def")
-    assert await store.get_meta("command_hash") == "def"
+async def test_command_sync_hashes_are_kept_per_scope_and_replaced(store: Store) -> None:
+    assert await store.command_sync_hash("global") is None
+    await store.record_command_sync("global", "abc")
+    await store.record_command_sync("global", "def")
+    await store.record_command_sync("123", "xyz")
+    assert await store.command_sync_hash("global") == "def"
+    assert await store.command_sync_hash("123") == "xyz"
 
 
 # -- concurrency ------------------------------------------------------------------------------
@@ -431,7 +430,7 @@ async def test_concurrent_calls_on_one_loop_do_not_interleave_transactions(store
         add(store, "a", "ICML 2026", papers(*range(10, 60))),
         store.save(1, "icml2026-1"),
         add(store, "b", "ICML 2026", papers(*range(60, 110))),
-        store.set_meta("k", "v"),
+        store.record_command_sync("k", "v"),
         store.index_rows(),
         store.save(1, "icml2026-1"),
     )

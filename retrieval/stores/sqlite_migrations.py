@@ -88,6 +88,10 @@ MIGRATIONS: tuple[str, ...] = (
         value TEXT NOT NULL
     ) WITHOUT ROWID;
     """,
+    # 2: external ids (a JSONL record's own id) are looked up as typed, ignoring case.
+    """
+    CREATE INDEX papers_by_external_id ON papers (external_id COLLATE NOCASE);
+    """,
 )
 
 

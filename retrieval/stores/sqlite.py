@@ -1,10 +1,9 @@
-"""The paperbot database: papers, collections, ingested files, acronyms, reading lists and meta.
+"""The SQLite store (the default): papers, collections, files, acronyms, reading lists, meta.
 
 One aiosqlite connection writes, with every write method a single transaction behind a lock, and
 a second, read-only connection serves reads. In WAL mode a read sees the last commit and never
 waits for an ingest in progress. Paper ids are stored lowercase and looked up case-insensitively.
-The engine is the only caller; it prepares `NewPaper`s (labels, hashes, analyzed terms) and this
-module only stores and fetches them.
+It implements `retrieval.stores.protocol.Store`; SQLite's rowid is the paper `key` there.
 """
 
 from __future__ import annotations
@@ -26,8 +25,9 @@ import aiosqlite
 
 from retrieval import ids
 from retrieval.errors import PaperNotFound, StoreError
-from retrieval.migrations import check_compatible, migrate
 from retrieval.models import CollectionInfo, Paper
+from retrieval.stores.protocol import FileResult, IndexRow, NewPaper, StoredText
+from retrieval.stores.sqlite_migrations import check_compatible, migrate
 
 log = logging.getLogger(__name__)
 
@@ -36,42 +36,6 @@ _PAGE_SIZE = 8192
 # Values per `IN (...)`: far below SQLite's bound-variable limit, even on old builds (999).
 _CHUNK = 500
 _T = TypeVar("_T")
-
-
-@dataclass(frozen=True, slots=True)
-class NewPaper:
-    """A paper ready to store, prepared by the engine. `acronyms` are defined in its abstract."""
-
-    abstract: str
-    external_id: str
-    label: str
-    content_hash: str
-    terms: str
-    title: str | None = None
-    urls: tuple[str, ...] = ()
-    authors: tuple[str, ...] = ()
-    acronyms: tuple[tuple[str, str], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class FileResult:
-    """What `add_file` did. `collection` is the stored name, which wins over a new spelling."""
-
-    added: int
-    skipped: int
-    collection: str
-    slug: str
-    already_ingested: bool
-
-
-@dataclass(frozen=True, slots=True)
-class IndexRow:
-    """What the index needs of one paper. `slugs` is the home collection, then memberships."""
-
-    rowid: int
-    paper_id: str
-    slugs: tuple[str, ...]
-    terms: str
 
 
 # Every query that returns `Paper`s selects these columns, in this order (see `_paper`).
@@ -89,8 +53,8 @@ JOIN collections AS c ON c.id = p.collection_id
 """
 
 
-class Store:
-    """The database. Open with `await Store.open(path)`; close with `close()` or `async with`."""
+class SqliteStore:
+    """The SQLite database. Open with `await SqliteStore.open(path)`; close with `close()`."""
 
     def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection):
         self.path = path
@@ -104,7 +68,7 @@ class Store:
     # -- lifecycle ------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: Path) -> Store:
+    async def open(cls, path: Path) -> SqliteStore:
         """Open (creating if needed) and migrate the database at `path`.
 
         Raises StoreError with one actionable line if the file cannot be used.
@@ -159,7 +123,7 @@ class Store:
             await self._reader.close()
             await self._writer.close()
 
-    async def __aenter__(self) -> Store:
+    async def __aenter__(self) -> SqliteStore:
         return self
 
     async def __aexit__(
@@ -177,7 +141,7 @@ class Store:
         return bool(rows)
 
     async def add_file(
-        self, *, path: str, sha256: str, collection: str, papers: Sequence[NewPaper]
+        self, *, origin: str, sha256: str, collection: str, papers: Sequence[NewPaper]
     ) -> FileResult:
         """Store one file's papers in one transaction: all of them, or (on any error) none.
 
@@ -237,21 +201,18 @@ class Store:
             await db.execute(
                 "INSERT INTO ingested_files (path, sha256, collection_id, papers_added, "
                 "papers_skipped) VALUES (?, ?, ?, ?, ?)",
-                (path, sha256, collection_id, len(plan.papers), plan.skipped),
+                (origin, sha256, collection_id, len(plan.papers), plan.skipped),
             )
             # Any recorded file may change what the index holds (papers or memberships).
-            await db.execute(
-                "INSERT INTO meta (key, value) VALUES ('generation', '1') "
-                "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
-            )
+            await _bump_generation(db)
         return FileResult(len(plan.papers), plan.skipped, name, slug, already_ingested=False)
 
     async def generation(self) -> int:
         """Bumped by every ingest, so a persisted index can tell whether it is stale."""
-        return int(await self.get_meta("generation") or 0)
+        return int(await self._meta("generation") or 0)
 
-    async def index_rows(self, *, with_terms: bool = True) -> list[IndexRow]:
-        """Every paper's index input, by rowid, in one query (startup rebuilds use it).
+    async def index_rows(self, *, with_terms: bool = True, after_key: int = 0) -> list[IndexRow]:
+        """Index input of papers with rowid > `after_key`, by rowid, in one query.
 
         Without `with_terms`, `terms` is "": enough to check and use a saved index, and about a
         tenth of the reading.
@@ -265,8 +226,10 @@ class Store:
                     WHERE m.paper_rowid = p.rowid AND m.collection_id <> p.collection_id)
             FROM papers AS p
             JOIN collections AS c ON c.id = p.collection_id
+            WHERE p.rowid > ?
             ORDER BY p.rowid
-            """
+            """,
+            (after_key,),
         )
         # Hundreds of thousands of objects: built in a worker thread, not on the event loop.
         return await asyncio.to_thread(_index_rows, rows)
@@ -274,10 +237,20 @@ class Store:
     # -- papers ---------------------------------------------------------------------------
 
     async def paper(self, paper_id: str) -> Paper | None:
-        rows = await self._read(f"{_PAPER_SELECT} WHERE p.id = ?", (ids.lookup_key(paper_id),))
-        return _paper(rows[0]) if rows else None
+        """An exact paperbot id, else an external id as typed (a JSONL record's own id,
+        'icml2024-01938'), else the id in canonical form ('ICML2026-07' -> icml2026-7)."""
+        typed = " ".join(paper_id.split()).lower()
+        for where, value in (
+            ("p.id = ?", typed),
+            ("p.external_id = ? COLLATE NOCASE", typed),
+            ("p.id = ?", ids.lookup_key(paper_id)),
+        ):
+            rows = await self._read(f"{_PAPER_SELECT} WHERE {where} LIMIT 1", (value,))
+            if rows:
+                return _paper(rows[0])
+        return None
 
-    async def papers_by_rowid(self, rowids: Sequence[int]) -> list[Paper]:
+    async def papers_by_key(self, rowids: Sequence[int]) -> list[Paper]:
         """Papers in the order given; unknown rowids are left out."""
         found: dict[int, Paper] = {}
         for chunk in _chunks(rowids):
@@ -286,7 +259,7 @@ class Store:
                 found[int(row[11])] = _paper(row)
         return [found[rowid] for rowid in rowids if rowid in found]
 
-    async def abstracts_by_rowid(self, rowids: Sequence[int]) -> dict[int, str]:
+    async def abstracts_by_key(self, rowids: Sequence[int]) -> dict[int, str]:
         found: dict[int, str] = {}
         for chunk in _chunks(rowids):
             marks = ", ".join("?" * len(chunk))
@@ -335,18 +308,6 @@ class Store:
         )
         return [CollectionInfo(row[0], row[1], row[2], row[3]) for row in rows]
 
-    async def collection_by_name_or_slug(self, text: str) -> CollectionInfo | None:
-        """The collection `text` names, ignoring case; 'ICML-2026' also finds slug icml2026."""
-        wanted = text.strip().casefold()
-        if not wanted:
-            return None
-        known = await self.collections()
-        for info in known:
-            if wanted in (info.name.casefold(), info.slug):
-                return info
-        slug = ids.collection_slug(text)
-        return next((info for info in known if info.slug == slug), None)
-
     async def acronym_table(self) -> list[tuple[str, str, int]]:
         """(acronym, expansion, papers defining it), most-defined expansion first."""
         rows = await self._read(
@@ -362,7 +323,7 @@ class Store:
         )
         return int(rows[0][0]), int(rows[0][1])
 
-    async def database_bytes(self) -> int:
+    async def size_bytes(self) -> int:
         """The database's size in pages, including commits not yet checkpointed from the WAL."""
         return await self._read_scalar(
             "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()"
@@ -405,34 +366,46 @@ class Store:
 
     # -- meta -----------------------------------------------------------------------------
 
-    async def get_meta(self, key: str) -> str | None:
-        rows = await self._read("SELECT value FROM meta WHERE key = ?", (key,))
-        return str(rows[0][0]) if rows else None
+    async def command_sync_hash(self, scope: str) -> str | None:
+        return await self._meta(f"command_sync:{scope}")
 
-    async def set_meta(self, key: str, value: str) -> None:
+    async def record_command_sync(self, scope: str, payload_hash: str) -> None:
         async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO meta (key, value) VALUES (?, ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
+            await _set_meta(db, f"command_sync:{scope}", payload_hash)
 
-    async def texts_to_analyze(self) -> list[tuple[int, str | None, str]]:
-        """(rowid, title, abstract) of every paper, for re-analysis after the analyzer changed."""
+    async def derived_version(self, name: str) -> str | None:
+        return await self._meta(f"{name}_version")
+
+    async def stored_texts(self) -> list[StoredText]:
+        """Every paper's title and abstract, by rowid, for re-deriving terms or labels."""
         rows = await self._read("SELECT rowid, title, abstract FROM papers ORDER BY rowid")
-        return [(row[0], row[1], row[2]) for row in rows]
+        return [StoredText(int(row[0]), row[1], str(row[2])) for row in rows]
 
-    async def replace_terms(self, terms: Sequence[tuple[int, str]]) -> None:
-        """Store re-analyzed terms, (rowid, terms), in one transaction, and bump `generation`."""
+    async def replace_derived(
+        self,
+        name: str,
+        version: str,
+        *,
+        terms: Sequence[tuple[int, str]] = (),
+        labels: Sequence[tuple[int, str]] = (),
+    ) -> None:
+        """Re-derived terms and labels by rowid and their version, in one transaction."""
         async with self._transaction() as db:
             await db.executemany(
                 "UPDATE papers SET terms = ? WHERE rowid = ?",
                 [(text, rowid) for rowid, text in terms],
             )
-            await db.execute(
-                "INSERT INTO meta (key, value) VALUES ('generation', '1') "
-                "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+            await db.executemany(
+                "UPDATE papers SET label = ? WHERE rowid = ?",
+                [(label, rowid) for rowid, label in labels],
             )
+            await _set_meta(db, f"{name}_version", version)
+            if terms:
+                await _bump_generation(db)
+
+    async def _meta(self, key: str) -> str | None:
+        rows = await self._read("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
 
     async def rename_collection(self, slug: str, name: str) -> None:
         """Give a collection a better display name; its slug, ids and members stay."""
@@ -596,6 +569,21 @@ async def _stored_papers(
     return found
 
 
+async def _set_meta(db: aiosqlite.Connection, key: str, value: str) -> None:
+    await db.execute(
+        "INSERT INTO meta (key, value) VALUES (?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (key, value),
+    )
+
+
+async def _bump_generation(db: aiosqlite.Connection) -> None:
+    await db.execute(
+        "INSERT INTO meta (key, value) VALUES ('generation', '1') "
+        "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+    )
+
+
 async def _scalar(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> int:
     rows = list(await db.execute_fetchall(sql, params))
     return int(rows[0][0])
@@ -605,7 +593,7 @@ def _index_rows(rows: Sequence[sqlite3.Row]) -> list[IndexRow]:
     # Slugs are [a-z0-9]+, so a space separates them safely.
     return [
         IndexRow(
-            rowid=row[0],
+            key=row[0],
             paper_id=row[1],
             slugs=(row[2], *row[4].split()) if row[4] else (row[2],),
             terms=row[3],

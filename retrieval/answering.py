@@ -1,0 +1,125 @@
+"""From a ranking to an Answer: the page of papers, their excerpts, the lead quote, did-you-mean.
+
+The lead quote and the ranking never disagree silently: the lead comes from the top-ranked paper
+on the page unless another shown paper has a clearly better sentence for the question; then that
+paper is moved to the front of the page and the answer says so (`Answer.lead_moved`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from retrieval import text as analysis
+from retrieval.corpus import Corpus
+from retrieval.excerpts import best_sentence, make_excerpt
+from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery
+from retrieval.ranking import Ranking, did_you_mean
+from retrieval.stores.protocol import Store
+
+MAX_SUGGESTION_WORDS = 12
+# Another paper's sentence leads only when it scores this much better than the top paper's best.
+LEAD_MARGIN = 1.5
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """Which slice of a ranking to show, and what to say about the question."""
+
+    question: str
+    parsed: ParsedQuery
+    limit: int
+    offset: int
+    notice: str | None
+    started: float
+
+
+async def build_answer(
+    store: Store, corpus: Corpus, ranking: Ranking, page: Page, excerpt_chars: int
+) -> Answer:
+    offset = max(0, page.offset)
+    docs = ranking.docs[offset : offset + page.limit]
+    papers = await store.papers_by_key(corpus.keys_of(docs))
+    suggestion = None
+    if not ranking.docs:
+        suggestion = await _suggest(store, corpus, ranking.suggestion_terms)
+    hits, lead, lead_id = await asyncio.to_thread(_excerpts, papers, ranking, offset, excerpt_chars)
+    return Answer(
+        question=page.question,
+        query=page.parsed,
+        hits=hits,
+        total=ranking.total,
+        took_ms=(time.perf_counter() - page.started) * 1000,
+        lead=lead,
+        lead_paper_id=lead_id,
+        suggestion=suggestion,
+        notice=page.notice,
+        expansions=ranking.expansions,
+    )
+
+
+def _excerpts(
+    papers: Sequence[Paper], ranking: Ranking, offset: int, budget: int
+) -> tuple[tuple[Hit, ...], Excerpt | None, str | None]:
+    hits = []
+    best: list[tuple[float, Excerpt]] = []
+    for position, paper in enumerate(papers):
+        excerpt = make_excerpt(paper.abstract, ranking.weights, budget)
+        hits.append(
+            Hit(
+                paper=paper,
+                score=ranking.scores[offset + position],
+                rank=offset + position + 1,
+                excerpt=excerpt,
+            )
+        )
+        sentence, score = best_sentence(paper.abstract, ranking.weights, budget)
+        best.append((score, sentence))
+    if not hits:
+        return (), None, None
+    chosen = _lead_position(best)
+    if chosen is None:
+        return tuple(hits), None, None
+    if chosen > 0:
+        # The quote and the list agree: the paper quoted is shown first, with its own rank.
+        hits.insert(0, hits.pop(chosen))
+    return tuple(hits), best[chosen][1], hits[0].paper.id
+
+
+def _lead_position(best: Sequence[tuple[float, Excerpt]]) -> int | None:
+    """The top paper's sentence, unless another's is clearly better (LEAD_MARGIN times)."""
+    top_score = best[0][0]
+    challenger = max(range(len(best)), key=lambda i: best[i][0])
+    if best[challenger][0] <= 0:
+        return None
+    if top_score > 0 and best[challenger][0] < LEAD_MARGIN * top_score:
+        return 0
+    return challenger
+
+
+async def _suggest(store: Store, corpus: Corpus, terms: Sequence[str]) -> str | None:
+    """A did-you-mean built from real words of the corpus, or None if nothing is close."""
+    close = await asyncio.to_thread(did_you_mean, corpus, terms)
+    if not close:
+        return None
+    words = []
+    # A suggestion is a short query to click or retype, not an echo of a huge question.
+    for term in list(dict.fromkeys(terms))[:MAX_SUGGESTION_WORDS]:
+        replacement = close.get(term)
+        words.append(await _surface(store, corpus, replacement) if replacement else term)
+    return " ".join(words)
+
+
+async def _surface(store: Store, corpus: Corpus, term: str) -> str:
+    """A word as papers write it ('retrieval' rather than the stem 'retriev')."""
+    docs = corpus.index.postings(term)[:1].tolist()
+    if not docs:
+        return term
+    abstracts = await store.abstracts_by_key(corpus.keys_of(docs))
+    for abstract in abstracts.values():
+        for start, end, found in analysis.word_spans(abstract):
+            if found == term:
+                return abstract[start:end].lower()
+    return term

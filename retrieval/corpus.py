@@ -1,0 +1,145 @@
+"""The in-memory corpus: one immutable snapshot of the index, collections, acronyms and labels.
+
+`load_corpus` assembles a snapshot from the store (reusing the saved index when it matches the
+store's generation and the analyzer); the engine swaps a new snapshot in with one assignment, so
+a question sees the old corpus or the new one, never a mix.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from retrieval import text as analysis
+from retrieval.acronyms import AcronymTable
+from retrieval.autocomplete import LabelIndex
+from retrieval.index import BM25Index, BM25Params, BoolArray
+from retrieval.models import CollectionInfo
+from retrieval.stores.protocol import IndexRow, Store
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """An immutable snapshot: the engine swaps in a new one after ingest, never edits this one.
+
+    Documents are numbered 0..size-1 in store-key order; `index.keys[doc]` is the store key.
+    """
+
+    index: BM25Index
+    collections: dict[str, tuple[str, BoolArray]]
+    acronyms: AcronymTable
+    label_entries: list[tuple[str, str]]
+    doc_of_paper: dict[str, int]
+    generation: int
+    paper_of_doc: list[str] = field(default_factory=list)
+
+    @cached_property
+    def labels(self) -> LabelIndex:
+        """Autocomplete over `label_entries` (one per document), built on first use.
+
+        Seconds at 100k papers, so the engine builds it in the background after a corpus is
+        installed, and autocomplete does without it until then (`labels_ready`).
+        """
+        return LabelIndex(self.label_entries)
+
+    @property
+    def labels_ready(self) -> bool:
+        return "labels" in self.__dict__
+
+    @cached_property
+    def terms_by_initial(self) -> dict[str, list[str]]:
+        """Vocabulary grouped by first character, frequent terms first, for did-you-mean."""
+        grouped: dict[str, list[str]] = {}
+        order = np.argsort(-np.diff(self.index.offsets), kind="stable")
+        for number in order.tolist():
+            term = self.index.terms[number]
+            bucket = grouped.setdefault(term[:1], [])
+            if len(bucket) < 20_000:
+                bucket.append(term)
+        return grouped
+
+    @property
+    def collection_infos(self) -> list[CollectionInfo]:
+        """The loaded collections as the shared resolver (`collection_names`) reads them."""
+        return [
+            CollectionInfo(name, slug, int(mask.sum()), 0)
+            for slug, (name, mask) in self.collections.items()
+        ]
+
+    def keys_of(self, docs: Sequence[int]) -> list[int]:
+        """Store keys of document numbers, for fetching the papers themselves."""
+        return [int(self.index.keys[doc]) for doc in docs]
+
+
+def index_path(index_dir: Path) -> Path:
+    """Where the saved index lives inside `PAPERBOT_INDEX_DIR`."""
+    return index_dir / "paperbot.index.npz"
+
+
+async def load_corpus(store: Store, params: BM25Params, index_dir: Path) -> Corpus:
+    """The saved index when it matches the store; otherwise rebuilt from stored terms."""
+    generation = await store.generation()
+    stamp = {"generation": generation, "analyzer": analysis.ANALYZER_VERSION}
+    path = index_path(index_dir)
+    rows = await store.index_rows(with_terms=False)
+    index = await asyncio.to_thread(BM25Index.load, path, stamp, params)
+    if index is None or index.size != len(rows):
+        rows = await store.index_rows()
+        # A generator: one paper's term list at a time, not all of them (gigabytes at 1M).
+        documents = (row.terms.split() for row in rows)
+        keys = [row.key for row in rows]
+        index = await asyncio.to_thread(BM25Index.build, documents, keys, params)
+        try:
+            await asyncio.to_thread(_save, index, path, stamp)
+        except OSError as error:
+            log.warning("could not save the index to %s (%s); it will be rebuilt", path, error)
+    acronyms = await asyncio.to_thread(
+        AcronymTable.build, await store.acronym_table(), analysis.analyze
+    )
+    labels = await store.paper_labels()
+    collections = await store.collections()
+    return await asyncio.to_thread(
+        assemble_corpus, index, rows, labels, collections, acronyms, generation
+    )
+
+
+def _save(index: BM25Index, path: Path, stamp: dict[str, int]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    index.save(path, dict(stamp))
+
+
+def assemble_corpus(
+    index: BM25Index,
+    rows: Sequence[IndexRow],
+    labels: Sequence[tuple[str, str]],
+    collections: Sequence[CollectionInfo],
+    acronyms: AcronymTable,
+    generation: int,
+) -> Corpus:
+    paper_of_doc = [row.paper_id for row in rows]
+    masks: dict[str, BoolArray] = {
+        info.slug: np.zeros(index.size, dtype=np.bool_) for info in collections
+    }
+    for doc, row in enumerate(rows):
+        for slug in row.slugs:
+            if slug in masks:
+                masks[slug][doc] = True
+    names = {info.slug: info.name for info in collections}
+    label_of = dict(labels)
+    return Corpus(
+        index=index,
+        collections={slug: (names[slug], mask) for slug, mask in masks.items()},
+        acronyms=acronyms,
+        label_entries=[(paper_id, label_of.get(paper_id, paper_id)) for paper_id in paper_of_doc],
+        doc_of_paper={paper_id: doc for doc, paper_id in enumerate(paper_of_doc)},
+        generation=generation,
+        paper_of_doc=paper_of_doc,
+    )

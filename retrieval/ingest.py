@@ -1,0 +1,145 @@
+"""The ingest pipeline: find files, parse, analyze, label, hash, store; keep derived data current.
+
+Each file is one store transaction (all of its papers or none). CPU-bound steps run in worker
+threads so a bot's event loop stays free. The caller (the engine) refreshes its corpus after.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from retrieval import text as analysis
+from retrieval.errors import PaperbotError, StoreError
+from retrieval.ids import content_hash
+from retrieval.labels import LABELER_VERSION, derive_label, extract_urls
+from retrieval.lists import ParsedList, find_paper_files, read_paper_bytes, read_paper_file
+from retrieval.models import IngestReport
+from retrieval.stores.protocol import NewPaper, Store, StoredText
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[str], None]
+
+
+def searchable_text(title: str | None, abstract: str) -> str:
+    """What is indexed for a paper: its title (when the list has one) and its abstract."""
+    return f"{title}\n{abstract}" if title else abstract
+
+
+def prepare_papers(parsed: ParsedList) -> list[NewPaper]:
+    """Analyze, label and hash parsed papers: everything the store keeps for each one."""
+    prepared = []
+    for paper in parsed.papers:
+        urls = extract_urls(paper.abstract)
+        if paper.url and paper.url not in urls:
+            urls = (paper.url, *urls)
+        prepared.append(
+            NewPaper(
+                abstract=paper.abstract,
+                external_id=paper.external_id,
+                label=derive_label(paper.abstract, paper.title),
+                content_hash=content_hash(paper.abstract),
+                terms=" ".join(analysis.analyze(searchable_text(paper.title, paper.abstract))),
+                title=paper.title,
+                urls=urls,
+                authors=paper.authors,
+                acronyms=tuple(analysis.find_acronyms(paper.abstract)),
+            )
+        )
+    return prepared
+
+
+async def ingest_paths(
+    store: Store,
+    paths: Sequence[Path],
+    *,
+    collection: str | None = None,
+    progress: Progress | None = None,
+) -> IngestReport:
+    """Ingest files and folders, each file atomically; a store fault stops the run."""
+    files = await asyncio.to_thread(find_paper_files, list(paths))
+    report = IngestReport()
+    for number, path in enumerate(files, start=1):
+        if progress:
+            progress(f"[{number}/{len(files)}] {path}")
+        try:
+            parsed = await asyncio.to_thread(read_paper_file, path, collection=collection)
+        except PaperbotError as error:
+            report = report.merge(IngestReport(errors=(str(error),)))
+            continue
+        try:
+            report = report.merge(await store_parsed(store, parsed, str(path)))
+        except StoreError as error:
+            # Disk full or read-only: later files would fail alike. Files stored before this
+            # one stay, and the caller's refresh makes them searchable now.
+            report = report.merge(IngestReport(errors=(f"{path}: {error}",)))
+            break
+        if progress and report.errors and report.errors[-1].startswith(str(path)):
+            progress(report.errors[-1])
+    return report
+
+
+async def ingest_upload(
+    store: Store, name: str, data: bytes, *, collection: str | None = None
+) -> IngestReport:
+    """Ingest an uploaded list; raises ListFormatError (with file and line) if it is bad."""
+    parsed = await asyncio.to_thread(read_paper_bytes, name, data, collection=collection)
+    return await store_parsed(store, parsed, f"upload:{name}")
+
+
+async def store_parsed(store: Store, parsed: ParsedList, origin: str) -> IngestReport:
+    if await store.file_ingested(parsed.sha256):
+        return IngestReport(files_skipped=1, notes=(f"{origin}: already ingested",))
+    prepared = await asyncio.to_thread(prepare_papers, parsed)
+    result = await store.add_file(
+        origin=origin, sha256=parsed.sha256, collection=parsed.collection, papers=prepared
+    )
+    if parsed.collection_from_header and result.collection == result.slug != parsed.collection:
+        # A JSONL file named the collection after itself ("icml2024"); a list header
+        # ("ICML 2024 论文列表") is the better display name.
+        await store.rename_collection(result.slug, parsed.collection)
+    return IngestReport(
+        files_read=1,
+        papers_added=result.added,
+        papers_skipped=result.skipped,
+        collections=(parsed.collection if parsed.collection_from_header else result.collection,),
+        notes=tuple(parsed.notes),
+    )
+
+
+async def refresh_derived(store: Store) -> None:
+    """Re-derive stored terms and labels once when the analyzer or the labeler changed.
+
+    Ids never change; only what was computed from the text at ingest is recomputed.
+    """
+    for name, version, derive in (
+        ("analyzer", str(analysis.ANALYZER_VERSION), _terms),
+        ("labeler", str(LABELER_VERSION), _labels),
+    ):
+        stored = await store.derived_version(name)
+        if stored == version:
+            continue
+        texts = await store.stored_texts()
+        if texts:
+            log.info(
+                "%s changed (%s -> %s): re-deriving %d papers", name, stored, version, len(texts)
+            )
+        values = await asyncio.to_thread(derive, texts)
+        if name == "analyzer":
+            await store.replace_derived(name, version, terms=values)
+        else:
+            await store.replace_derived(name, version, labels=values)
+
+
+def _terms(texts: Sequence[StoredText]) -> list[tuple[int, str]]:
+    return [
+        (text.key, " ".join(analysis.analyze(searchable_text(text.title, text.abstract))))
+        for text in texts
+    ]
+
+
+def _labels(texts: Sequence[StoredText]) -> list[tuple[int, str]]:
+    return [(text.key, derive_label(text.abstract, text.title)) for text in texts]

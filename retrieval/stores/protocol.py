@@ -1,0 +1,178 @@
+"""What the engine needs of a database: the `Store` Protocol and the values that cross it.
+
+Two backends implement it: SQLite (`retrieval/stores/sqlite.py`, the zero-setup default) and
+PostgreSQL (`retrieval/stores/postgres.py`, several bot processes over one database). Nothing
+backend-specific crosses this seam: no connections, rowids, SQL types or file paths. Papers are
+addressed by their paperbot id, or by `key`: an integer the store assigns once, in insertion
+order, never reused, which the index uses to name documents compactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Protocol
+
+from retrieval.models import CollectionInfo, Paper
+
+
+@dataclass(frozen=True, slots=True)
+class NewPaper:
+    """A paper ready to store, prepared by ingest. `acronyms` are defined in its abstract."""
+
+    abstract: str
+    external_id: str
+    label: str
+    content_hash: str
+    terms: str
+    title: str | None = None
+    urls: tuple[str, ...] = ()
+    authors: tuple[str, ...] = ()
+    acronyms: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    """What `add_file` did. `collection` is the stored name, which wins over a new spelling."""
+
+    added: int
+    skipped: int
+    collection: str
+    slug: str
+    already_ingested: bool
+
+
+@dataclass(frozen=True, slots=True)
+class IndexRow:
+    """What the index needs of one paper. `slugs` is the home collection, then memberships."""
+
+    key: int
+    paper_id: str
+    slugs: tuple[str, ...]
+    terms: str
+
+
+@dataclass(frozen=True, slots=True)
+class StoredText:
+    """A paper's text as stored, for re-deriving what was computed from it at ingest."""
+
+    key: int
+    title: str | None
+    abstract: str
+
+
+class Store(Protocol):
+    """The database behind the engine. Every write is one transaction: all of it, or none."""
+
+    async def close(self) -> None: ...
+
+    async def __aenter__(self) -> Store: ...
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None: ...
+
+    # -- ingest -------------------------------------------------------------------------------
+
+    async def file_ingested(self, sha256: str) -> bool: ...
+
+    async def add_file(
+        self, *, origin: str, sha256: str, collection: str, papers: Sequence[NewPaper]
+    ) -> FileResult:
+        """Store one file's papers atomically; idempotent by `sha256` and by content hash.
+
+        A paper whose content hash is already stored keeps its id and home collection and
+        becomes a member of `collection`. New papers get ids `<slug>-<n>`, numbered on from the
+        collection's last id, in order, allocated by the database (never in process memory).
+        Bumps the corpus generation.
+        """
+        ...
+
+    async def rename_collection(self, slug: str, name: str) -> None: ...
+
+    async def generation(self) -> int:
+        """Bumped by every write that changes what the index holds."""
+        ...
+
+    async def index_rows(self, *, with_terms: bool = True, after_key: int = 0) -> list[IndexRow]:
+        """Index input of every paper with key > `after_key`, by key. Without `with_terms`,
+        `terms` is "" (enough to check a saved index)."""
+        ...
+
+    # -- derived data kept in step with the analyzer and the labeler --------------------------
+
+    async def derived_version(self, name: str) -> str | None:
+        """The version of the analyzer ('analyzer') or labeler ('labeler') stored data matches."""
+        ...
+
+    async def stored_texts(self) -> list[StoredText]: ...
+
+    async def replace_derived(
+        self,
+        name: str,
+        version: str,
+        *,
+        terms: Sequence[tuple[int, str]] = (),
+        labels: Sequence[tuple[int, str]] = (),
+    ) -> None:
+        """Store re-derived terms and/or labels by key and record `version`, in one
+        transaction; new terms bump the generation."""
+        ...
+
+    # -- papers -------------------------------------------------------------------------------
+
+    async def paper(self, paper_id: str) -> Paper | None:
+        """By paperbot id (`ids.lookup_key` folding) or, failing that, by external id."""
+        ...
+
+    async def papers_by_key(self, keys: Sequence[int]) -> list[Paper]:
+        """Papers in the order given; unknown keys are left out."""
+        ...
+
+    async def abstracts_by_key(self, keys: Sequence[int]) -> dict[int, str]: ...
+
+    async def random_paper(self, slug: str | None = None) -> Paper | None: ...
+
+    async def paper_labels(self) -> list[tuple[str, str]]:
+        """(id, label) of every paper, by key."""
+        ...
+
+    # -- collections and statistics -----------------------------------------------------------
+
+    async def collections(self) -> list[CollectionInfo]:
+        """In creation order; `papers` counts members, not just home papers."""
+        ...
+
+    async def acronym_table(self) -> list[tuple[str, str, int]]: ...
+
+    async def counts(self) -> tuple[int, int]:
+        """(papers, collections)."""
+        ...
+
+    async def size_bytes(self) -> int:
+        """The database's size on disk, as far as the backend can tell."""
+        ...
+
+    # -- reading lists ------------------------------------------------------------------------
+
+    async def save(self, user_id: int, paper_id: str) -> bool:
+        """True if newly added; raises PaperNotFound if no such paper."""
+        ...
+
+    async def unsave(self, user_id: int, paper_id: str) -> bool: ...
+
+    async def saved(self, user_id: int) -> list[Paper]:
+        """Oldest first."""
+        ...
+
+    # -- deployment state ---------------------------------------------------------------------
+
+    async def command_sync_hash(self, scope: str) -> str | None:
+        """The hash of the slash-command payload last synced to Discord for `scope`."""
+        ...
+
+    async def record_command_sync(self, scope: str, payload_hash: str) -> None: ...

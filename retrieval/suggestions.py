@@ -1,0 +1,34 @@
+"""Autocomplete answers: ids and label words by prefix first, then full-text matches."""
+
+from __future__ import annotations
+
+from retrieval import text as analysis
+from retrieval.corpus import Corpus
+from retrieval.ids import paper_key
+from retrieval.models import ParsedQuery
+from retrieval.ranking import RankOptions, rank
+
+
+def suggest_papers(
+    corpus: Corpus, text: str, limit: int, options: RankOptions
+) -> list[tuple[str, str]]:
+    """(paper id, label) pairs for what has been typed so far, at most `limit`."""
+    if corpus.labels_ready:
+        found = corpus.labels.suggest(text, limit)
+    else:
+        # Still building after a start or an ingest: exact ids now, prefixes a moment later.
+        doc = corpus.doc_of_paper.get(paper_key(text) or "")
+        found = [] if doc is None else [corpus.label_entries[doc]]
+    exact = corpus.doc_of_paper.get(paper_key(text) or "")
+    if exact is not None and corpus.label_entries[exact] not in found:
+        # A typed id in any form ("ICML2026-07") is the first choice, whatever the prefixes say.
+        found.insert(0, corpus.label_entries[exact])
+    if len(found) >= limit or not text.strip():
+        return found[:limit] or corpus.label_entries[:limit]
+    ranking = rank(corpus, ParsedQuery(text=text), options, analysis.analyze)
+    seen = {paper_id for paper_id, _ in found}
+    for doc in ranking.docs:
+        entry = corpus.label_entries[doc]
+        if entry[0] not in seen:
+            found.append(entry)
+    return found[:limit]
