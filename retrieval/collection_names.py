@@ -14,6 +14,12 @@ from typing import Protocol, TypeVar
 # "ICML'24", "icml 24", "ICML-24": a two-digit year after the venue's letters means 20xx.
 _SHORT_YEAR = re.compile(r"^([a-z]+)[\s'’`\-_]*(\d{2})$")
 _DROP = re.compile(r"[^a-z0-9]+")
+# A venue and year inside a sentence: "ICML 2026", "NeurIPS-2023", "icml2024", "ICML'24".
+# A two-digit year needs an apostrophe, a hyphen or nothing before it ("top 10" is no venue).
+_VENUE_YEAR = re.compile(
+    r"(?<![\w:'’`\-])([a-z]{2,12})(?:[\s\-_]{0,2}((?:19|20)\d\d)|['’`\-]?(\d\d))(?![\w\-])",
+    re.IGNORECASE,
+)
 
 
 class NamedCollection(Protocol):
@@ -45,3 +51,15 @@ def resolve_collection(text: str, collections: Sequence[C]) -> C | None:
         if key in (collection.slug, collection_key(collection.name)):
             return collection
     return None
+
+
+def find_venue_years(text: str) -> list[tuple[int, int, str, str]]:
+    """Venue-and-year phrases in a sentence, as (start, end, surface text, venue letters).
+
+    'what did ICLR 2024 publish' finds (9, 18, 'ICLR 2024', 'iclr'). Whether the phrase names a
+    loaded collection is `resolve_collection`'s business.
+    """
+    return [
+        (match.start(), match.end(), match.group(0), match.group(1).lower())
+        for match in _VENUE_YEAR.finditer(text)
+    ]

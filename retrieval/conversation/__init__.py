@@ -1,0 +1,1 @@
+"""Chat understanding: a message -> an Intent; references resolved against conversation memory."""
