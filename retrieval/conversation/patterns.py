@@ -289,10 +289,10 @@ LEADING_GREETING = re.compile(
 )
 # Politeness and filler around a chat message (not around a search: those words are harmless).
 OUTER_FILLER = re.compile(
-    r"^(?:(?:please|pls|plz|ok(?:ay)?|so|and|also|now|then|well|um+|uh+|hey|oh)[, ]+){0,3}"
+    r"^(?:(?:please|pls|plz|ok(?:ay)?|so|and|also|now|then|well|um+|uh+)[, ]+){0,3}"
 )
 TRAILING_FILLER = re.compile(
-    r"(?:[, ]+(?:please|pls|plz|thanks|thank you|ty|thx|then|now|too|again|paperbot|bot))+$"
+    r"(?:[, ]+(?:please|pls|plz|thanks|thank you|ty|thx|then|now|too|again))+$"
 )
 
 # Venue words that make "<venue> <year>" a collection name even when no such collection is
