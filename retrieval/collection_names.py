@@ -6,6 +6,7 @@ message all resolve through `resolve_collection`, so they can never disagree.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -30,6 +31,7 @@ class NamedCollection(Protocol):
     def slug(self) -> str: ...
 
 
+@functools.lru_cache(maxsize=4096)
 def collection_key(text: str) -> str:
     """Case, width, spaces, punctuation and two-digit years folded: 'ICML’24' -> 'icml2024'."""
     folded = unicodedata.normalize("NFKC", text).strip().lower()

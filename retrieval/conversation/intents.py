@@ -112,10 +112,13 @@ def _more(folded: str) -> Intent | None:
 
 def _question(clean: str, slugs: frozenset[str]) -> Intent | None:
     """A question about referenced papers: "what dataset does icml2026-6 use?"."""
-    protected = [match.span() for match in _PROTECTED.finditer(clean.translate(_QUOTES))]
+    found = refs_in_text(clean, slugs)
+    if not found:
+        return None
+    protected = _protected(clean)
     found = [
         span
-        for span in refs_in_text(clean, slugs)
+        for span in found
         if not any(start < span[1] and span[0] < end for start, end in protected)
     ]
     if not found:
@@ -142,11 +145,12 @@ def _question(clean: str, slugs: frozenset[str]) -> Intent | None:
 def _search(clean: str, collections: Sequence[NamedCollection]) -> Intent:
     """SEARCH: a leading greeting and a collection named in words are taken out of the query."""
     text = patterns.LEADING_GREETING.sub("", clean, count=1)
-    protected = [match.span() for match in _PROTECTED.finditer(text.translate(_QUOTES))]
     collection: str | None = None
     unknown: str | None = None
     cuts: list[tuple[int, int]] = []
-    for start, end, surface, venue in find_venue_years(text):
+    phrases = find_venue_years(text)
+    protected = _protected(text) if phrases else []
+    for start, end, surface, venue in phrases:
         if any(p_start < end and start < p_end for p_start, p_end in protected):
             continue
         loaded = resolve_collection(surface, collections)
@@ -156,7 +160,7 @@ def _search(clean: str, collections: Sequence[NamedCollection]) -> Intent:
             unknown = unknown or surface
         else:
             continue
-        before = patterns.COLLECTION_BEFORE.search(text, 0, start)
+        before = patterns.COLLECTION_BEFORE.search(text, max(0, start - 16), start)
         after = patterns.COLLECTION_AFTER.match(text, end)
         cuts.append((before.start() if before else start, after.end() if after else end))
     query = _without(text, cuts)
@@ -174,6 +178,11 @@ def _search(clean: str, collections: Sequence[NamedCollection]) -> Intent:
         unknown_collection=unknown,
         defines=defines,
     )
+
+
+def _protected(text: str) -> list[tuple[int, int]]:
+    """Spans of query syntax (quotes, in:, -term) that no chat rule may take words from."""
+    return [match.span() for match in _PROTECTED.finditer(text.translate(_QUOTES))]
 
 
 def _without(text: str, cuts: list[tuple[int, int]]) -> str:

@@ -211,20 +211,32 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
         S,
         {"collection": "iclr2024", "query": "what did on diffusion?"},
     ),
-    ("in NeurIPS 2023, what about RLHF?", S, {"collection": "neurips2023", "query": "what about RLHF?"}),
+    (
+        "in NeurIPS 2023, what about RLHF?",
+        S,
+        {"collection": "neurips2023", "query": "what about RLHF?"},
+    ),
     ("papers on RL at ICML'24", S, {"collection": "icml2024", "query": "papers on RL"}),
     ("papers on RL at ICML’24", S, {"collection": "icml2024", "query": "papers on RL"}),
     ("icml2026 moe routing", S, {"collection": "icml2026", "query": "moe routing"}),
     ("neurips-2023 diffusion", S, {"collection": "neurips2023", "query": "diffusion"}),
     ("moe papers from icml 2026", S, {"collection": "icml2026", "query": "moe papers"}),
-    ("NEURIPS 2023's best work on RLHF", S, {"collection": "neurips2023", "query": "best work on RLHF"}),
+    (
+        "NEURIPS 2023's best work on RLHF",
+        S,
+        {"collection": "neurips2023", "query": "best work on RLHF"},
+    ),
     (
         "ICML 2019 papers about graph neural nets",
         S,
         {"unknown_collection": "ICML 2019", "query": "papers about graph neural nets"},
     ),
     ("CVPR 2022 segmentation", S, {"unknown_collection": "CVPR 2022", "query": "segmentation"}),
-    ("at ACL 2023, anything on parsing", S, {"unknown_collection": "ACL 2023", "query": "anything on parsing"}),
+    (
+        "at ACL 2023, anything on parsing",
+        S,
+        {"unknown_collection": "ACL 2023", "query": "anything on parsing"},
+    ),
     ("ICML papers on moe", S, {}),  # no year: a word, not a collection
     ("ICML", S, {}),
     ("papers from 2023 on RLHF", S, {}),  # a year alone is not a collection

@@ -1,0 +1,68 @@
+"""The id and collection rules inside sentences (retrieval/ids.py, collection_names.py)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from retrieval.collection_names import find_venue_years
+from retrieval.ids import find_paper_keys, paper_key
+
+
+def test_ids_inside_a_sentence() -> None:
+    text = "compare ICML2026-6 and icml2026 23, or icml2026#0007"
+    assert [key for _, _, key in find_paper_keys(text)] == [
+        "icml2026-6",
+        "icml2026-23",
+        "icml2026-7",
+    ]
+    start, end, _ = find_paper_keys(text)[0]
+    assert text[start:end] == "ICML2026-6"
+
+
+def test_words_that_look_like_ids_are_not_ids() -> None:
+    for text in (
+        "gpt-4 results",
+        "llama 2 fine-tuning",
+        "top 10",
+        "resnet-50",
+        "x-1",
+        "-icml2026-3",
+    ):
+        assert find_paper_keys(text) == [], text
+
+
+def test_a_loaded_slug_without_a_year_counts() -> None:
+    assert [key for *_, key in find_paper_keys("what about scifact-12?", {"scifact"})] == [
+        "scifact-12"
+    ]
+    assert find_paper_keys("what about scifact-12?") == []
+
+
+@given(st.text(max_size=200))
+def test_found_ids_are_canonical(text: str) -> None:
+    for start, end, key in find_paper_keys(text):
+        assert paper_key(text[start:end]) == key
+
+
+def test_venue_years() -> None:
+    found = find_venue_years("what did ICLR 2024 publish, vs NeurIPS-2023, icml2026 and ICML'24")
+    assert [(surface, venue) for _, _, surface, venue in found] == [
+        ("ICLR 2024", "iclr"),
+        ("NeurIPS-2023", "neurips"),
+        ("icml2026", "icml"),
+        ("ICML'24", "icml"),
+    ]
+
+
+def test_not_venue_years() -> None:
+    for text in (
+        "icml2026-13",
+        "top 10",
+        "gpt 4",
+        "in:icml2024",
+        "x2024",
+        "ICML 1850",
+        "ICML 20245",
+    ):
+        assert find_venue_years(text) == [], text
