@@ -65,3 +65,23 @@ def find_venue_years(text: str) -> list[tuple[int, int, str, str]]:
         (match.start(), match.end(), match.group(0), match.group(1).lower())
         for match in _VENUE_YEAR.finditer(text)
     ]
+
+
+@functools.lru_cache(maxsize=256)
+def _name_pattern(name: str, slug: str) -> re.Pattern[str]:
+    words = re.findall(r"[a-z0-9]+", unicodedata.normalize("NFKC", name).lower())
+    spelled = r"[\s\-_'’]{0,2}".join(re.escape(word) for word in words) if words else "(?!)"
+    return re.compile(rf"(?<![\w:\-])(?:{spelled}|{re.escape(slug)})(?![\w\-])", re.IGNORECASE)
+
+
+def find_collection_names(text: str, collections: Sequence[C]) -> list[tuple[int, int, C]]:
+    """Loaded collections named by display name or slug inside a sentence: (start, end, one).
+
+    'claims in SciFact' finds SciFact at (10, 17). Whether a name is meant as a filter there
+    (rather than as a word) is for the caller to judge from the words around it.
+    """
+    found: list[tuple[int, int, C]] = []
+    for collection in collections:
+        for match in _name_pattern(collection.name, collection.slug).finditer(text):
+            found.append((match.start(), match.end(), collection))
+    return sorted(found, key=lambda hit: hit[0])

@@ -13,7 +13,12 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from retrieval.collection_names import NamedCollection, find_venue_years, resolve_collection
+from retrieval.collection_names import (
+    NamedCollection,
+    find_collection_names,
+    find_venue_years,
+    resolve_collection,
+)
 from retrieval.conversation import patterns
 from retrieval.conversation.model import FocusRef, Intent, IntentKind, Ref
 from retrieval.conversation.refs import refs_in_text, whole_ref, whole_refs
@@ -149,7 +154,7 @@ def _search(clean: str, collections: Sequence[NamedCollection]) -> Intent:
     unknown: str | None = None
     cuts: list[tuple[int, int]] = []
     phrases = find_venue_years(text)
-    protected = _protected(text) if phrases else []
+    protected = _protected(text) if phrases or collections else []
     for start, end, surface, venue in phrases:
         if any(p_start < end and start < p_end for p_start, p_end in protected):
             continue
@@ -160,10 +165,17 @@ def _search(clean: str, collections: Sequence[NamedCollection]) -> Intent:
             unknown = unknown or surface
         else:
             continue
-        before = patterns.COLLECTION_BEFORE.search(text, max(0, start - 16), start)
-        after = patterns.COLLECTION_AFTER.match(text, end)
-        cuts.append((before.start() if before else start, after.end() if after else end))
-    query = _without(text, cuts)
+        cuts.append(_cut(text, start, end))
+    if collection is None and collections:
+        for start, end, loaded in find_collection_names(text, collections):
+            if any(c_start < end and start < c_end for c_start, c_end in cuts + protected):
+                continue
+            before = patterns.COLLECTION_BEFORE.search(text, max(0, start - 16), start)
+            if before or patterns.COLLECTION_NOUN_AFTER.match(text, end):
+                collection = loaded.slug
+                cuts.append(_cut(text, start, end))
+                break
+    query = _without(text, sorted(cuts))
     defines: str | None = None
     definition = patterns.DEFINITION.pattern.fullmatch(query.rstrip(" ?!."))
     if definition is not None:
@@ -178,6 +190,13 @@ def _search(clean: str, collections: Sequence[NamedCollection]) -> Intent:
         unknown_collection=unknown,
         defines=defines,
     )
+
+
+def _cut(text: str, start: int, end: int) -> tuple[int, int]:
+    """A collection phrase's span widened by the words that only say where ("in", "'s")."""
+    before = patterns.COLLECTION_BEFORE.search(text, max(0, start - 16), start)
+    after = patterns.COLLECTION_AFTER.match(text, end)
+    return (before.start() if before else start, after.end() if after else end)
 
 
 def _protected(text: str) -> list[tuple[int, int]]:

@@ -306,6 +306,11 @@ KNOWN_VENUES: frozenset[str] = words(
     acml ictai icdm sdm
     """
 )
+# A loaded collection named without a year ("SciFact") is a filter only next to one of these:
+# "in SciFact, ...", "SciFact papers on ...". Otherwise it is an ordinary word.
+COLLECTION_NOUN_AFTER = re.compile(
+    r"\s(?:papers?|abstracts?|collection|articles?|claims)\b", re.IGNORECASE
+)
 # Words around a collection phrase that only say where: removed with the phrase.
 COLLECTION_BEFORE = re.compile(r"\b(?:in|at|from|of|for|on|during)\s(?:the\s)?$", re.IGNORECASE)
 COLLECTION_AFTER = re.compile(

@@ -246,6 +246,15 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("llama 2 fine-tuning", S, {}),
     ("top 10 tricks for training", S, {}),
     ("ICML 2026", S, {"collection": "icml2026", "query": ""}),
+    # a loaded collection without a year filters only next to "in"/"from"/"papers"
+    (
+        "claims in SciFact about vitamin D",
+        S,
+        {"collection": "scifact", "query": "claims about vitamin D"},
+    ),
+    ("scifact papers on vitamin D", S, {"collection": "scifact", "query": "papers on vitamin D"}),
+    ("scifact vitamin D", S, {}),
+    ("in:scifact vitamin D", S, {}),
     # --- query syntax is left untouched
     ('"ICML 2026" -survey in:icml2026 moe', S, {}),
     ('in:"ICML 2026" moe', S, {}),

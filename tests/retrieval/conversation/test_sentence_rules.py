@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from retrieval.collection_names import find_venue_years
+from retrieval.collection_names import find_collection_names, find_venue_years
 from retrieval.ids import find_paper_keys, paper_key
 
 
@@ -66,3 +66,15 @@ def test_not_venue_years() -> None:
         "ICML 20245",
     ):
         assert find_venue_years(text) == [], text
+
+
+def test_loaded_collection_names_in_a_sentence() -> None:
+    from tests.retrieval.conversation.conftest import COLLECTIONS
+
+    found = find_collection_names("claims in SCIFACT or scifact, not scifactual", COLLECTIONS)
+    assert [(start, end, hit.slug) for start, end, hit in found] == [
+        (10, 17, "scifact"),
+        (21, 28, "scifact"),
+    ]
+    found = find_collection_names("neurips 2023 vs ICML-2026", COLLECTIONS)
+    assert [hit.slug for _, _, hit in found] == ["neurips2023", "icml2026"]
