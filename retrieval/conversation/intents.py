@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import replace
 
 from retrieval.collection_names import (
     NamedCollection,
@@ -62,11 +63,8 @@ def parse_message(text: str, collections: Sequence[NamedCollection]) -> Intent:
     """What `text` asks for. Never raises; an unreadable message is a SEARCH (or HELP if empty)."""
     clean = normalize(text)
     slugs = frozenset(collection.slug for collection in collections)
-    if len(clean) <= patterns.MAX_CHAT_CHARS:
-        intent = _chat_intent(clean, slugs)
-        if intent is not None:
-            return intent
-    return _search(clean, collections)
+    intent = _chat_intent(clean, slugs) if len(clean) <= patterns.MAX_CHAT_CHARS else None
+    return replace(intent or _search(clean, collections), message=clean)
 
 
 def _chat_intent(clean: str, slugs: frozenset[str]) -> Intent | None:
@@ -78,9 +76,9 @@ def _chat_intent(clean: str, slugs: frozenset[str]) -> Intent | None:
             return Intent(kind)
     if not folded:
         return None
-    shown = whole_ref(patterns.SHOW_VERB.sub("", folded), slugs)
-    if shown is not None:
-        return Intent(IntentKind.PAPER, refs=(shown,))
+    shown = whole_refs(patterns.SHOW_VERB.sub("", folded), slugs)
+    if shown is not None:  # "icml2026-13", "the second one", "it", "2 and 3"
+        return Intent(IntentKind.PAPER, refs=shown)
     return (
         _similar(folded, slugs)
         or _compare(folded, slugs)
@@ -93,7 +91,7 @@ def _similar(folded: str, slugs: frozenset[str]) -> Intent | None:
     match = patterns.SIMILAR.pattern.fullmatch(folded)
     if match is None:
         return None
-    target = match.group("ref") or match.group("ref2") or match.group("ref3") or ""
+    target = next((group for group in match.groups() if group), "")
     target = re.sub(r"^(?:the )?(?:papers? |ones? )?(?:to |like )?", "", target.strip())
     ref: Ref | None = FocusRef() if not target else whole_ref(target, slugs)
     if ref is None:

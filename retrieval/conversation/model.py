@@ -61,7 +61,8 @@ class Intent:
     whose words were removed from `query`; `unknown_collection` is a venue and year that no loaded
     collection matches (searched over everything; its words were removed too).
     `defines` is the term of "what is DRIFT?": a SEARCH whose shell may lead with the sentence
-    that defines the term.
+    that defines the term. `message` is the whole message, normalized: what to search instead
+    when a follow-up finds no answer to point into (e.g. "which one is faster?" out of context).
     """
 
     kind: IntentKind
@@ -71,6 +72,7 @@ class Intent:
     unknown_collection: str | None = None
     wants_code: bool = False
     defines: str | None = None
+    message: str = ""
 
     @property
     def needs_memory(self) -> bool:

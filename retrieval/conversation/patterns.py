@@ -126,7 +126,8 @@ SIMILAR = _rule(
     r" ?(?:like|similar to|related to|close to|resembling) (?P<ref>.{1,80})"
     r"|similar(?: papers?| ones?| work)?(?: (?:to|like))? ?(?P<ref2>.{0,80})"
     r"|related(?: papers?| work)?(?: (?:to|for))? ?(?P<ref3>.{0,80})"
-    r"|(?:more|others?|anything else) like (?:this|that|it)",
+    r"|(?:more|others?|anything else) like (?:this|that|it)"
+    r"|(?:other |more )?(?:papers?|anything|something|work) (?:about|on) (?P<ref4>.{1,80})",
     "more like icml2026-13",
     "papers similar to the first one",
     "anything else like that",
@@ -134,6 +135,7 @@ SIMILAR = _rule(
     "similar",
     "similar papers",
     "related work",
+    "papers about it",
 )
 
 # "compare the first two", "compare 1 3", "compare icml2026-6 and icml2026-23".
@@ -218,7 +220,14 @@ POSITION_IN_TEXT = re.compile(
     + _COUNT
     + r"))? "
     + _NOUN
-    + r"|(?:#|number |no\. ?)(?P<num>\d{1,3})|(?:paper|result) (?P<num2>\d{1,2}))(?!\w)"
+    + r"|(?:#|number |no\. ?)(?P<num>\d{1,3})|(?:paper|result) (?P<num2>\d{1,2})"
+    + r"|the (?P<ord_end>"
+    + _ORDINAL
+    + r")(?=\s*[?.!]*$)"  # "the github for the 3rd?"
+    # "which one has code?", "does any of them use ImageNet?": every result shown.
+    r"|(?P<all>which one|which of (?:them|these|those|the (?:papers|results|ones))"
+    r"|(?:any|all|each|none|either) of (?:them|these|those|the (?:papers|results|ones)))"
+    r")(?!\w)"
     # "the first paper to use RLHF" is a search, not a position.
     r"(?! (?:on|about|to|that|which|who|for|in|of|with|using|where|ever)\b)",
     re.IGNORECASE,
@@ -238,6 +247,7 @@ FOCUS = _rule(
 # search.
 FOCUS_IN_TEXT = re.compile(
     r"(?<!\w)(?:(?:this|that|the) (?:paper|one|abstract|work|study|method|approach|model)"
+    r"|(?<= )it(?=\s*[?.!]*$)"  # "summarize it", "who wrote it?"
     r"|(?:does|did|do|can|could|will|would) it(?= (?:have|has|use|report|provide|release|include"
     r"|come|compare|mention|evaluate|show|propose|claim|work|beat|outperform|cite|need|require"
     r"|support|train|run|say|do|test|measure|apply|achieve|address|handle|solve|study|focus|target"
@@ -289,7 +299,9 @@ LEADING_GREETING = re.compile(
 )
 # Politeness and filler around a chat message (not around a search: those words are harmless).
 OUTER_FILLER = re.compile(
-    r"^(?:(?:please|pls|plz|ok(?:ay)?|so|and|also|now|then|well|um+|uh+)[, ]+){0,3}"
+    r"^(?:(?:please|pls|plz|ok(?:ay)?|so|and|also|now|then|well|um+|uh+)[, ]+"
+    # "thanks, more like the first one": chit-chat in front, only when punctuated.
+    r"|(?:thanks|thank you|ty|thx|cool|nice|great|perfect|awesome|hi|hello|hey)[,!.]+ ?){0,3}"
 )
 TRAILING_FILLER = re.compile(
     r"(?:[, ]+(?:please|pls|plz|thanks|thank you|ty|thx|then|now|too|again))+$"

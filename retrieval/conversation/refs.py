@@ -26,7 +26,7 @@ def _id_ref(fragment: str, slugs: Collection[str]) -> IdRef | None:
 def _position(match: re.Match[str]) -> PositionRef | None:
     """A POSITION or POSITION_IN_TEXT match as a reference; None for "#0"."""
     groups = match.groupdict()
-    ordinal = groups.get("ord")
+    ordinal = groups.get("ord") or groups.get("ord_end")
     if ordinal:
         index = patterns.ORDINALS[ordinal.lower()]
         count = patterns.COUNTS.get((groups.get("count") or "one").lower(), 1)

@@ -64,7 +64,7 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("good bot", ST, {}),
     ("nice", ST, {}),
     ("ok", ST, {}),
-    ("cool, thanks", ST, {}),
+    ("cool, thanks", T, {}),
     ("lol", ST, {}),
     ("how are you?", ST, {}),
     ("who are you", ST, {}),
@@ -129,6 +129,9 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("tell me more about it", P, {"refs": (F,)}),
     ("what is it?", P, {"refs": (F,)}),
     ("both", P, {"refs": (pos(0, 2),)}),
+    ("2 and 3", P, {"refs": (pos(1), pos(2))}),
+    ("1, 3", P, {"refs": (pos(0), pos(2))}),
+    ("the first one", P, {"refs": (pos(0),)}),
     # --- similar
     ("more like icml2026-13", SIM, {"refs": ids("icml2026-13")}),
     ("papers similar to the first one", SIM, {"refs": (pos(0),)}),
@@ -142,6 +145,9 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("show me more like the last one", SIM, {"refs": (pos(LAST),)}),
     ("related to it", SIM, {"refs": (F,)}),
     ("papers like it", SIM, {"refs": (F,)}),
+    ("papers about it", SIM, {"refs": (F,)}),
+    ("papers on the second one", SIM, {"refs": (pos(1),)}),
+    ("thanks, and more like the first one?", SIM, {"refs": (pos(0),)}),
     # --- more
     ("more", MORE, {}),
     ("More!", MORE, {}),
@@ -191,6 +197,11 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("how big is the model in that paper?", Q, {"refs": (F,)}),
     ("does icml2026-6 beat icml2026-23?", Q, {"refs": ids("icml2026-6", "icml2026-23")}),
     ("is it open source?", Q, {"refs": (F,), "wants_code": True}),
+    ("which one has code?", Q, {"refs": (pos(0, 0),), "query": "has code", "wants_code": True}),
+    ("does any of them use ImageNet?", Q, {"refs": (pos(0, 0),), "query": "does use ImageNet"}),
+    ("summarize it", Q, {"refs": (F,), "query": "summarize"}),
+    ("who wrote it?", Q, {"refs": (F,), "query": "who wrote"}),
+    ("what's the github for the 3rd?", Q, {"refs": (pos(2),), "wants_code": True}),
     ("icml2026-13 datasets", Q, {"refs": ids("icml2026-13"), "query": "datasets"}),
     # --- "what is X?": a search for X whose best sentence defines it
     ("what is DRIFT?", S, {"query": "DRIFT", "defines": "DRIFT"}),
@@ -300,6 +311,10 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("mixture of experts", S, {}),
     ("sparse attention for long documents", S, {}),
     ("which papers attack RAG retrievers?", S, {}),
+    ("papers about transformers", S, {}),
+    ("it works on graphs", S, {}),
+    ("what does it mean for a model to be calibrated", S, {}),
+    ("which papers have code for diffusion?", S, {}),
 ]
 
 DEFAULTS: dict[str, Any] = {
@@ -339,6 +354,7 @@ def test_without_loaded_collections_a_venue_year_is_unknown() -> None:
         IntentKind.SEARCH,
         query="papers about mixture of experts",
         unknown_collection="ICML 2026",
+        message="ICML 2026 papers about mixture of experts",
     )
 
 
@@ -346,3 +362,9 @@ def test_first_loaded_collection_named_wins() -> None:
     intent = parse_message("ICLR 2024 vs ICML 2026 on moe", COLLECTIONS)
     assert intent.collection == "iclr2024"
     assert intent.query == "vs on moe"
+
+
+def test_the_message_is_kept_normalized_for_a_fallback_search() -> None:
+    intent = parse_message("  which one\x00is   faster?\n", COLLECTIONS)
+    assert intent.message == "which one is faster?"
+    assert parse_message("hi", COLLECTIONS).message == "hi"
