@@ -16,8 +16,9 @@ _SLUG_DROP = re.compile(r"[^a-z0-9]+")
 # A typed paper id: a slug, a separator ("-", "_", "#" or spaces), then the number, so
 # "icml2026-13", "ICML2026-07", "icml2026 13" and "icml2026#13" are ids. A separator is
 # required: slugs end in years, so "icml202613" has no safe split. At most 18 significant
-# digits: int() of thousands of typed digits raises ValueError.
-_PAPER_ID = re.compile(r"^\s*([a-z0-9]*[a-z][a-z0-9]*)[-_# ]+0*(\d{1,18})\s*$", re.IGNORECASE)
+# digits: int() of thousands of typed digits raises ValueError. The slug's "has a letter" test is
+# a lookahead: written as [a-z0-9]*[a-z][a-z0-9]* it backtracks in cubic time ("x" * 100_000).
+_PAPER_ID = re.compile(r"^\s*((?=[a-z0-9]*[a-z])[a-z0-9]+)[-_# ]+0*(\d{1,18})\s*$", re.IGNORECASE)
 # Inside a sentence "gpt-4", "llama 2" and "top 10" are id-shaped too, so there an id's slug must
 # be a known slug or end in a year ("icml2026"), and at most one space may separate the number.
 _PAPER_ID_IN_TEXT = re.compile(
