@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Collection
 
 # Header suffixes that say "paper list" rather than name the collection.
 _LIST_SUFFIX = re.compile(
@@ -15,8 +16,15 @@ _SLUG_DROP = re.compile(r"[^a-z0-9]+")
 # A typed paper id: a slug, a separator ("-", "_", "#" or spaces), then the number, so
 # "icml2026-13", "ICML2026-07", "icml2026 13" and "icml2026#13" are ids. A separator is
 # required: slugs end in years, so "icml202613" has no safe split. At most 18 significant
-# digits: int() of thousands of typed digits raises ValueError.
-_PAPER_ID = re.compile(r"^\s*([a-z0-9]*[a-z][a-z0-9]*)[-_# ]+0*(\d{1,18})\s*$", re.IGNORECASE)
+# digits: int() of thousands of typed digits raises ValueError. The slug's "has a letter" test is
+# a lookahead: written as [a-z0-9]*[a-z][a-z0-9]* it backtracks in cubic time ("x" * 100_000).
+_PAPER_ID = re.compile(r"^\s*((?=[a-z0-9]*[a-z])[a-z0-9]+)[-_# ]+0*(\d{1,18})\s*$", re.IGNORECASE)
+# Inside a sentence "gpt-4", "llama 2" and "top 10" are id-shaped too, so there an id's slug must
+# be a known slug or end in a year ("icml2026"), and at most one space may separate the number.
+_PAPER_ID_IN_TEXT = re.compile(
+    r"(?<![\w#-])([a-z][a-z0-9]{0,30}?)(?:[-_#]|[-_#]? )0*(\d{1,18})(?![\w-])", re.IGNORECASE
+)
+_SLUG_WITH_YEAR = re.compile(r"[a-z][a-z0-9]*(?:19|20)\d\d")
 
 
 def collection_name_from_header(header: str) -> str:
@@ -49,6 +57,22 @@ def paper_key(text: str) -> str | None:
     if match is None:
         return None
     return f"{match.group(1).lower()}-{int(match.group(2))}"
+
+
+def find_paper_keys(text: str, slugs: Collection[str] = ()) -> list[tuple[int, int, str]]:
+    """Paper ids typed inside a sentence, as (start, end, canonical key), left to right.
+
+    'compare ICML2026-6 and icml2026 23' finds icml2026-6 and icml2026-23. A slug counts if it is
+    in `slugs` or ends in a year, so 'gpt-4' and 'llama 2' are words, not ids.
+    """
+    found: list[tuple[int, int, str]] = []
+    for match in _PAPER_ID_IN_TEXT.finditer(text):
+        slug = match.group(1).lower()
+        if slug in slugs or _SLUG_WITH_YEAR.fullmatch(slug):
+            key = paper_key(match.group(0))
+            if key is not None:
+                found.append((match.start(), match.end(), key))
+    return found
 
 
 def lookup_key(text: str) -> str:

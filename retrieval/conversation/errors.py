@@ -1,0 +1,41 @@
+"""Why a reference cannot be resolved, as data; the shells word the reply.
+
+`str(error)` is a minimal fallback line; shells read the fields ("Second of what? Ask a question
+first.", "There were only 3 results.").
+"""
+
+from __future__ import annotations
+
+from retrieval.errors import PaperbotError
+
+
+class ConversationError(PaperbotError):
+    """A reference to the last answer cannot be resolved."""
+
+
+class NoRecentAnswer(ConversationError):
+    """A position, the focus or "more" came with no answer to point into.
+
+    `stale` is True when there was an answer but it is older than the idle limit.
+    """
+
+    def __init__(self, *, stale: bool) -> None:
+        self.stale = stale
+        super().__init__("There is no recent answer to refer to; ask a question first.")
+
+
+class PositionOutOfRange(ConversationError):
+    """ "the ninth one" after 3 results: `wanted` is 1-based, `available` the number shown."""
+
+    def __init__(self, *, wanted: int, available: int) -> None:
+        self.wanted = wanted
+        self.available = available
+        super().__init__(f"Result {wanted} was asked for, but there were {available}.")
+
+
+class NoPaperInFocus(ConversationError):
+    """ "it" with no single paper in focus; `shown` is how many results the last answer had."""
+
+    def __init__(self, *, shown: int) -> None:
+        self.shown = shown
+        super().__init__("No single paper is in focus; name one by number or id.")

@@ -1,0 +1,80 @@
+"""What a chat message means, as data: intent kinds, references to papers, the Intent itself."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+# PositionRef.index counted from the end, like Python: -1 is the last result.
+LAST = -1
+# PositionRef.count for "them" / "these": every result of the last answer.
+ALL = 0
+
+
+class IntentKind(Enum):
+    GREETING = "greeting"
+    THANKS = "thanks"
+    SMALL_TALK = "small_talk"
+    HELP = "help"
+    PAPER = "paper"  # show paper(s): refs hold an id, positions ("the second one") or the focus
+    SIMILAR = "similar"  # papers like refs[0]
+    MORE = "more"  # the next page of the last answer
+    QUESTION_ABOUT_PAPER = "question_about_paper"  # refs + the question words in `query`
+    COMPARE = "compare"  # two or more papers side by side
+    SEARCH = "search"  # everything else: `query` is searched
+
+
+@dataclass(frozen=True, slots=True)
+class IdRef:
+    """A typed paper id, already canonical (`retrieval.ids.paper_key`)."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class PositionRef:
+    """Results of the last answer: 0-based `index` (negative counts from the end), `count` of them.
+
+    "the second one" is PositionRef(1); "the last one" PositionRef(LAST); "the first two"
+    PositionRef(0, 2); "the last two" PositionRef(-2, 2); "them" PositionRef(0, ALL).
+    """
+
+    index: int
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class FocusRef:
+    """The paper in focus: "it", "that paper", "this one"."""
+
+
+Ref = IdRef | PositionRef | FocusRef
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """One chat message understood.
+
+    `query` is the text to search (SEARCH), or the question words (QUESTION_ABOUT_PAPER); query
+    syntax (`in:`, quotes, `-term`) is left in it for `retrieval.query.parse_query`.
+    `collection` is the slug of a loaded collection named in words ("ICML 2026 papers about ..."),
+    whose words were removed from `query`; `unknown_collection` is a venue and year that no loaded
+    collection matches (searched over everything; its words were removed too).
+    `defines` is the term of "what is DRIFT?": a SEARCH whose shell may lead with the sentence
+    that defines the term. `message` is the whole message, normalized: what to search instead
+    when a follow-up finds no answer to point into (e.g. "which one is faster?" out of context).
+    """
+
+    kind: IntentKind
+    query: str = ""
+    refs: tuple[Ref, ...] = ()
+    collection: str | None = None
+    unknown_collection: str | None = None
+    wants_code: bool = False
+    defines: str | None = None
+    message: str = ""
+
+    @property
+    def needs_memory(self) -> bool:
+        """True if answering needs the last answer (a position, the focus, or the next page)."""
+        return self.kind is IntentKind.MORE or any(not isinstance(ref, IdRef) for ref in self.refs)

@@ -1,0 +1,333 @@
+"""The chat rules as data: word lists and whole-message patterns, each with examples.
+
+Every pattern is matched against a *folded* message (NFKC, lowercase, spaces collapsed, outer
+punctuation and politeness removed; see `intents.fold`). Patterns are anchored, hold no nested
+repetition, and only run on messages of at most `MAX_CHAT_CHARS` characters, so no input can
+make them backtrack for long. `tests/retrieval/conversation/test_patterns.py` checks that every
+rule matches its own examples.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One whole-message rule: `pattern.fullmatch(folded)` decides; `examples` must match."""
+
+    name: str
+    pattern: re.Pattern[str]
+    examples: tuple[str, ...]
+
+
+def words(block: str) -> frozenset[str]:
+    return frozenset(block.split())
+
+
+def _rule(name: str, pattern: str, *examples: str) -> Rule:
+    return Rule(name, re.compile(pattern, re.IGNORECASE), examples)
+
+
+# Longer messages are never chit-chat, help or a follow-up: they are searched.
+MAX_CHAT_CHARS = 160
+
+# Said to the bot, not about papers. Matched as the whole folded message.
+_ADDRESS = r"(?: (?:there|all|everyone|folks|paperbot|bot|friend|buddy))?"
+GREETING = _rule(
+    "greeting",
+    r"(?:hi+|hello+|hey+|heya|hiya|howdy|yo|sup|hola|greetings|gm"
+    r"|good (?:morning|afternoon|evening|day)|morning|evening|what'?s up|wassup)" + _ADDRESS,
+    "hi",
+    "hello there",
+    "hey paperbot",
+    "gm",
+    "good morning",
+    "yo",
+    "hiii",
+    "what's up",
+)
+THANKS = _rule(
+    "thanks",
+    r"(?:thanks?(?: you)?(?: (?:so|very) much| a lot| a ton| again)?|ty(?:sm|vm)?|thx|tx|cheers"
+    r"|much appreciated|appreciated|merci|danke|thank u|tnx)" + _ADDRESS,
+    "thanks",
+    "thank you",
+    "ty",
+    "thx",
+    "thanks a lot",
+    "thank you so much",
+    "cheers bot",
+)
+SMALL_TALK = _rule(
+    "small_talk",
+    r"(?:good|nice|great|cool|bad|dumb|smart|clever|silly) (?:bot|job|one|work|stuff)"
+    r"|(?:good|ok(?:ay)?|k|kk|cool|nice|great|awesome|perfect|wow|lol|lmao|haha+|neat|sweet|got it"
+    r"|bye|goodbye|see you|see ya|gn|good night|cya|ok cool|sounds good|alright|sure|yes|no|nope"
+    r"|yep|yeah|hmm+|oh|ah|interesting)"
+    + _ADDRESS
+    + r"|how are you(?: doing)?(?: today)?|how'?s it going|who are you|what are you"
+    r"|are you (?:a bot|real|human|there|alive)|what is your name|what'?s your name|ping"
+    r"|i love you|you rock|love it|ily",
+    "good bot",
+    "nice",
+    "ok",
+    "lol",
+    "how are you",
+    "who are you",
+    "bye",
+    "are you a bot",
+)
+HELP = _rule(
+    "help",
+    r"\??|help(?: me| please| pls)?|commands|command list|usage|examples?|menu|info|about"
+    r"|what can (?:you|i) do(?: here)?|what do you do|what can you help with|what are you for"
+    r"|how (?:do|can|should) i (?:use|ask) (?:this|you|it|paperbot|the bot)"
+    r"|how does (?:this|it|paperbot|the bot) work|how to use(?: this| you| it| paperbot)?"
+    r"|what can i ask(?: you)?|what should i ask|tutorial|getting started|instructions",
+    "help",
+    "?",
+    "commands",
+    "what can you do",
+    "how do i use this",
+    "how does this work",
+)
+
+# "more" on its own asks for the next page; "more efficient attention" is a search.
+MORE = _rule(
+    "more",
+    r"(?:show |give me |load |get |see |any )?more"
+    r"(?: results| papers| please| pls| of (?:those|these|them))?"
+    r"|next(?: page| results| \d{1,2}| ones)?|keep going|go on|continue|and more|anything else"
+    r"|more more",
+    "more",
+    "next",
+    "show more results",
+    "next page",
+    "more results",
+    "more please",
+    "keep going",
+)
+
+# An id alone or after a verb: "paper icml2026-13", "show ICML2026-07", "open icml2026 13".
+SHOW_VERB = re.compile(
+    r"^(?:(?:please |can you |could you )?(?:show(?: me)?|open|paper|get|view|display|fetch"
+    r"|details(?: (?:for|of|on))?|abstract(?: (?:for|of))?|tell me (?:more )?about|more about"
+    r"|more on|info(?: (?:on|about|for))?|look up|lookup|what about|how about|and"
+    r"|what(?:'s| is| was)|go to|take me to|read)(?: the)? )"
+)
+
+# Verbs that ask for papers like a reference: "more like icml2026-13", "similar to the first one".
+SIMILAR = _rule(
+    "similar",
+    r"(?:(?:show|find|get|give)(?: me)? )?(?:more|anything(?: else)?|something(?: else)?|others?"
+    r"|papers?|stuff|ones?|more papers|other papers|any(?:thing)? others?)?"
+    r" ?(?:like|similar to|related to|close to|resembling) (?P<ref>.{1,80})"
+    r"|similar(?: papers?| ones?| work)?(?: (?:to|like))? ?(?P<ref2>.{0,80})"
+    r"|related(?: papers?| work)?(?: (?:to|for))? ?(?P<ref3>.{0,80})"
+    r"|(?:more|others?|anything else) like (?:this|that|it)"
+    r"|(?:other |more )?(?:papers?|anything|something|work) (?:about|on) (?P<ref4>.{1,80})",
+    "more like icml2026-13",
+    "papers similar to the first one",
+    "anything else like that",
+    "similar 2",
+    "similar",
+    "similar papers",
+    "related work",
+    "papers about it",
+)
+
+# "compare the first two", "compare 1 3", "compare icml2026-6 and icml2026-23".
+COMPARE = _rule(
+    "compare",
+    r"(?:compare|contrast|diff|difference between|differences between|compare between)"
+    r" (?P<refs>.{1,120})",
+    "compare the first two",
+    "compare 1 3",
+    "compare icml2026-6 and icml2026-23",
+)
+# Separators between the references of a comparison.
+COMPARE_SPLIT = re.compile(r"\s*(?:,|&|\band\b|\bvs\.?|\bversus\b|\bwith\b|\bto\b|\s)\s*")
+
+# Ordinal words -> 0-based positions; "last" is -1 (counted from the end).
+ORDINALS: dict[str, int] = {
+    "first": 0,
+    "1st": 0,
+    "second": 1,
+    "2nd": 1,
+    "third": 2,
+    "3rd": 2,
+    "fourth": 3,
+    "4th": 3,
+    "fifth": 4,
+    "5th": 4,
+    "sixth": 5,
+    "6th": 5,
+    "seventh": 6,
+    "7th": 6,
+    "eighth": 7,
+    "8th": 7,
+    "ninth": 8,
+    "9th": 8,
+    "tenth": 9,
+    "10th": 9,
+    "last": -1,
+    "final": -1,
+    "penultimate": -2,
+    "second last": -2,
+    "second to last": -2,
+}
+COUNTS: dict[str, int] = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "both": 2,
+    "2": 2,
+    "3": 3,
+    "4": 4,
+    "5": 5,
+}
+_ORDINAL = "|".join(sorted((re.escape(word) for word in ORDINALS), key=len, reverse=True))
+_COUNT = "|".join(re.escape(word) for word in COUNTS if word != "both")
+_NOUN = r"(?:one|ones|paper|papers|result|results|article|abstract|hit|entry|item|link)"
+
+# A position as a whole message (after a show verb is removed): "the second one", "#3", "2".
+POSITION = _rule(
+    "position",
+    r"(?:the )?(?P<ord>" + _ORDINAL + r")(?: (?P<count>" + _COUNT + r"))?(?: " + _NOUN + r")?"
+    r"|(?:#|no\.? ?|number |num |n[or]\.? ?|result |paper |item |option |entry )(?P<num>\d{1,3})"
+    r"|(?P<bare>\d{1,2})(?:\.|\))?|(?P<both>both)(?: of them)?|(?:them|these|those)(?: two)?"
+    r"|(?:the |these |those )?(?:top|first) (?P<topn>\d{1,2})",
+    "the second one",
+    "#3",
+    "number 2",
+    "the last one",
+    "the first two",
+    "2",
+    "second",
+    "the 3rd paper",
+    "both",
+    "top 3",
+)
+# A position inside a sentence: "does the second one have code?", "what does #2 use?".
+POSITION_IN_TEXT = re.compile(
+    r"(?<![\w#])(?:(?:the )?(?P<ord>"
+    + _ORDINAL
+    + r")(?: (?P<count>"
+    + _COUNT
+    + r"))? "
+    + _NOUN
+    + r"|(?:#|number |no\. ?)(?P<num>\d{1,3})|(?:paper|result) (?P<num2>\d{1,2})"
+    + r"|the (?P<ord_end>"
+    + _ORDINAL
+    + r")(?=\s*[?.!]*$)"  # "the github for the 3rd?"
+    # "which one has code?", "does any of them use ImageNet?": every result shown.
+    r"|(?P<all>which one|which of (?:them|these|those|the (?:papers|results|ones))"
+    r"|(?:any|all|each|none|either) of (?:them|these|those|the (?:papers|results|ones)))"
+    r")(?!\w)"
+    # "the first paper to use RLHF" is a search, not a position.
+    r"(?! (?:on|about|to|that|which|who|for|in|of|with|using|where|ever)\b)",
+    re.IGNORECASE,
+)
+
+# The paper in focus as a whole message: "it", "that paper", "this one".
+FOCUS = _rule(
+    "focus",
+    r"(?:it|this|that|that one|this one|that paper|this paper|the paper|that abstract"
+    r"|this abstract|the abstract|the same one|same one|its abstract|the one|that result)",
+    "it",
+    "that paper",
+    "this one",
+)
+# The paper in focus inside a question. Bare "it" only in shapes that point at a paper
+# ("does it have code", "what does it use", "... about it"), so "is it possible to ..." is a
+# search.
+FOCUS_IN_TEXT = re.compile(
+    r"(?<!\w)(?:(?:this|that|the) (?:paper|one|abstract|work|study|method|approach|model)"
+    r"|(?<= )it(?=\s*[?.!]*$)"  # "summarize it", "who wrote it?"
+    r"|(?:does|did|do|can|could|will|would) it(?= (?:have|has|use|report|provide|release|include"
+    r"|come|compare|mention|evaluate|show|propose|claim|work|beat|outperform|cite|need|require"
+    r"|support|train|run|say|do|test|measure|apply|achieve|address|handle|solve|study|focus|target"
+    r"|introduce|describe|discuss|rely|depend))"
+    r"|(?:about|of|from|for|in|on|with) it(?=\s*\??$)|its (?:code|github|repo|data|dataset|datasets"
+    r"|results?|method|approach|model|contribution|contributions|main|key|authors?|abstract|idea"
+    r"|limitations?|baselines?|benchmarks?|findings?|setup|architecture|license|title|venue"
+    r"|takeaway)"
+    r"|is it (?:open|peer|published|available|about|on|free|good|new|recent|reproducible))(?!\w)",
+    re.IGNORECASE,
+)
+
+# A question, rather than a search: starts with a question word or ends with "?".
+QUESTION = re.compile(
+    r"^(?:what|which|who|whom|whose|where|when|why|how|does|did|do|is|are|was|were|can|could"
+    r"|will|would|has|have|should|summari[sz]e|explain|describe|tell me|give me|list|show me)\b"
+    r"|\?$",
+    re.IGNORECASE,
+)
+# Words asking for code: sets `Intent.wants_code`.
+WANTS_CODE = re.compile(
+    r"(?<!\w)(?:code|github|gitlab|repo|repository|repositories|implementation|source"
+    r"|open[- ]?sourced?|codebase|huggingface|hugging face|weights|checkpoints?)(?!\w)",
+    re.IGNORECASE,
+)
+
+# "what is DRIFT?", "what's RLHF", "define MoE", "what does RAG stand for": a search for the
+# term; `Intent.defines` tells the shell to lead with the best sentence defining it.
+DEFINITION = _rule(
+    "definition",
+    r"(?:what(?:'s| is| are)|define|definition of|meaning of|who is) (?:an? |the )?"
+    r"(?P<term>[^\s?]{1,40}(?: [^\s?]{1,40}){0,3})"
+    r"|what does (?P<term2>[^\s?]{1,40}(?: [^\s?]{1,40}){0,2}) (?:stand for|mean)",
+    "what is DRIFT",
+    "what's rlhf",
+    "define moe",
+    "what does rag stand for",
+    "what are lora adapters",
+)
+
+# Leading words dropped before a search: a greeting in front of a real question
+# ("hi, papers on RLHF"), but never "hi-res" or "thanks to attention".
+LEADING_GREETING = re.compile(
+    r"^(?:hi+|hello+|hey+|yo|hiya|gm|good (?:morning|afternoon|evening))"
+    r"(?: (?:there|all|everyone|paperbot|bot))?"
+    r"(?:[,!.:;]+ ?| (?=paperbot\b)|\s+(?=(?:can|could|what|which|who|where|how|any|are|is"
+    r"|do|does|find|show|search|give|list|i|please)\b))",
+    re.IGNORECASE,
+)
+# Politeness and filler around a chat message (not around a search: those words are harmless).
+OUTER_FILLER = re.compile(
+    r"^(?:(?:please|pls|plz|ok(?:ay)?|so|and|also|now|then|well|um+|uh+)[, ]+"
+    # "thanks, more like the first one": chit-chat in front, only when punctuated.
+    r"|(?:thanks|thank you|ty|thx|cool|nice|great|perfect|awesome|hi|hello|hey)[,!.]+ ?){0,3}"
+)
+TRAILING_FILLER = re.compile(
+    r"(?:[, ]+(?:please|pls|plz|thanks|thank you|ty|thx|then|now|too|again))+$"
+)
+
+# Venue words that make "<venue> <year>" a collection name even when no such collection is
+# loaded (it then becomes `Intent.unknown_collection`). Loaded collections match by themselves.
+KNOWN_VENUES: frozenset[str] = words(
+    """
+    icml iclr neurips nips acl emnlp naacl eacl coling cvpr iccv eccv wacv bmvc aaai ijcai kdd
+    www sigir cikm wsdm recsys colt aistats uai corl rss icra iros interspeech icassp tacl jmlr
+    tmlr colm miccai siggraph chi uist facct icde vldb sigmod lrec conll iclr aacl
+    mlsys isca asplos osdi sosp nsdi usenix ccs ndss ecir ecml pkdd ijcnn icpr midl
+    acml ictai icdm sdm
+    """
+)
+# A loaded collection named without a year ("SciFact") is a filter only next to one of these:
+# "in SciFact, ...", "SciFact papers on ...". Otherwise it is an ordinary word.
+COLLECTION_NOUN_AFTER = re.compile(
+    r"\s(?:papers?|abstracts?|collection|articles?|claims)\b", re.IGNORECASE
+)
+# Words around a collection phrase that only say where: removed with the phrase.
+COLLECTION_BEFORE = re.compile(r"\b(?:in|at|from|of|for|on|during)\s(?:the\s)?$", re.IGNORECASE)
+COLLECTION_AFTER = re.compile(
+    r"(?:'s|’s)?(?:\s+(?:conference|proceedings|accepted|main track))?"
+    r"(?:\s+(?:publish|published|publishes|accept|accepted|accepts|present|presented|have|has))?"
+    r"[,:;]?",
+    re.IGNORECASE,
+)

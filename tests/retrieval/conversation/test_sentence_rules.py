@@ -1,0 +1,92 @@
+"""The id and collection rules inside sentences (retrieval/ids.py, collection_names.py)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from retrieval.collection_names import find_collection_names, find_venue_years
+from retrieval.ids import find_paper_keys, paper_key
+
+
+def test_ids_inside_a_sentence() -> None:
+    text = "compare ICML2026-6 and icml2026 23, or icml2026#0007"
+    assert [key for _, _, key in find_paper_keys(text)] == [
+        "icml2026-6",
+        "icml2026-23",
+        "icml2026-7",
+    ]
+    start, end, _ = find_paper_keys(text)[0]
+    assert text[start:end] == "ICML2026-6"
+
+
+def test_words_that_look_like_ids_are_not_ids() -> None:
+    for text in (
+        "gpt-4 results",
+        "llama 2 fine-tuning",
+        "top 10",
+        "resnet-50",
+        "x-1",
+        "-icml2026-3",
+    ):
+        assert find_paper_keys(text) == [], text
+
+
+def test_a_loaded_slug_without_a_year_counts() -> None:
+    assert [key for *_, key in find_paper_keys("what about scifact-12?", {"scifact"})] == [
+        "scifact-12"
+    ]
+    assert find_paper_keys("what about scifact-12?") == []
+
+
+@given(st.text(max_size=200))
+def test_found_ids_are_canonical(text: str) -> None:
+    for start, end, key in find_paper_keys(text):
+        assert paper_key(text[start:end]) == key
+
+
+def test_venue_years() -> None:
+    found = find_venue_years("what did ICLR 2024 publish, vs NeurIPS-2023, icml2026 and ICML'24")
+    assert [(surface, venue) for _, _, surface, venue in found] == [
+        ("ICLR 2024", "iclr"),
+        ("NeurIPS-2023", "neurips"),
+        ("icml2026", "icml"),
+        ("ICML'24", "icml"),
+    ]
+
+
+def test_not_venue_years() -> None:
+    for text in (
+        "icml2026-13",
+        "top 10",
+        "gpt 4",
+        "in:icml2024",
+        "x2024",
+        "ICML 1850",
+        "ICML 20245",
+    ):
+        assert find_venue_years(text) == [], text
+
+
+def test_loaded_collection_names_in_a_sentence() -> None:
+    from tests.retrieval.conversation.conftest import COLLECTIONS
+
+    found = find_collection_names("claims in SCIFACT or scifact, not scifactual", COLLECTIONS)
+    assert [(start, end, hit.slug) for start, end, hit in found] == [
+        (10, 17, "scifact"),
+        (21, 28, "scifact"),
+    ]
+    found = find_collection_names("neurips 2023 vs ICML-2026", COLLECTIONS)
+    assert [hit.slug for _, _, hit in found] == ["neurips2023", "icml2026"]
+
+
+def test_paper_key_is_linear_on_long_words() -> None:
+    """Was cubic: 'x' * 4000 took 0.4 s and 'x' * 100_000 hung engine.paper()."""
+    import time
+
+    for text in ("x" * 100_000, "a1" * 50_000 + "-", "a" * 50_000 + "-" * 50_000):
+        start = time.perf_counter()
+        assert paper_key(text) is None
+        assert time.perf_counter() - start < 0.05
+    assert paper_key("a1-3") == "a1-3"
+    assert paper_key("12-3") is None  # a slug needs a letter
