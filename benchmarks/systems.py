@@ -116,7 +116,7 @@ def _paperbot_settings(args: argparse.Namespace) -> Any:
 
 def _paperbot_files(settings: Any) -> list[Path]:
     db = Path(settings.db_path)
-    suffixes = ("", "-wal", "-shm", ".index.npz")
+    suffixes = ("", "-wal", "-shm", ".index/index.npz")
     return [db.with_name(db.name + suffix) for suffix in suffixes]
 
 

@@ -76,7 +76,7 @@ class Settings(BaseSettings):
     db_path: Path = Field(default=PROJECT_ROOT / "data" / "paperbot.db")
     seeds_dir: Path = Field(default=PROJECT_ROOT / "seeds")
     index_dir: Path | None = Field(
-        default=None, description="Folder for index files; unset: beside the SQLite database."
+        default=None, description="Folder for index files; unset: <database>.index beside it."
     )
 
     # Ranking
@@ -101,8 +101,10 @@ class Settings(BaseSettings):
 
     @property
     def index_location(self) -> Path:
-        """PAPERBOT_INDEX_DIR, or the SQLite database's folder when it is unset."""
-        return self.index_dir if self.index_dir is not None else self.db_path.parent
+        """PAPERBOT_INDEX_DIR, or a folder named after the SQLite database, beside it."""
+        if self.index_dir is not None:
+            return self.index_dir
+        return self.db_path.with_name(self.db_path.name + ".index")
 
     @field_validator("owner_ids", "chat_channel_ids", mode="before")
     @classmethod

@@ -81,7 +81,7 @@ class Corpus:
 
 def index_path(index_dir: Path) -> Path:
     """Where the saved index lives inside `PAPERBOT_INDEX_DIR`."""
-    return index_dir / "paperbot.index.npz"
+    return index_dir / "index.npz"
 
 
 async def load_corpus(store: Store, params: BM25Params, index_dir: Path) -> Corpus:
