@@ -32,7 +32,10 @@ def test_sigkill_during_ingest(tmp_path: Path) -> None:
     trials = scale(3, 20)
     summary = kill_ingest.run(tmp_path, trials=trials, papers=scale(1500, 20_000), seed=3)
     assert summary.problems == []
-    assert len(summary.trials) == trials
+    assert len(summary.trials) == trials + 1  # the last one aimed at the write transaction
+    phases = summary.phases()
+    assert sum(phases.values()) >= 1, f"nothing was killed: {summary.describe()}"
+    assert phases["inside"] >= 1, f"no kill landed inside the transaction: {summary.describe()}"
     lost = sum(bool(trial.problems) for trial in summary.trials)
     record(
         "crashes",
