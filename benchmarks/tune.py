@@ -21,6 +21,7 @@ import json
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from config.settings import Settings  # noqa: E402
 from retrieval.engine import Engine  # noqa: E402
 from retrieval.evaluation import read_qrels, read_queries  # noqa: E402
 from retrieval.metrics import BEIR_MEASURES, evaluate, mean_scores  # noqa: E402
+from retrieval.text import analyze  # noqa: E402
 
 DEPTH = 100
 TIE = 0.001
@@ -81,6 +83,23 @@ async def score(
     return mean_scores(evaluate(run, qrels, BEIR_MEASURES), BEIR_MEASURES)
 
 
+def largest_document_share(corpus: Path) -> tuple[str, int, int]:
+    """(term, documents holding it, documents) for the commonest term of title + text.
+
+    BM25Okapi's IDF is negative, and epsilon's floor applies, only for a term in more than half
+    of the documents; this says whether epsilon can matter on this corpus at all.
+    """
+    frequencies: Counter[str] = Counter()
+    documents = 0
+    with corpus.open(encoding="utf-8") as lines:
+        for line in lines:
+            record = json.loads(line)
+            frequencies.update(set(analyze(f"{record.get('title') or ''}\n{record['text']}")))
+            documents += 1
+    term, count = frequencies.most_common(1)[0]
+    return term, count, documents
+
+
 def with_value(settings: Settings, name: str, value: float) -> Settings:
     return Settings.model_validate({**settings.model_dump(), name: value})
 
@@ -95,6 +114,12 @@ async def tune(data: Path) -> dict[str, Any]:
         started = time.perf_counter()
         await ingest(base, data / "corpus.jsonl")
         print(f"ingested {data / 'corpus.jsonl'} in {time.perf_counter() - started:.1f} s")
+        term, count, documents = largest_document_share(data / "corpus.jsonl")
+        results["commonest_term"] = {"term": term, "documents": count, "of": documents}
+        print(
+            f"commonest term: {term!r} in {count:,} of {documents:,} documents "
+            f"({count / documents:.1%}; epsilon applies only above 50%)"
+        )
         cache: dict[tuple[tuple[str, float], ...], dict[str, float]] = {}
 
         async def train_score(changes: dict[str, float]) -> dict[str, float]:
