@@ -44,7 +44,9 @@ def _test_commands() -> list[list[str]]:
         [python, "-m", "ruff", "check", "."],
         [python, "-m", "ruff", "format", "--check", "."],
         [python, "-m", "mypy", "retrieval", "config", "bot"],
-        [python, "-m", "pytest", *sys.argv[2:]],
+        # -rs: the skipped tests and their reasons, listed at the end. pytest exits 5 when it
+        # collected no tests, which fails like any other non-zero exit.
+        [python, "-m", "pytest", "-rs", *sys.argv[2:]],
     ]
 
 

@@ -3,7 +3,7 @@
 `rank_bm25.BM25Okapi.get_scores` walks every document in Python for every query term, which is
 seconds per query at 100k abstracts. This index keeps the same statistics as postings arrays and
 evaluates the same formula, in the same floating-point order, only over the documents that hold
-a query term. IDF comes from rank-bm25's own `_calc_idf`, so epsilon handling is theirs too.
+a query term. IDF comes from rank-bm25's own `_calc_idf` (retrieval/bm25_reference.py).
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from rank_bm25 import BM25Okapi
+
+from retrieval.bm25_reference import idf_table
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -42,16 +43,6 @@ class BM25Params:
     k1: float
     b: float
     epsilon: float
-
-
-class _IdfTable(BM25Okapi):  # type: ignore[misc]
-    """Runs rank-bm25's own IDF computation on document frequencies we already counted."""
-
-    def __init__(self, document_frequencies: dict[str, int], corpus_size: int, params: BM25Params):
-        self.k1, self.b, self.epsilon = params.k1, params.b, params.epsilon
-        self.corpus_size = corpus_size
-        self.idf: dict[str, float] = {}
-        self._calc_idf(document_frequencies)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,10 +88,10 @@ class BM25Index:
         self.avgdl = int(doc_len.sum()) / self.size if self.size else 0.0
         frequencies = np.diff(offsets)
         if self.size:
-            table = _IdfTable(
-                dict(zip(terms, frequencies.tolist(), strict=True)), self.size, params
+            table = idf_table(
+                dict(zip(terms, frequencies.tolist(), strict=True)), self.size, params.epsilon
             )
-            self.idf = np.array([table.idf[term] for term in terms], dtype=np.float64)
+            self.idf = np.array([table[term] for term in terms], dtype=np.float64)
         else:
             self.idf = np.zeros(0, dtype=np.float64)
         # Same expression, same operation order as rank-bm25's get_scores denominator.

@@ -56,7 +56,9 @@ async def test_hostile_question_is_escaped_and_never_pings(
     body = recorder.visible(interaction)[-1]
     title = body["embeds"][0]["title"]
     assert "@everyone" not in title.replace("@\u200beveryone", "")
-    assert "\\|\\|spoiler\\|\\|" in title or len(title) <= 256
+    assert "\\|\\|spoiler\\|\\|" in title  # escaped, so Discord cannot hide it
+    assert "||spoiler||" not in title
+    assert len(title) <= 256
     assert body["allowed_mentions"]["parse"] == []
 
 
@@ -165,4 +167,6 @@ async def test_engine_failure_is_reported_once_with_a_reference(
     assert sent[-1].ephemeral
     assert "error reference" in sent[-1].body["content"]
     assert "disk on fire" not in sent[-1].body["content"]
-    assert any("disk on fire" in (r.exc_text or "") or r.exc_info for r in caplog.records)
+    # logged once, at ERROR, with the original exception attached (its traceback goes to the log)
+    logged = [(r.levelname, repr(r.exc_info[1])) for r in caplog.records if r.exc_info]
+    assert logged == [("ERROR", "RuntimeError('disk on fire')")]

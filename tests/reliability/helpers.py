@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from config.settings import Settings
+from tests.unprivileged import child_user
 
 ROOT = Path(__file__).resolve().parents[2]
 # PAPERBOT_LONG_RELIABILITY=1 runs the long fuzz, kill and concurrency loops (docs/reliability.md).
@@ -180,8 +181,14 @@ def paperbot(*args: str) -> list[str]:
 
 
 def run_cli(
-    workdir: Path, db_path: Path, *args: str, timeout: float = 120, **extra: str
+    workdir: Path,
+    db_path: Path,
+    *args: str,
+    timeout: float = 120,
+    unprivileged: bool = False,
+    **extra: str,
 ) -> subprocess.CompletedProcess[str]:
+    """Run `paperbot ARGS`; `unprivileged` runs it as nobody when the suite runs as root."""
     return subprocess.run(
         paperbot(*args),
         cwd=workdir,
@@ -190,6 +197,7 @@ def run_cli(
         text=True,
         timeout=timeout,
         check=False,
+        **(child_user() if unprivileged else {}),
     )
 
 

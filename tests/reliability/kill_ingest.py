@@ -1,18 +1,31 @@
 """SIGKILL `paperbot ingest BIGFILE` at random moments; check nothing was lost or half-written.
 
-    python -m tests.reliability.kill_ingest --trials 20 --papers 20000   # the long run
-    python -m tests.reliability.kill_ingest --trials 3 --papers 3000     # what CI runs (pytest)
+    python -m tests.reliability.kill_ingest --trials 20 --papers 20000         # the long run
+    python -m tests.reliability.kill_ingest --trials 3 --papers 1500 --seed 3  # what CI runs
 
 Each trial restores the same database (BASE_PAPERS papers and reading lists), starts `paperbot
 ingest` on a file of `--papers` new abstracts in a child process, kills it with SIGKILL after a
 delay drawn across the whole ingest (a calibration run measures how long that takes), and then
-checks, from outside and through a freshly opened engine:
+checks, from outside and through a freshly opened engine. One more, aimed trial pauses the
+child every few milliseconds until it is inside the file's write transaction and kills it there.
+
+Every kill records its phase: the child is stopped (SIGSTOP) first, and while it cannot move, a
+probe reads the committed paper count and tries `BEGIN IMMEDIATE` without waiting:
+
+- `after`: the file's papers are committed;
+- `inside`: not committed, the child holds the write lock, and it has printed the file's
+  progress line (so the lock is the file's transaction, not the writability check at open);
+- `before`: anything earlier.
+
+The checks after each trial:
 
 - `PRAGMA integrity_check` is ok and no foreign key dangles;
 - the file is wholly in or wholly out: the paper count is `before` or `before + papers`, and the
   engine finds every new paper (their marker word) or none;
 - the papers and reading lists that were there before are byte-for-byte the same;
-- the engine opens and answers.
+- the engine opens and answers;
+- the outcome matches the phase: killed before or inside the transaction leaves the file out,
+  killed after it leaves the file in.
 """
 
 from __future__ import annotations
@@ -61,12 +74,17 @@ class Setup:
     full_run_seconds: float = 0.0
 
 
+PHASES = ("before", "inside", "after")
+
+
 @dataclass
 class Trial:
     delay: float
     killed: bool
+    phase: str  # one of PHASES when killed; "finished" when the ingest ended first
     outcome: str  # "in" or "out"
     leftover_temp_files: int
+    aimed: bool = False
     problems: list[str] = field(default_factory=list)
 
 
@@ -79,14 +97,21 @@ class Summary:
     def problems(self) -> list[str]:
         return [f"trial {n}: {p}" for n, t in enumerate(self.trials, 1) for p in t.problems]
 
+    def phases(self) -> Counter[str]:
+        """Kills per phase ("before", "inside", "after"); trials that finished are not kills."""
+        return Counter(trial.phase for trial in self.trials if trial.killed)
+
     def describe(self) -> str:
         outcomes = Counter(trial.outcome for trial in self.trials)
         killed = sum(trial.killed for trial in self.trials)
         temps = sum(trial.leftover_temp_files for trial in self.trials)
+        phases = self.phases()
         return (
-            f"{len(self.trials)} trials ({killed} killed mid-run), full ingest "
-            f"{self.full_run_seconds:.1f} s; file wholly out {outcomes['out']}, wholly in "
-            f"{outcomes['in']}; problems {len(self.problems)}; leftover index temp files {temps}"
+            f"{len(self.trials)} trials ({killed} killed: "
+            + ", ".join(f"{phases[phase]} {phase}" for phase in PHASES)
+            + f" the write transaction), full ingest {self.full_run_seconds:.1f} s; file wholly "
+            f"out {outcomes['out']}, wholly in {outcomes['in']}; problems {len(self.problems)}; "
+            f"leftover index temp files {temps}"
         )
 
 
@@ -200,28 +225,91 @@ def check(setup: Setup, db_path: Path) -> tuple[str, list[str]]:
     return outcome, problems
 
 
-def trial(setup: Setup, delay: float, number: int) -> Trial:
+def phase(setup: Setup, db_path: Path, log: Path) -> str:
+    """Where a stopped `paperbot ingest` is: before, inside or after the file's transaction."""
+    if not db_path.exists():
+        return "before"
+    with closing(sqlite3.connect(db_path, timeout=0, isolation_level=None)) as probe:
+        papers = int(probe.execute("SELECT count(*) FROM papers").fetchone()[0])
+        if papers == setup.before + setup.papers:
+            return "after"
+        try:
+            probe.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError:  # "database is locked": the child holds the write lock
+            locked = True
+        else:
+            probe.execute("ROLLBACK")
+            locked = False
+    started = str(setup.big) in log.read_text(encoding="utf-8", errors="replace")
+    return "inside" if locked and started else "before"
+
+
+def _stop_and_kill(process: subprocess.Popen[bytes], setup: Setup, db_path: Path) -> str | None:
+    """SIGSTOP, record the phase, SIGKILL. None if the child had already exited."""
+    if process.poll() is not None:
+        return None
+    process.send_signal(signal.SIGSTOP)
+    try:
+        where = phase(setup, db_path, db_path.parent / "log.txt")
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    return where if process.returncode == -signal.SIGKILL else None
+
+
+def _aim(
+    process: subprocess.Popen[bytes], setup: Setup, db_path: Path, rng: random.Random
+) -> str | None:
+    """Pause the child every few milliseconds until it is inside the transaction; kill it there."""
+    while process.poll() is None:
+        time.sleep(rng.uniform(0.002, 0.02))
+        if process.poll() is not None:
+            break
+        process.send_signal(signal.SIGSTOP)
+        try:
+            where = phase(setup, db_path, db_path.parent / "log.txt")
+        except BaseException:
+            process.send_signal(signal.SIGKILL)
+            raise
+        if where == "inside":
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+            return where
+        process.send_signal(signal.SIGCONT)
+        if where == "after":  # missed it: let the ingest finish
+            break
+    process.wait(timeout=600)
+    return None
+
+
+def trial(setup: Setup, delay: float, number: int, *, aim: random.Random | None = None) -> Trial:
+    """One trial: kill after `delay` seconds, or (with `aim`) inside the write transaction."""
     folder = setup.workdir / f"trial-{number}"
     folder.mkdir(exist_ok=True)
     db_path = folder / "paperbot.db"
     _restore(setup, db_path)
     process = _start(setup, db_path, folder / "log.txt")
-    try:
-        process.wait(timeout=delay)
-        killed = False
-    except subprocess.TimeoutExpired:
-        process.send_signal(signal.SIGKILL)
-        process.wait()
-        killed = True
+    if aim is not None:
+        where = _aim(process, setup, db_path, aim)
+    else:
+        try:
+            process.wait(timeout=delay)
+            where = None
+        except subprocess.TimeoutExpired:
+            where = _stop_and_kill(process, setup, db_path)
+            if where is None:
+                process.wait()
+    killed = where is not None
     problems = []
     if not killed and process.returncode != 0:
         problems.append(f"ingest exited {process.returncode}: {(folder / 'log.txt').read_text()}")
     temps = len(list(folder.glob("*.tmp")))
     outcome, found = check(setup, db_path)
     problems += found
-    if not killed and outcome != "in":
-        problems.append("an ingest that finished left the file out")
-    return Trial(delay, killed, outcome, temps, problems)
+    expected = "out" if where in ("before", "inside") else "in"
+    if outcome != expected:
+        problems.append(f"{where or 'finished'} the transaction but the file is {outcome}")
+    return Trial(delay, killed, where or "finished", outcome, temps, aim is not None, problems)
 
 
 def recover(setup: Setup, number: int) -> list[str]:
@@ -235,16 +323,20 @@ def recover(setup: Setup, number: int) -> list[str]:
 
 
 def run(workdir: Path, *, trials: int, papers: int, seed: int = 0) -> Summary:
-    """Calibrate, then `trials` kills spread evenly (with jitter) over the whole ingest."""
+    """Calibrate, then `trials` kills spread evenly (with jitter) over the whole ingest, then
+    one aimed at the inside of the write transaction."""
     setup = prepare(workdir, papers)
     full = calibrate(setup)
     rng = random.Random(seed)
     results = []
-    for number in range(trials):
-        # Stratified: trial n dies somewhere in the n-th slice of [0.1 s, 1.1 x the full run].
-        low = 0.1 + (full * 1.1 - 0.1) * number / trials
-        high = 0.1 + (full * 1.1 - 0.1) * (number + 1) / trials
-        result = trial(setup, rng.uniform(low, high), number)
+    for number in range(trials + 1):
+        if number < trials:
+            # Stratified: trial n dies somewhere in the n-th slice of [0.1 s, 1.1 x the full run].
+            low = 0.1 + (full * 1.1 - 0.1) * number / trials
+            high = 0.1 + (full * 1.1 - 0.1) * (number + 1) / trials
+            result = trial(setup, rng.uniform(low, high), number)
+        else:
+            result = trial(setup, 0.0, number, aim=rng)
         if result.killed and not result.problems:
             result.problems += recover(setup, number)
         results.append(result)
@@ -263,8 +355,9 @@ def main(argv: list[str] | None = None) -> int:
         workdir.mkdir(parents=True, exist_ok=True)
         summary = run(workdir, trials=args.trials, papers=args.papers, seed=args.seed)
     for number, result in enumerate(summary.trials, 1):
-        state = "killed" if result.killed else "finished"
-        print(f"trial {number:2d}: {state} at {result.delay:5.2f} s -> file {result.outcome}")
+        when = "aimed at the transaction" if result.aimed else f"at {result.delay:5.2f} s"
+        state = f"killed {result.phase}" if result.killed else "finished"
+        print(f"trial {number:2d}: {when}, {state} -> file {result.outcome}")
     print(summary.describe())
     for problem in summary.problems:
         print(f"PROBLEM {problem}")

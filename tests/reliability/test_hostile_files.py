@@ -282,7 +282,9 @@ async def test_big_hostile_files_through_the_cli_stay_in_bounded_memory(base: Ba
         record("hostile files", f"{path.name} via CLI, peak RSS +{peak - baseline:.0f} MiB")
 
 
-@pytest.mark.skipif(not LONG, reason="long mode: ingests 200,000 one-word papers (~20 s)")
+@pytest.mark.skipif(
+    not LONG, reason="needs PAPERBOT_LONG_RELIABILITY=1 (ingests 200,000 one-word papers, ~20 s)"
+)
 async def test_tiny_paragraphs_at_the_limit_are_accepted(base: Base) -> None:
     path = _tiny_paragraphs(base.workdir / "cap.txt", DEFAULT_MAX_PAPERS)
     before = count_papers(base.db_path)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import tracemalloc
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from retrieval.lists import (
     read_paper_bytes,
     read_paper_file,
 )
+from tests.unprivileged import reachable_folder, run_python, unprivileged_output
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 HEADER = "ICML 2026 论文列表"
@@ -281,14 +281,21 @@ def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert "permission denied" in str(raises_at(path, None))
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads anything")
-def test_unreadable_file_for_real(tmp_path: Path) -> None:
-    path = write(tmp_path, "locked.txt", f"{HEADER}\n\n{FIRST}\n")
-    path.chmod(0)
-    try:
-        assert "permission denied" in str(raises_at(path, None))
-    finally:
-        path.chmod(0o644)
+def test_unreadable_file_for_real() -> None:
+    # In a child process as a non-root user (nobody when the suite runs as root, as in CI).
+    read = (
+        "import sys; from pathlib import Path\n"
+        "from retrieval.errors import ListFormatError\n"
+        "from retrieval.lists import read_paper_file\n"
+        "try:\n    read_paper_file(Path(sys.argv[1]))\n"
+        "except ListFormatError as error:\n    print(error)\n"
+    )
+    with reachable_folder() as folder:
+        path = write(folder, "locked.txt", f"{HEADER}\n\n{FIRST}\n")
+        path.chmod(0)
+        output = unprivileged_output(run_python(read, str(path), cwd=folder))
+    assert output.startswith(str(path)) and "permission denied" in output, output
+    assert output.count("\n") == 1, output
 
 
 # --- JSONL ----------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -17,6 +18,7 @@ from retrieval.text import (
     word_spans,
     word_terms,
 )
+from tests.retrieval import analyzer_golden as golden
 
 # Text with the characters the analyzer treats specially, so examples hit its branches.
 _TRICKY = st.lists(
@@ -26,8 +28,22 @@ _TRICKY = st.lists(
 _ANY_TEXT = st.one_of(st.text(max_size=200), _TRICKY)
 
 
-def test_version_is_an_int() -> None:
-    assert isinstance(ANALYZER_VERSION, int)
+def test_analysis_is_pinned_to_the_analyzer_version() -> None:
+    # Stored indexes are rebuilt only when ANALYZER_VERSION changes, so changed terms without a
+    # bump would leave old indexes answering with stale terms.
+    recorded = json.loads(golden.GOLDEN.read_text(encoding="utf-8"))
+    regenerate = "then run `.venv/bin/python -m tests.retrieval.analyzer_golden`"
+    assert recorded["analyzer_version"] == ANALYZER_VERSION, (
+        f"ANALYZER_VERSION is {ANALYZER_VERSION} but {golden.GOLDEN.name} records "
+        f"{recorded['analyzer_version']}: {regenerate}"
+    )
+    bump = f"bump ANALYZER_VERSION (now {ANALYZER_VERSION}) in retrieval/text.py, {regenerate}"
+    assert recorded["stopwords_sha256"] == golden.stopwords_digest(), (
+        f"the stopword lists changed: {bump}"
+    )
+    for row in recorded["analyses"]:
+        assert analyze(row["text"]) == row["terms"], f"analysis of {row['text']!r} changed: {bump}"
+    assert [row["text"] for row in recorded["analyses"]] == list(golden.SENTENCES), regenerate
 
 
 def test_latex_and_markdown_are_stripped_words_kept() -> None:

@@ -1,0 +1,64 @@
+"""The store refuses a database it cannot write, checked without root's privileges.
+
+Kept apart from test_store.py because it runs the store in a child process as a non-root user
+(tests/unprivileged.py): root ignores file modes, and CI runs as root.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from retrieval.store import Store
+from tests.unprivileged import reachable_folder, run_python, unprivileged_output
+
+OPEN = """
+import asyncio, sys
+from pathlib import Path
+from retrieval.errors import StoreError
+from retrieval.store import Store
+
+async def main() -> None:
+    try:
+        store = await Store.open(Path(sys.argv[1]))
+    except StoreError as error:
+        print("StoreError:", error)
+    else:
+        await store.close()
+        print("opened")
+
+asyncio.run(main())
+"""
+
+
+async def _create(path: Path) -> None:
+    async with await Store.open(path):
+        pass
+
+
+def _database(folder: Path, mode: int) -> Path:
+    """A closed database whose file has `mode`, in a folder anyone may write to."""
+    db_path = folder / "data" / "paperbot.db"
+    asyncio.run(_create(db_path))
+    db_path.parent.chmod(0o777)
+    for path in db_path.parent.iterdir():
+        path.chmod(0o666)
+    db_path.chmod(mode)
+    return db_path
+
+
+def test_a_read_only_database_is_refused_at_open() -> None:
+    with reachable_folder() as folder:
+        db_path = _database(folder, 0o444)
+        output = unprivileged_output(run_python(OPEN, str(db_path), cwd=folder))
+    assert output.startswith("StoreError: "), output
+    assert "is read-only" in output and str(db_path) in output, output
+
+
+def test_a_writable_database_opens_in_the_same_child() -> None:
+    # The control: the same child, user and folder open the database when only the file's mode
+    # differs, so the refusal above is about that mode and nothing else.
+    with reachable_folder() as folder:
+        db_path = _database(folder, 0o666)
+        output = unprivileged_output(run_python(OPEN, str(db_path), cwd=folder))
+    assert output == "opened\n", output
