@@ -11,11 +11,12 @@ import os
 import time
 from pathlib import Path
 
-from retrieval.index import BM25Index, BM25Params
+from retrieval.index import BM25Index
+from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 
 
 def test_a_later_save_removes_old_temporary_files_only(tmp_path: Path) -> None:
-    index = BM25Index.build([["a", "b"], ["b", "c"]], [1, 2], BM25Params())
+    index = BM25Index.build([["a", "b"], ["b", "c"]], [1, 2], RANK_BM25_DEFAULTS)
     path = tmp_path / "paperbot.db.index.npz"
     old = tmp_path / "paperbot.db.index.npzk1ll3d.tmp"
     young = tmp_path / "paperbot.db.index.npzbusy01.tmp"
@@ -32,4 +33,4 @@ def test_a_later_save_removes_old_temporary_files_only(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         [path.name, young.name, unrelated.name]
     )
-    assert BM25Index.load(path, {"generation": 1}, BM25Params()) is not None
+    assert BM25Index.load(path, {"generation": 1}, RANK_BM25_DEFAULTS) is not None

@@ -9,14 +9,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from retrieval.store import Store
+from retrieval.stores.sqlite import SqliteStore as Store
 from tests.unprivileged import reachable_folder, run_python, unprivileged_output
 
 OPEN = """
 import asyncio, sys
 from pathlib import Path
 from retrieval.errors import StoreError
-from retrieval.store import Store
+from retrieval.stores.sqlite import SqliteStore as Store
 
 async def main() -> None:
     try:
