@@ -62,6 +62,17 @@ class StoredText:
     abstract: str
 
 
+@dataclass(frozen=True, slots=True)
+class ConversationRow:
+    """A conversation's memory as the store keeps it: opaque JSON owned by
+    `retrieval.conversation`, the user it belongs to (so it can be forgotten), and when."""
+
+    scope: str
+    user_id: int
+    state: str
+    updated_at: float
+
+
 class Store(Protocol):
     """The database behind the engine. Every write is one transaction: all of it, or none."""
 
@@ -167,6 +178,26 @@ class Store(Protocol):
 
     async def saved(self, user_id: int) -> list[Paper]:
         """Oldest first."""
+        ...
+
+    # -- conversation memory ------------------------------------------------------------------
+
+    async def conversation(self, scope: str) -> ConversationRow | None:
+        """The memory of one conversation: per (user, channel) in guilds, per DM."""
+        ...
+
+    async def remember_conversation(self, row: ConversationRow) -> None:
+        """Insert or replace the memory of `row.scope`."""
+        ...
+
+    async def answer_message(self, message_id: int) -> ConversationRow | None:
+        """The answer a sent message showed (replies resolve against it), by message id."""
+        ...
+
+    async def remember_answer_message(self, message_id: int, row: ConversationRow) -> None: ...
+
+    async def forget_conversations(self, *, before: float) -> int:
+        """Delete memory (both kinds) last updated before `before`; returns rows deleted."""
         ...
 
     # -- deployment state ---------------------------------------------------------------------

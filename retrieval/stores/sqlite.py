@@ -26,7 +26,13 @@ import aiosqlite
 from retrieval import ids
 from retrieval.errors import PaperNotFound, StoreError
 from retrieval.models import CollectionInfo, Paper
-from retrieval.stores.protocol import FileResult, IndexRow, NewPaper, StoredText
+from retrieval.stores.protocol import (
+    ConversationRow,
+    FileResult,
+    IndexRow,
+    NewPaper,
+    StoredText,
+)
 from retrieval.stores.sqlite_migrations import check_compatible, migrate
 
 log = logging.getLogger(__name__)
@@ -365,6 +371,45 @@ class SqliteStore:
         return [_paper(row) for row in rows]
 
     # -- meta -----------------------------------------------------------------------------
+
+    async def conversation(self, scope: str) -> ConversationRow | None:
+        rows = await self._read(
+            "SELECT scope, user_id, state, updated_at FROM conversations WHERE scope = ?", (scope,)
+        )
+        return ConversationRow(*rows[0]) if rows else None
+
+    async def remember_conversation(self, row: ConversationRow) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO conversations (scope, user_id, state, updated_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (scope) DO UPDATE SET user_id = excluded.user_id, "
+                "state = excluded.state, updated_at = excluded.updated_at",
+                (row.scope, row.user_id, row.state, row.updated_at),
+            )
+
+    async def answer_message(self, message_id: int) -> ConversationRow | None:
+        rows = await self._read(
+            "SELECT scope, user_id, state, updated_at FROM answer_messages WHERE message_id = ?",
+            (message_id,),
+        )
+        return ConversationRow(*rows[0]) if rows else None
+
+    async def remember_answer_message(self, message_id: int, row: ConversationRow) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO answer_messages (message_id, scope, user_id, state, updated_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (message_id) DO UPDATE SET "
+                "state = excluded.state, updated_at = excluded.updated_at",
+                (message_id, row.scope, row.user_id, row.state, row.updated_at),
+            )
+
+    async def forget_conversations(self, *, before: float) -> int:
+        async with self._transaction() as db:
+            deleted = 0
+            for table in ("conversations", "answer_messages"):
+                cursor = await db.execute(f"DELETE FROM {table} WHERE updated_at < ?", (before,))
+                deleted += max(cursor.rowcount, 0)
+            return deleted
 
     async def command_sync_hash(self, scope: str) -> str | None:
         return await self._meta(f"command_sync:{scope}")

@@ -92,6 +92,27 @@ MIGRATIONS: tuple[str, ...] = (
     """
     CREATE INDEX papers_by_external_id ON papers (external_id COLLATE NOCASE);
     """,
+    # 3: conversation memory, and which answer each sent message showed (for replies).
+    """
+    CREATE TABLE conversations (
+        scope TEXT PRIMARY KEY,
+        user_id INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX conversations_by_user ON conversations (user_id);
+    CREATE INDEX conversations_by_age ON conversations (updated_at);
+
+    CREATE TABLE answer_messages (
+        message_id INTEGER PRIMARY KEY,
+        scope TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX answer_messages_by_user ON answer_messages (user_id);
+    CREATE INDEX answer_messages_by_age ON answer_messages (updated_at);
+    """,
 )
 
 

@@ -424,3 +424,23 @@ async def test_concurrent_calls_on_one_loop_do_not_interleave_transactions(store
     numbers = sorted(int(pid.split("-")[1]) for pid, _ in await store.paper_labels())
     assert numbers == list(range(1, 102))
     assert await store.generation() == 3
+
+
+# -- conversation memory ----------------------------------------------------------------------
+
+
+async def test_conversation_memory_is_replaced_per_scope_and_expires(store: Store) -> None:
+    from retrieval.stores.protocol import ConversationRow
+
+    assert await store.conversation("1:2") is None
+    await store.remember_conversation(ConversationRow("1:2", 1, '{"a": 1}', 100.0))
+    await store.remember_conversation(ConversationRow("1:2", 1, '{"a": 2}', 200.0))
+    await store.remember_conversation(ConversationRow("dm:3", 3, '{"b": 1}', 50.0))
+    assert await store.conversation("1:2") == ConversationRow("1:2", 1, '{"a": 2}', 200.0)
+    await store.remember_answer_message(99, ConversationRow("1:2", 1, '{"m": 1}', 150.0))
+    assert await store.answer_message(99) == ConversationRow("1:2", 1, '{"m": 1}', 150.0)
+    assert await store.answer_message(98) is None
+    assert await store.forget_conversations(before=160.0) == 2  # dm:3 and message 99
+    assert await store.conversation("dm:3") is None
+    assert await store.answer_message(99) is None
+    assert (await store.conversation("1:2")) is not None
