@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
 import sys
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from bot import console
 from config.settings import Settings, SettingsError, env_file_warning, load_settings
 from retrieval.engine import Engine
 from retrieval.errors import PaperbotError
+from retrieval.query_files import read_query_file
 
 NO_TOKEN = (
     "paperbot: no Discord token. Set PAPERBOT_DISCORD_TOKEN (in the environment or .env) "
@@ -92,31 +92,10 @@ def _print_answer(answer: Any, as_json: bool) -> None:
         print(console.render_answer(answer, colour=sys.stdout.isatty()))
 
 
-def _batch_queries(path: Path) -> Iterator[tuple[str, str]]:
-    with path.open(encoding="utf-8-sig") as file:
-        for number, line in enumerate(file, start=1):
-            line = line.strip()
-            if not line:
-                continue
-            if line.startswith("{"):
-                try:
-                    record = json.loads(line)
-                    yield str(record["_id"]), str(record["text"])
-                except (json.JSONDecodeError, KeyError, TypeError):
-                    raise PaperbotError(
-                        f"{path}:{number}: expected a JSON object with _id and text"
-                    ) from None
-            elif "\t" in line:
-                query_id, query = line.split("\t", 1)
-                yield query_id, query
-            else:
-                raise PaperbotError(f"{path}:{number}: expected query_id<TAB>query")
-
-
 async def _search(engine: Engine, args: argparse.Namespace) -> int:
     top_k = args.top_k or engine.settings.search_results
     if args.batch:
-        for query_id, query in _batch_queries(args.batch):
+        for query_id, query in read_query_file(args.batch):
             try:
                 answer = await engine.ask(query, limit=top_k, collection=args.collection)
                 hits = [

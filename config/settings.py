@@ -30,7 +30,7 @@ ENV_PREFIX = "PAPERBOT_"
 ENV_FILE = Path(".env")
 _TOKEN_VARIABLE = f"{ENV_PREFIX}DISCORD_TOKEN"
 # Discord bot tokens: three dot-separated base64url parts.
-_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
 
 
 class SettingsError(Exception):
@@ -81,7 +81,7 @@ class Settings(BaseSettings):
 
     # Ranking
     ranking: Literal["enhanced", "exact"] = "enhanced"
-    bm25_k1: float = Field(default=1.2, gt=0, le=10)
+    bm25_k1: float = Field(default=1.5, gt=0, le=10)  # docs/tuning.md: best on SciFact train
     bm25_b: float = Field(default=0.75, ge=0, le=1)
     bm25_epsilon: float = Field(default=0.25, ge=0, le=1)
     acronym_weight: float = Field(default=0.3, ge=0, le=1, description="Weight of acronym forms.")
@@ -161,7 +161,7 @@ def _looks_secret(given: object) -> bool:
     if not isinstance(given, str):
         return False
     text = given.strip()
-    return bool(_TOKEN_SHAPE.search(text)) or any(secret in text for secret in _secrets())
+    return bool(TOKEN_SHAPE.search(text)) or any(secret in text for secret in _secrets())
 
 
 def _describe(error: ValidationError) -> str:
