@@ -95,6 +95,14 @@ class Settings(BaseSettings):
     max_query_chars: int = Field(default=2000, ge=50, le=100_000)
     max_query_terms: int = Field(default=64, ge=1, le=1024)
 
+    # Conversation
+    conversation_idle_minutes: float = Field(
+        default=30.0,
+        gt=0,
+        le=7 * 24 * 60,
+        description="After this, follow-ups need a new question.",
+    )
+
     # Logging
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_file: Path | None = None
