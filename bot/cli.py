@@ -55,6 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("run", help="run the Discord bot")
     sync = commands.add_parser("sync", help="sync slash commands to Discord")
     sync.add_argument("--guild", type=int, help="a guild id (instant) instead of global")
+    _add_export_parser(commands)
     evaluate = commands.add_parser("eval", help="measure ranking quality (see docs/evaluation.md)")
     modes = evaluate.add_subparsers(dest="eval_mode", metavar="MODE", required=True)
     beir = modes.add_parser("beir", help="a BEIR folder: corpus.jsonl, queries.jsonl, qrels/")
@@ -69,6 +70,36 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--json", action="store_true", help="machine-readable output")
         sub.add_argument("--per-query", action="store_true", help="with --json: every query")
     return parser
+
+
+def _add_export_parser(commands: Any) -> None:
+    export = commands.add_parser("export", help="a reading list or the papers as a file")
+    kinds = export.add_subparsers(dest="export_kind", metavar="WHAT", required=True)
+    saved = kinds.add_parser("saved", help="one user's reading list")
+    saved.add_argument("user_id", type=int, metavar="USER_ID")
+    saved.add_argument("--format", choices=["bibtex", "csv", "md", "txt"], default="bibtex")
+    papers = kinds.add_parser("papers", help="every paper, or one collection's")
+    papers.add_argument("--collection", metavar="C")
+    papers.add_argument("--format", choices=["jsonl", "csv", "md", "bibtex"], default="jsonl")
+    for sub in (saved, papers):
+        sub.add_argument("--output", "-o", type=Path, metavar="FILE", help="default: stdout")
+
+
+async def _export(engine: Engine, args: argparse.Namespace) -> int:
+    if args.export_kind == "saved":
+        _name, data, count = await engine.exports.saved(args.user_id, args.format)
+    else:
+        _name, data, count = await engine.exports.papers(args.collection, args.format)
+    if args.output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        try:
+            args.output.write_bytes(data)
+        except OSError as error:
+            raise PaperbotError(f"cannot write {args.output}: {error.strerror}") from error
+    print(f"{count} paper(s) exported ({args.format}).", file=sys.stderr)
+    return 0
 
 
 async def _with_engine(settings: Settings, work: Callable[[Engine], Awaitable[int]]) -> int:
@@ -195,6 +226,8 @@ async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
             _print_answer(await engine.similar(args.id, limit=args.top_k), args.json)
         elif command == "ingest":
             return await _ingest(engine, args)
+        elif command == "export":
+            return await _export(engine, args)
         elif command == "collections":
             print(console.render_collections(await engine.collections()))
         elif command == "stats":

@@ -344,22 +344,6 @@ def saved_embed(papers: Sequence[Paper], page: int) -> discord.Embed:
     return embed
 
 
-def saved_export(papers: Sequence[Paper], fmt: str) -> tuple[str, bytes]:
-    """The reading list as a Markdown or plain-text file: (filename, bytes)."""
-    if fmt == "md":
-        parts = ["# Reading list", ""]
-        for paper in papers:
-            parts.append(f"## {one_line(paper.display_title)}")
-            parts.append(f"`{paper.id}` · {one_line(paper.collection)}")
-            parts += [f"<{url}>" for url in paper.urls if valid_url(url)]
-            parts += ["", "> " + one_line(paper.abstract), ""]
-        return "reading-list.md", "\n".join(parts).encode()
-    parts = ["Reading list", ""]
-    for paper in papers:
-        parts += [_plain_paper(paper)]
-    return "reading-list.txt", "\n".join(parts).encode()
-
-
 def ingest_embed(report: IngestReport, *, title: str) -> discord.Embed:
     """What an ingest or reload did: counts, then notes and errors, clipped."""
     ok = not report.errors

@@ -31,9 +31,20 @@ class ConversationMemory(Protocol):
     ) -> None: ...
 
 
+class Exports(Protocol):
+    """`ExportService`: reading lists and collections as files (`retrieval.exports` formats)."""
+
+    async def saved(self, user_id: int, fmt: str) -> tuple[str, bytes, int]: ...
+
+    async def papers(self, collection: str | None, fmt: str) -> tuple[str, bytes, int]: ...
+
+
 class EngineAPI(Protocol):
     @property
     def memory(self) -> ConversationMemory: ...
+
+    @property
+    def exports(self) -> Exports: ...
 
     async def ask(
         self,

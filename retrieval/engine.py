@@ -21,6 +21,7 @@ from retrieval.collection_names import resolve_collection
 from retrieval.conversation.store_memory import StoredMemory
 from retrieval.corpus import Corpus, LiveCorpus
 from retrieval.errors import CollectionNotFound, NothingLoaded, PaperNotFound
+from retrieval.export_service import ExportService
 from retrieval.ingest import Progress, ingest_paths, ingest_upload, refresh_derived
 from retrieval.models import (
     Answer,
@@ -52,6 +53,7 @@ class Engine:
         self._ingest_lock = asyncio.Lock()
         self.latencies = LatencyLog()
         self.memory = StoredMemory(store)
+        self.exports = ExportService(store, lambda: self._live.current)
         self.options = rank_options(settings)
 
     # -- lifecycle -----------------------------------------------------------------------------

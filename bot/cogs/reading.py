@@ -1,4 +1,4 @@
-"""Reading lists: /save, /unsave and /saved (paginated, exportable as .md or .txt)."""
+"""Reading lists: /save, /unsave and /saved (paginated, exportable as .md, .txt, .bib, .csv)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 
 from bot import render, replies
+from bot.attachments import EXPORT_CHOICES, TOO_BIG, export_attachment
 from bot.cogs.base import PaperCog
 from bot.options import paper_choices, resolve_paper, saved_choices
 from bot.views import ListPages, Paginator, saved_text
@@ -46,25 +47,23 @@ class Reading(PaperCog):
 
     @app_commands.command()
     @app_commands.describe(export="Get the whole list as a file instead of pages")
-    @app_commands.choices(
-        export=[
-            app_commands.Choice(name="Markdown (.md)", value="md"),
-            app_commands.Choice(name="Plain text (.txt)", value="txt"),
-        ]
-    )
+    @app_commands.choices(export=EXPORT_CHOICES)
     async def saved(
         self,
         interaction: discord.Interaction,
         export: app_commands.Choice[str] | None = None,
     ) -> None:
-        """Your reading list, 10 per page, or exported as a file."""
+        """Your reading list, 10 per page, or exported as a file (Markdown, text, BibTeX, CSV)."""
         await replies.defer(interaction, ephemeral=True)
         papers = await self.engine.saved_papers(interaction.user.id)
         if export is not None and papers:
-            name, data = render.saved_export(papers, export.value)
+            attachment = export_attachment(papers, export.value, title="Reading list")
+            if attachment is None:
+                await replies.send(interaction, content=TOO_BIG, ephemeral=True)
+                return
             text = f"Your reading list: {len(papers)} paper(s)."
             await replies.send(
-                interaction, content=text, file=replies.to_file((name, data)), ephemeral=True
+                interaction, content=text, file=replies.to_file(attachment), ephemeral=True
             )
             return
         await Paginator(ListPages(papers), interaction.user.id).start(interaction, ephemeral=True)

@@ -1,0 +1,47 @@
+"""`engine.exports`: gathers the papers of a reading list or a collection and renders them with
+`retrieval.exports` (shells call this; the formats themselves are pure functions there)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from retrieval.collection_names import resolve_collection
+from retrieval.corpus import Corpus
+from retrieval.errors import CollectionNotFound
+from retrieval.exports import export_papers
+from retrieval.models import Paper
+from retrieval.stores.protocol import Store
+
+
+class ExportService:
+    def __init__(self, store: Store, corpus: Callable[[], Corpus]) -> None:
+        self._store = store
+        self._corpus = corpus
+
+    async def saved(self, user_id: int, fmt: str) -> tuple[str, bytes, int]:
+        """A user's reading list as a file: (name, bytes, number of papers)."""
+        papers = await self._store.saved(user_id)
+        name, data = export_papers(papers, fmt, title="Reading list")
+        return name, data, len(papers)
+
+    async def papers(self, collection: str | None, fmt: str) -> tuple[str, bytes, int]:
+        """Every paper (or every member of one collection), by key: (name, bytes, count)."""
+        papers = await self.collection_papers(collection)
+        title = f"{collection} papers" if collection else "papers"
+        name, data = export_papers(papers, fmt, title=title)
+        return name, data, len(papers)
+
+    async def collection_papers(self, collection: str | None) -> list[Paper]:
+        corpus = self._corpus()
+        if collection is None:
+            docs = list(range(corpus.index.size))
+        else:
+            info = resolve_collection(collection, corpus.collection_infos)
+            if info is None or info.slug not in corpus.collections:
+                names = [entry.name for entry in corpus.collection_infos]
+                raise CollectionNotFound(collection, names)
+            mask = corpus.collections[info.slug][1]
+            docs = np.flatnonzero(mask).tolist()
+        return await self._store.papers_by_key(corpus.keys_of(docs))

@@ -1,0 +1,60 @@
+"""`paperbot export saved|papers` as a real subprocess over a temporary database."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import bibtexparser
+
+from config.settings import Settings
+from retrieval.engine import Engine
+from tests.bot.test_cli import run
+from tests.conftest import SEEDS
+
+
+async def save_two(tmp_path: Path) -> None:
+    settings = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        db_path=tmp_path / "cli.db",
+        seeds_dir=SEEDS,
+    )
+    async with await Engine.open(settings) as engine:
+        await engine.save_paper(77, "icml2026-13")
+        await engine.save_paper(77, "icml2026-6")
+
+
+async def test_export_saved_bibtex_parses(tmp_path: Path) -> None:
+    await save_two(tmp_path)
+    result = run(tmp_path, "export", "saved", "77", "--format", "bibtex")
+    assert result.returncode == 0, result.stderr
+    entries = bibtexparser.loads(result.stdout).entries
+    assert [entry["ID"] for entry in entries] == ["paperbot:icml2026-13", "paperbot:icml2026-6"]
+    assert all(entry["howpublished"] == "ICML 2026" for entry in entries)
+    assert "2 paper(s) exported" in result.stderr
+
+
+async def test_export_saved_csv_to_a_file(tmp_path: Path) -> None:
+    await save_two(tmp_path)
+    out = tmp_path / "list.csv"
+    result = run(tmp_path, "export", "saved", "77", "--format", "csv", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    rows = list(csv.DictReader(io.StringIO(out.read_text())))
+    assert [row["id"] for row in rows] == ["icml2026-13", "icml2026-6"]
+
+
+def test_export_papers_of_a_collection_as_jsonl(tmp_path: Path) -> None:
+    result = run(tmp_path, "export", "papers", "--collection", "icml2026", "--format", "jsonl")
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(row) for row in result.stdout.splitlines()]
+    assert len(records) == 38 and records[0]["id"] == "icml2026-1"
+    assert all(record["collection"] == "ICML 2026" for record in records)
+
+
+def test_export_papers_of_an_unknown_collection_is_one_line(tmp_path: Path) -> None:
+    result = run(tmp_path, "export", "papers", "--collection", "nips1999", "--format", "csv")
+    assert result.returncode == 1
+    assert result.stderr.startswith("paperbot: No collection is called `nips1999`")
+    assert "Traceback" not in result.stderr
