@@ -37,6 +37,8 @@ COGS = (
     "bot.cogs.reading",
     "bot.cogs.chat",
     "bot.cogs.admin",
+    # Issue 12 (research servers): one cog per feature.
+    "bot.cogs.privacy",
 )
 
 

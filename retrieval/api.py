@@ -12,6 +12,8 @@ from typing import Protocol
 
 from retrieval.conversation.memory import ConversationState
 from retrieval.models import Answer, CollectionInfo, EngineStats, Excerpt, IngestReport, Paper
+from retrieval.privacy import PrivacyReport
+from retrieval.stores.protocol import UserData
 
 
 class ConversationMemory(Protocol):
@@ -39,12 +41,23 @@ class Exports(Protocol):
     async def papers(self, collection: str | None, fmt: str) -> tuple[str, bytes, int]: ...
 
 
+class PrivacyAPI(Protocol):
+    """`retrieval.privacy.Privacy`: what is stored about a user; deleting it."""
+
+    async def report(self, user_id: int) -> PrivacyReport: ...
+
+    async def forget(self, user_id: int) -> UserData: ...
+
+
 class EngineAPI(Protocol):
     @property
     def memory(self) -> ConversationMemory: ...
 
     @property
     def exports(self) -> Exports: ...
+
+    @property
+    def privacy(self) -> PrivacyAPI: ...
 
     async def ask(
         self,

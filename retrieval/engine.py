@@ -33,6 +33,7 @@ from retrieval.models import (
     ParsedQuery,
 )
 from retrieval.parameters import bm25_params, rank_options
+from retrieval.privacy import Privacy
 from retrieval.questions import rank_free_text, rank_question, rank_similar
 from retrieval.ranking import Ranking
 from retrieval.stores import open_store
@@ -54,6 +55,7 @@ class Engine:
         self.latencies = LatencyLog()
         self.memory = StoredMemory(store)
         self.exports = ExportService(store, lambda: self._live.current)
+        self.privacy = Privacy(store)
         self.options = rank_options(settings)
 
     # -- lifecycle -----------------------------------------------------------------------------

@@ -9,7 +9,7 @@ order, never reused, which the index uses to name documents compactly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Protocol
@@ -71,6 +71,55 @@ class ConversationRow:
     user_id: int
     state: str
     updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class WatchRow:
+    """A saved query. `channel_id` None: announced by DM. `paused_reason` set: not announced."""
+
+    id: int
+    user_id: int
+    guild_id: int | None
+    channel_id: int | None
+    query: str
+    created_at: str
+    last_fired_at: str | None = None
+    paused_reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DigestRow:
+    """One announcement for one watch: `body` is JSON owned by `retrieval.watches`."""
+
+    id: int
+    watch_id: int
+    user_id: int
+    guild_id: int | None
+    channel_id: int | None
+    body: str
+
+
+@dataclass(frozen=True, slots=True)
+class UserData:
+    """How many rows of each kind the store holds about one user (or deleted for them)."""
+
+    saved_papers: int = 0
+    watches: int = 0
+    conversations: int = 0
+    answer_messages: int = 0
+    watch_digests: int = 0
+    shortlist_entries: int = 0
+
+    @property
+    def total(self) -> int:
+        return (
+            self.saved_papers
+            + self.watches
+            + self.conversations
+            + self.answer_messages
+            + self.watch_digests
+            + self.shortlist_entries
+        )
 
 
 class Store(Protocol):
@@ -198,6 +247,57 @@ class Store(Protocol):
 
     async def forget_conversations(self, *, before: float) -> int:
         """Delete memory (both kinds) last updated before `before`; returns rows deleted."""
+        ...
+
+    # -- watches ------------------------------------------------------------------------------
+
+    async def add_watch(
+        self, user_id: int, guild_id: int | None, channel_id: int | None, query: str
+    ) -> WatchRow: ...
+
+    async def watch_counts(self, user_id: int, guild_id: int | None) -> tuple[int, int]:
+        """(watches of the user, watches in the guild; 0 when `guild_id` is None)."""
+        ...
+
+    async def watches_of(self, user_id: int) -> list[WatchRow]:
+        """A user's watches, oldest first."""
+        ...
+
+    async def active_watches(self) -> list[WatchRow]:
+        """Every watch not paused, oldest first."""
+        ...
+
+    async def remove_watch(self, user_id: int, watch_id: int) -> bool:
+        """Delete one of the user's watches (and its deliveries and digests)."""
+        ...
+
+    async def record_digest(
+        self, watch: WatchRow, paper_ids: Sequence[str], body: Callable[[Sequence[str]], str]
+    ) -> DigestRow | None:
+        """In one transaction: record (watch, paper) deliveries, keeping only papers this watch
+        never announced, and store a digest of those built by `body(paper ids)`; None (and
+        nothing stored) when every paper was announced before."""
+        ...
+
+    async def pending_digests(self) -> list[DigestRow]:
+        """Digests nobody has claimed, oldest first."""
+        ...
+
+    async def claim_digest(self, digest_id: int, claimer: str) -> bool:
+        """True for exactly one caller across processes (UPDATE ... WHERE claimed_by IS NULL)."""
+        ...
+
+    async def finish_digest(self, digest_id: int, failure: str | None) -> None:
+        """Record the outcome: sent (the watch's `last_fired_at` is set) or failed (the watch
+        is paused with `failure` as the reason; nothing retries it)."""
+        ...
+
+    # -- what the store holds about a user -----------------------------------------------------
+
+    async def user_data(self, user_id: int) -> UserData: ...
+
+    async def forget_user(self, user_id: int) -> UserData:
+        """Delete every row about the user in one transaction; returns what was deleted."""
         ...
 
     # -- deployment state ---------------------------------------------------------------------

@@ -33,6 +33,7 @@ from retrieval.stores.protocol import (
     NewPaper,
     StoredText,
 )
+from retrieval.stores.sqlite_community import SqliteCommunity
 from retrieval.stores.sqlite_migrations import check_compatible, migrate
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,7 @@ JOIN collections AS c ON c.id = p.collection_id
 """
 
 
-class SqliteStore:
+class SqliteStore(SqliteCommunity):
     """The SQLite database. Open with `await SqliteStore.open(path)`; close with `close()`."""
 
     def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection):

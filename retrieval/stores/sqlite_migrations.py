@@ -113,6 +113,44 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX answer_messages_by_user ON answer_messages (user_id);
     CREATE INDEX answer_messages_by_age ON answer_messages (updated_at);
     """,
+    # 4: watches (saved queries announced when new papers match), the papers each watch has
+    # announced (never twice), and digests waiting to be claimed and sent by one process.
+    f"""
+    CREATE TABLE watches (
+        id INTEGER PRIMARY KEY,
+        user_id INTEGER NOT NULL,
+        guild_id INTEGER,
+        channel_id INTEGER,
+        query TEXT NOT NULL,
+        created_at TEXT NOT NULL DEFAULT {_NOW},
+        last_fired_at TEXT,
+        paused_reason TEXT
+    );
+    CREATE INDEX watches_by_user ON watches (user_id);
+    CREATE INDEX watches_by_guild ON watches (guild_id);
+
+    CREATE TABLE watch_deliveries (
+        watch_id INTEGER NOT NULL REFERENCES watches (id) ON DELETE CASCADE,
+        paper_id TEXT NOT NULL,
+        PRIMARY KEY (watch_id, paper_id)
+    );
+
+    CREATE TABLE watch_digests (
+        id INTEGER PRIMARY KEY,
+        watch_id INTEGER NOT NULL REFERENCES watches (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        guild_id INTEGER,
+        channel_id INTEGER,
+        body TEXT NOT NULL,
+        created_at TEXT NOT NULL DEFAULT {_NOW},
+        claimed_by TEXT,
+        claimed_at TEXT,
+        finished_at TEXT,
+        failure TEXT
+    );
+    CREATE INDEX watch_digests_pending ON watch_digests (claimed_by, id);
+    CREATE INDEX watch_digests_by_user ON watch_digests (user_id);
+    """,
 )
 
 

@@ -1,0 +1,45 @@
+"""`engine.privacy`: what the store keeps about one user, and deleting all of it (/privacy,
+/forget-me). Which tables hold user data is the store's knowledge; docs/privacy.md lists them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from retrieval.stores.protocol import Store, UserData, WatchRow
+
+
+@dataclass(frozen=True, slots=True)
+class PrivacyReport:
+    """Counts of every kind of row, plus the saved paper ids and watches themselves."""
+
+    counts: UserData
+    saved_ids: tuple[str, ...]
+    watches: tuple[WatchRow, ...]
+
+
+class Privacy:
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def report(self, user_id: int) -> PrivacyReport:
+        counts = await self._store.user_data(user_id)
+        saved = await self._store.saved(user_id)
+        watches = await self._store.watches_of(user_id)
+        return PrivacyReport(counts, tuple(p.id for p in saved), tuple(watches))
+
+    async def forget(self, user_id: int) -> UserData:
+        """Delete every row about the user in one transaction; returns what was deleted."""
+        return await self._store.forget_user(user_id)
+
+
+def describe(counts: UserData) -> list[str]:
+    """One line per kind of data held, for people ("3 saved papers"); empty if none."""
+    kinds = (
+        (counts.saved_papers, "saved paper(s) in your reading list"),
+        (counts.watches, "watch(es) on new papers"),
+        (counts.watch_digests, "watch announcement(s) queued or sent"),
+        (counts.conversations, "conversation memory record(s) (your last question per channel)"),
+        (counts.answer_messages, "answer message record(s) (for replies to answers)"),
+        (counts.shortlist_entries, "server reading list entries naming you as the curator"),
+    )
+    return [f"{number} {text}" for number, text in kinds if number]

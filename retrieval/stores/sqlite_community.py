@@ -1,0 +1,186 @@
+"""SQLite tables about people and servers: watches and their digests, and everything the store
+holds about one user (for /privacy and /forget-me). Mixed into `SqliteStore`; the SQL is kept
+portable (no SQLite-only syntax) so the PostgreSQL store can follow it statement by statement.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING, Any
+
+import aiosqlite
+
+from retrieval.stores.protocol import DigestRow, UserData, WatchRow
+
+_WATCH_COLUMNS = (
+    "id, user_id, guild_id, channel_id, query, created_at, last_fired_at, paused_reason"
+)
+_DIGEST_COLUMNS = "id, watch_id, user_id, guild_id, channel_id, body"
+_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
+# Every table with a user id column, the column, and the UserData field that counts it.
+USER_TABLES: tuple[tuple[str, str, str], ...] = (
+    ("reading_list", "user_id", "saved_papers"),
+    ("watches", "user_id", "watches"),
+    ("conversations", "user_id", "conversations"),
+    ("answer_messages", "user_id", "answer_messages"),
+    ("watch_digests", "user_id", "watch_digests"),
+)
+
+
+class SqliteCommunity:
+    """Watches, digests and per-user data over the store's transaction and read helpers."""
+
+    if TYPE_CHECKING:
+
+        def _transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+
+        async def _read(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]: ...
+
+    # -- watches ----------------------------------------------------------------------------
+
+    async def add_watch(
+        self, user_id: int, guild_id: int | None, channel_id: int | None, query: str
+    ) -> WatchRow:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO watches (user_id, guild_id, channel_id, query) VALUES (?, ?, ?, ?)",
+                (user_id, guild_id, channel_id, query),
+            )
+            rows = list(
+                await db.execute_fetchall(
+                    f"SELECT {_WATCH_COLUMNS} FROM watches WHERE id = ?", (cursor.lastrowid,)
+                )
+            )
+        return _watch(rows[0])
+
+    async def watch_counts(self, user_id: int, guild_id: int | None) -> tuple[int, int]:
+        mine = await self._read("SELECT count(*) FROM watches WHERE user_id = ?", (user_id,))
+        if guild_id is None:
+            return int(mine[0][0]), 0
+        theirs = await self._read("SELECT count(*) FROM watches WHERE guild_id = ?", (guild_id,))
+        return int(mine[0][0]), int(theirs[0][0])
+
+    async def watches_of(self, user_id: int) -> list[WatchRow]:
+        rows = await self._read(
+            f"SELECT {_WATCH_COLUMNS} FROM watches WHERE user_id = ? ORDER BY id", (user_id,)
+        )
+        return [_watch(row) for row in rows]
+
+    async def active_watches(self) -> list[WatchRow]:
+        rows = await self._read(
+            f"SELECT {_WATCH_COLUMNS} FROM watches WHERE paused_reason IS NULL ORDER BY id"
+        )
+        return [_watch(row) for row in rows]
+
+    async def remove_watch(self, user_id: int, watch_id: int) -> bool:
+        async with self._transaction() as db:
+            owned = list(
+                await db.execute_fetchall(
+                    "SELECT 1 FROM watches WHERE id = ? AND user_id = ?", (watch_id, user_id)
+                )
+            )
+            if not owned:
+                return False
+            await _delete_watches(db, "id = ?", (watch_id,))
+            return True
+
+    async def record_digest(
+        self, watch: WatchRow, paper_ids: Sequence[str], body: Callable[[Sequence[str]], str]
+    ) -> DigestRow | None:
+        async with self._transaction() as db:
+            fresh = []
+            for paper_id in dict.fromkeys(paper_ids):
+                cursor = await db.execute(
+                    "INSERT INTO watch_deliveries (watch_id, paper_id) VALUES (?, ?) "
+                    "ON CONFLICT DO NOTHING",
+                    (watch.id, paper_id),
+                )
+                if cursor.rowcount > 0:
+                    fresh.append(paper_id)
+            if not fresh:
+                return None
+            text = body(fresh)
+            cursor = await db.execute(
+                "INSERT INTO watch_digests (watch_id, user_id, guild_id, channel_id, body) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (watch.id, watch.user_id, watch.guild_id, watch.channel_id, text),
+            )
+            digest_id = cursor.lastrowid
+        assert digest_id is not None
+        return DigestRow(digest_id, watch.id, watch.user_id, watch.guild_id, watch.channel_id, text)
+
+    async def pending_digests(self) -> list[DigestRow]:
+        rows = await self._read(
+            f"SELECT {_DIGEST_COLUMNS} FROM watch_digests WHERE claimed_by IS NULL ORDER BY id"
+        )
+        return [DigestRow(*row) for row in rows]
+
+    async def claim_digest(self, digest_id: int, claimer: str) -> bool:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                f"UPDATE watch_digests SET claimed_by = ?, claimed_at = {_NOW} "
+                "WHERE id = ? AND claimed_by IS NULL",
+                (claimer, digest_id),
+            )
+            return cursor.rowcount == 1
+
+    async def finish_digest(self, digest_id: int, failure: str | None) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                f"UPDATE watch_digests SET finished_at = {_NOW}, failure = ? WHERE id = ?",
+                (failure, digest_id),
+            )
+            if failure is None:
+                await db.execute(
+                    f"UPDATE watches SET last_fired_at = {_NOW} WHERE id = "
+                    "(SELECT watch_id FROM watch_digests WHERE id = ?)",
+                    (digest_id,),
+                )
+            else:
+                await db.execute(
+                    "UPDATE watches SET paused_reason = ? WHERE id = "
+                    "(SELECT watch_id FROM watch_digests WHERE id = ?)",
+                    (failure, digest_id),
+                )
+
+    # -- what the store holds about a user ---------------------------------------------------
+
+    async def user_data(self, user_id: int) -> UserData:
+        counts = {}
+        for table, column, field in USER_TABLES:
+            # Table and column names come from the constant above, never from input.
+            rows = await self._read(f"SELECT count(*) FROM {table} WHERE {column} = ?", (user_id,))
+            counts[field] = int(rows[0][0])
+        return UserData(**counts)
+
+    async def forget_user(self, user_id: int) -> UserData:
+        async with self._transaction() as db:
+            counts = {}
+            for table, column, field in USER_TABLES:
+                rows = list(
+                    await db.execute_fetchall(
+                        f"SELECT count(*) FROM {table} WHERE {column} = ?", (user_id,)
+                    )
+                )
+                counts[field] = int(rows[0][0])
+            # Digests for the user's watches first (a channel watch's digests name the owner).
+            await _delete_watches(db, "user_id = ?", (user_id,))
+            for table, column, _ in USER_TABLES:
+                await db.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
+        return UserData(**counts)
+
+
+async def _delete_watches(db: aiosqlite.Connection, where: str, params: tuple[Any, ...]) -> None:
+    """Watches matching `where`, with their deliveries and digests (explicitly, not relying on
+    foreign-key cascades, which a connection may have switched off)."""
+    chosen = f"SELECT id FROM watches WHERE {where}"
+    await db.execute(f"DELETE FROM watch_deliveries WHERE watch_id IN ({chosen})", params)
+    await db.execute(f"DELETE FROM watch_digests WHERE watch_id IN ({chosen})", params)
+    await db.execute(f"DELETE FROM watches WHERE {where}", params)
+
+
+def _watch(row: sqlite3.Row) -> WatchRow:
+    return WatchRow(*row)
