@@ -13,7 +13,8 @@ from typing import Protocol
 from retrieval.conversation.memory import ConversationState
 from retrieval.models import Answer, CollectionInfo, EngineStats, Excerpt, IngestReport, Paper
 from retrieval.privacy import PrivacyReport
-from retrieval.stores.protocol import UserData
+from retrieval.stores.protocol import UserData, WatchRow
+from retrieval.watches import Digest
 
 
 class ConversationMemory(Protocol):
@@ -49,6 +50,31 @@ class PrivacyAPI(Protocol):
     async def forget(self, user_id: int) -> UserData: ...
 
 
+class WatchesAPI(Protocol):
+    """`retrieval.watches.Watches`: saved queries and the digests announcing new papers."""
+
+    async def add(
+        self,
+        user_id: int,
+        query: str,
+        *,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+    ) -> WatchRow: ...
+
+    async def of(self, user_id: int) -> list[WatchRow]: ...
+
+    async def remove(self, user_id: int, watch_id: int) -> bool: ...
+
+    async def pending(self) -> list[Digest]: ...
+
+    async def claim(self, digest: Digest, claimer: str) -> bool: ...
+
+    async def delivered(self, digest: Digest) -> None: ...
+
+    async def failed(self, digest: Digest, reason: str) -> None: ...
+
+
 class EngineAPI(Protocol):
     @property
     def memory(self) -> ConversationMemory: ...
@@ -58,6 +84,9 @@ class EngineAPI(Protocol):
 
     @property
     def privacy(self) -> PrivacyAPI: ...
+
+    @property
+    def watches(self) -> WatchesAPI: ...
 
     async def ask(
         self,

@@ -23,6 +23,7 @@ from retrieval.corpus import Corpus, LiveCorpus
 from retrieval.errors import CollectionNotFound, NothingLoaded, PaperNotFound
 from retrieval.export_service import ExportService
 from retrieval.ingest import Progress, ingest_paths, ingest_upload, refresh_derived
+from retrieval.ingest_runs import IngestRuns
 from retrieval.models import (
     Answer,
     CollectionInfo,
@@ -40,6 +41,7 @@ from retrieval.stores import open_store
 from retrieval.stores.protocol import Store
 from retrieval.suggestions import closest_ids, suggest_papers
 from retrieval.telemetry import LatencyLog, engine_stats
+from retrieval.watches import Watches
 
 log = logging.getLogger(__name__)
 
@@ -51,12 +53,13 @@ class Engine:
         self.settings = settings
         self.store = store
         self._live = live
-        self._ingest_lock = asyncio.Lock()
         self.latencies = LatencyLog()
+        self.options = rank_options(settings)
         self.memory = StoredMemory(store)
         self.exports = ExportService(store, lambda: self._live.current)
         self.privacy = Privacy(store)
-        self.options = rank_options(settings)
+        self.watches = Watches(store, settings, lambda: self._live.current, self.options)
+        self._ingests = IngestRuns(live, self.watches)
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -208,21 +211,15 @@ class Engine:
         progress: Progress | None = None,
     ) -> IngestReport:
         """Ingest files and folders, each file atomically; then refresh the corpus once."""
-        async with self._ingest_lock:
-            report = await ingest_paths(self.store, paths, collection=collection, progress=progress)
-            if report.files_read:
-                await self._live.refresh()
-        return report
+        return await self._ingests.run(
+            ingest_paths(self.store, paths, collection=collection, progress=progress)
+        )
 
     async def ingest_bytes(
         self, name: str, data: bytes, *, collection: str | None = None
     ) -> IngestReport:
         """Ingest an uploaded list; raises ListFormatError (with file and line) if it is bad."""
-        async with self._ingest_lock:
-            report = await ingest_upload(self.store, name, data, collection=collection)
-            if report.files_read:
-                await self._live.refresh()
-        return report
+        return await self._ingests.run(ingest_upload(self.store, name, data, collection=collection))
 
     async def reload_seeds(self) -> IngestReport:
         seeds = self.settings.seeds_dir

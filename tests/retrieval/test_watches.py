@@ -1,0 +1,156 @@
+"""Watches over the real engine and seeds: what matches, one digest per ingest per watch, never
+a paper twice, exactly-once claims across store connections, pauses, limits."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from config.settings import Settings
+from retrieval.engine import Engine
+from retrieval.stores.sqlite import SqliteStore
+from retrieval.watch_matching import scored_top
+from retrieval.watches import DIGEST_PAPERS, Digest, WatchError
+from tests.conftest import SEEDS, write_list
+
+MOE = (
+    "Mixture of experts (MoE) layers route each token to a few experts, but learned routing "
+    "collapses onto a handful of experts. We propose balanced expert routing for sparse "
+    "mixture of experts models, a router that keeps every expert busy, and show that our "
+    "mixture of experts routing improves perplexity at equal compute."
+)
+EXPERT_ONCE = (
+    "We present a dataset of protein structures annotated by a domain expert and a graph "
+    "network that predicts binding sites from residue contacts, improving accuracy on "
+    "held-out protein families."
+)
+UNRELATED = "Diffusion models generate video frames with temporal attention across long clips."
+
+
+def moe_variant(n: int) -> str:
+    return MOE.replace("perplexity", f"perplexity on benchmark number {n}")
+
+
+@pytest.fixture
+async def engine(make_settings: Callable[..., Settings]) -> Any:
+    async with await Engine.open(make_settings(seeds_dir=SEEDS)) as opened:
+        yield opened
+
+
+def ids_in(digests: list[Digest]) -> dict[int, list[str]]:
+    return {d.watch_id: [p.paper_id for p in d.papers] for d in digests}
+
+
+async def test_moe_watch_fires_for_moe_paper_not_for_one_expert_mention(
+    engine: Engine, tmp_path: Path
+) -> None:
+    moe = await engine.watches.add(1, "mixture of experts routing")
+    other = await engine.watches.add(2, "video diffusion temporal attention")
+    await engine.ingest([write_list(tmp_path / "new.txt", [EXPERT_ONCE, MOE])])
+    digests = await engine.watches.pending()
+    found = ids_in(digests)
+    assert found[moe.id] == ["fixture2026-2"]
+    assert other.id not in found
+    [digest] = [d for d in digests if d.watch_id == moe.id]
+    assert digest.by_dm and digest.user_id == 1 and digest.more == 0
+    assert "routing" in digest.papers[0].sentence.lower()
+    # The one-mention paper was judged by the score, not merely left out of the top 10.
+    corpus = engine.corpus
+    doc = corpus.doc_of_paper["fixture2026-1"]
+    scores = dict(scored_top(corpus, engine.options, "mixture of experts routing", 100, 300))
+    assert 0 < scores[doc] < engine.settings.watch_min_score
+
+
+async def test_one_digest_per_ingest_and_never_a_paper_twice(
+    engine: Engine, tmp_path: Path
+) -> None:
+    watch = await engine.watches.add(1, "mixture of experts routing", guild_id=5, channel_id=9)
+    await engine.ingest([write_list(tmp_path / "a.txt", [MOE])])
+    # The same abstract in another collection is no new paper: nothing more is announced.
+    await engine.ingest([write_list(tmp_path / "b.txt", [MOE], header="Other 2026 papers")])
+    await engine.ingest([write_list(tmp_path / "c.txt", [moe_variant(1)], header="Third 2027")])
+    digests = [d for d in await engine.watches.pending() if d.watch_id == watch.id]
+    assert [[p.paper_id for p in d.papers] for d in digests] == [["fixture2026-1"], ["third2027-1"]]
+    assert all(d.channel_id == 9 and d.guild_id == 5 and not d.by_dm for d in digests)
+
+
+async def test_digest_shows_five_and_counts_the_rest(
+    make_settings: Callable[..., Settings], tmp_path: Path
+) -> None:
+    settings = make_settings(seeds_dir=SEEDS, watch_min_score=0.0, watch_top_k=50)
+    async with await Engine.open(settings) as engine:
+        watch = await engine.watches.add(1, "mixture of experts routing")
+        await engine.ingest([write_list(tmp_path / "a.txt", [moe_variant(n) for n in range(7)])])
+        [digest] = [d for d in await engine.watches.pending() if d.watch_id == watch.id]
+    assert len(digest.papers) == DIGEST_PAPERS and digest.more == 2
+
+
+async def test_claim_is_exactly_once_across_connections(engine: Engine, tmp_path: Path) -> None:
+    await engine.watches.add(1, "mixture of experts routing")
+    await engine.ingest([write_list(tmp_path / "a.txt", [MOE])])
+    [digest] = await engine.watches.pending()
+    other = await SqliteStore.open(engine.settings.db_path)
+    try:
+        wins = await asyncio.gather(
+            engine.watches.claim(digest, "process-a"),
+            other.claim_digest(digest.id, "process-b"),
+            engine.watches.claim(digest, "process-a"),
+        )
+    finally:
+        await other.close()
+    assert sorted(wins) == [False, False, True]
+    assert await engine.watches.pending() == []
+
+
+async def test_failed_delivery_pauses_the_watch_without_retry(
+    engine: Engine, tmp_path: Path
+) -> None:
+    watch = await engine.watches.add(1, "mixture of experts routing")
+    await engine.ingest([write_list(tmp_path / "a.txt", [MOE])])
+    [digest] = await engine.watches.pending()
+    assert await engine.watches.claim(digest, "me")
+    await engine.watches.failed(digest, "DMs are closed")
+    [row] = await engine.watches.of(1)
+    assert row.id == watch.id and row.paused_reason == "DMs are closed"
+    assert row.last_fired_at is None
+    await engine.ingest([write_list(tmp_path / "b.txt", [moe_variant(2)], header="More 2026")])
+    assert await engine.watches.pending() == []
+
+
+async def test_delivery_sets_last_fired(engine: Engine, tmp_path: Path) -> None:
+    await engine.watches.add(1, "mixture of experts routing")
+    await engine.ingest([write_list(tmp_path / "a.txt", [MOE])])
+    [digest] = await engine.watches.pending()
+    await engine.watches.claim(digest, "me")
+    await engine.watches.delivered(digest)
+    [row] = await engine.watches.of(1)
+    assert row.last_fired_at is not None and row.paused_reason is None
+
+
+async def test_limits_and_bad_queries(make_settings: Callable[..., Settings]) -> None:
+    settings = make_settings(seeds_dir=SEEDS, watch_max_per_user=2, watch_max_per_guild=3)
+    async with await Engine.open(settings) as engine:
+        await engine.watches.add(1, "moe", guild_id=7)
+        await engine.watches.add(1, "rag", guild_id=7)
+        with pytest.raises(WatchError, match="You have 2 watches, the limit"):
+            await engine.watches.add(1, "diffusion", guild_id=7)
+        await engine.watches.add(2, "diffusion", guild_id=7)
+        with pytest.raises(WatchError, match="This server has 3 watches"):
+            await engine.watches.add(3, "video", guild_id=7)
+        with pytest.raises(WatchError, match="cannot be watched"):
+            await engine.watches.add(3, "-moe")
+        with pytest.raises(WatchError, match="at most 300"):
+            await engine.watches.add(3, "x" * 301)
+        assert not await engine.watches.remove(2, 1)  # not theirs
+        assert await engine.watches.remove(1, 1)
+        assert [w.query for w in await engine.watches.of(1)] == ["rag"]
+
+
+async def test_watch_unrelated_to_new_papers_gets_nothing(engine: Engine, tmp_path: Path) -> None:
+    await engine.watches.add(1, "mixture of experts routing")
+    await engine.ingest([write_list(tmp_path / "a.txt", [UNRELATED])])
+    assert await engine.watches.pending() == []
