@@ -16,6 +16,7 @@ from config.settings import Settings, SettingsError, env_file_warning, load_sett
 from retrieval.engine import Engine
 from retrieval.errors import PaperbotError
 from retrieval.query_files import read_query_file
+from retrieval.watches import CONSOLE_USER
 
 NO_TOKEN = (
     "paperbot: no Discord token. Set PAPERBOT_DISCORD_TOKEN (in the environment or .env) "
@@ -56,6 +57,7 @@ def _parser() -> argparse.ArgumentParser:
     sync = commands.add_parser("sync", help="sync slash commands to Discord")
     sync.add_argument("--guild", type=int, help="a guild id (instant) instead of global")
     _add_export_parser(commands)
+    _add_watch_parser(commands)
     evaluate = commands.add_parser("eval", help="measure ranking quality (see docs/evaluation.md)")
     modes = evaluate.add_subparsers(dest="eval_mode", metavar="MODE", required=True)
     beir = modes.add_parser("beir", help="a BEIR folder: corpus.jsonl, queries.jsonl, qrels/")
@@ -100,6 +102,49 @@ async def _export(engine: Engine, args: argparse.Namespace) -> int:
             raise PaperbotError(f"cannot write {args.output}: {error.strerror}") from error
     print(f"{count} paper(s) exported ({args.format}).", file=sys.stderr)
     return 0
+
+
+def _add_watch_parser(commands: Any) -> None:
+    watch = commands.add_parser("watch", help="watches: announce new papers matching a query")
+    actions = watch.add_subparsers(dest="watch_action", metavar="ACTION", required=True)
+    add = actions.add_parser("add", help="watch a query (printed after each `paperbot ingest`)")
+    add.add_argument("query", nargs="+")
+    actions.add_parser("list", help="your watches")
+    remove = actions.add_parser("remove", help="stop a watch")
+    remove.add_argument("id", type=int)
+
+
+async def _watch(engine: Engine, args: argparse.Namespace) -> int:
+    if args.watch_action == "add":
+        row = await engine.watches.add(CONSOLE_USER, " ".join(args.query))
+        print(f"watch {row.id}: {row.query} (new matches print after `paperbot ingest`)")
+    elif args.watch_action == "list":
+        rows = await engine.watches.of(CONSOLE_USER)
+        for row in rows:
+            fired = f"last fired {row.last_fired_at}" if row.last_fired_at else "not fired yet"
+            print(f"{row.id}\t{row.query}\t{fired}")
+        if not rows:
+            print('no watches; add one with paperbot watch add "a query"')
+    elif not await engine.watches.remove(CONSOLE_USER, args.id):
+        raise PaperbotError(f"no watch {args.id}; see paperbot watch list")
+    else:
+        print(f"watch {args.id} removed")
+    return 0
+
+
+async def _print_console_digests(engine: Engine) -> None:
+    """The local user's digests from this ingest (claimed, so printed once)."""
+    for digest in await engine.watches.pending():
+        if digest.user_id != CONSOLE_USER or not await engine.watches.claim(digest, "console"):
+            continue
+        print(f"watch {digest.watch_id} ({digest.query}): new matching papers")
+        for paper in digest.papers:
+            print(f"  {paper.paper_id}  {paper.label}")
+            if paper.sentence:
+                print(f"      {paper.sentence}")
+        if digest.more:
+            print(f'  and {digest.more} more: paperbot search "{digest.query}"')
+        await engine.watches.delivered(digest)
 
 
 async def _with_engine(settings: Settings, work: Callable[[Engine], Awaitable[int]]) -> int:
@@ -153,6 +198,7 @@ async def _ingest(engine: Engine, args: argparse.Namespace) -> int:
         f"{report.files_read} files read, {report.files_skipped} already ingested, "
         f"{len(report.errors)} rejected"
     )
+    await _print_console_digests(engine)
     return 1 if report.errors else 0
 
 
@@ -228,6 +274,8 @@ async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
             return await _ingest(engine, args)
         elif command == "export":
             return await _export(engine, args)
+        elif command == "watch":
+            return await _watch(engine, args)
         elif command == "collections":
             print(console.render_collections(await engine.collections()))
         elif command == "stats":

@@ -39,6 +39,7 @@ COGS = (
     "bot.cogs.admin",
     # Issue 12 (research servers): one cog per feature.
     "bot.cogs.privacy",
+    "bot.cogs.watches",
 )
 
 

@@ -27,6 +27,9 @@ from retrieval.stores.protocol import DigestRow, Store, WatchRow
 from retrieval.watch_matching import matching_docs
 
 DIGEST_PAPERS = 5
+# The terminal's user (as bot/chat_console.py's LOCAL_USER): no Discord id is 0, so the bot never
+# sends these digests; `paperbot ingest` prints them.
+CONSOLE_USER = 0
 MAX_QUERY_CHARS = 300
 
 

@@ -1,4 +1,4 @@
-"""`paperbot export saved|papers` as a real subprocess over a temporary database."""
+"""`paperbot export saved|papers` and `paperbot watch add|list|remove` as real subprocesses."""
 
 from __future__ import annotations
 
@@ -58,3 +58,29 @@ def test_export_papers_of_an_unknown_collection_is_one_line(tmp_path: Path) -> N
     assert result.returncode == 1
     assert result.stderr.startswith("paperbot: No collection is called `nips1999`")
     assert "Traceback" not in result.stderr
+
+
+def test_watch_add_list_ingest_prints_matches_once_then_remove(tmp_path: Path) -> None:
+    from tests.conftest import write_list
+    from tests.retrieval.test_watches import MOE, UNRELATED
+
+    added = run(tmp_path, "watch", "add", "mixture", "of", "experts", "routing")
+    assert added.returncode == 0, added.stderr
+    assert added.stdout.startswith("watch 1: mixture of experts routing")
+    listed = run(tmp_path, "watch", "list")
+    assert listed.stdout.split("\t")[:2] == ["1", "mixture of experts routing"]
+    new = write_list(tmp_path / "new.txt", [UNRELATED, MOE])
+    ingested = run(tmp_path, "ingest", str(new))
+    assert ingested.returncode == 0, ingested.stderr
+    lines = ingested.stdout.splitlines()
+    start = lines.index("watch 1 (mixture of experts routing): new matching papers")
+    assert lines[start + 1].split()[0] == "fixture2026-2"
+    assert "fixture2026-1" not in ingested.stdout
+    again = run(tmp_path, "ingest", str(new))
+    assert "new matching papers" not in again.stdout
+    assert "last fired" in run(tmp_path, "watch", "list").stdout
+    assert run(tmp_path, "watch", "remove", "1").stdout.strip() == "watch 1 removed"
+    missing = run(tmp_path, "watch", "remove", "1")
+    assert missing.returncode == 1 and missing.stderr.strip() == (
+        "paperbot: no watch 1; see paperbot watch list"
+    )
