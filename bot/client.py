@@ -40,6 +40,7 @@ COGS = (
     # Issue 12 (research servers): one cog per feature.
     "bot.cogs.privacy",
     "bot.cogs.watches",
+    "bot.cogs.shortlist",
 )
 
 

@@ -116,6 +116,11 @@ class Settings(BaseSettings):
         default=15.0, gt=0, le=3600, description="How often the bot looks for digests to send."
     )
 
+    # Server reading lists (/shortlist): Manage Messages, or this role, may add and remove.
+    shortlist_curator_role_id: int | None = Field(
+        default=None, description="A role that may curate /shortlist besides Manage Messages."
+    )
+
     # Logging
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_file: Path | None = None

@@ -13,7 +13,7 @@ from typing import Protocol
 from retrieval.conversation.memory import ConversationState
 from retrieval.models import Answer, CollectionInfo, EngineStats, Excerpt, IngestReport, Paper
 from retrieval.privacy import PrivacyReport
-from retrieval.stores.protocol import UserData, WatchRow
+from retrieval.stores.protocol import ShortlistRow, UserData, WatchRow
 from retrieval.watches import Digest
 
 
@@ -75,6 +75,22 @@ class WatchesAPI(Protocol):
     async def failed(self, digest: Digest, reason: str) -> None: ...
 
 
+class ShortlistAPI(Protocol):
+    """`retrieval.shortlist.Shortlist`: a guild's shared reading list."""
+
+    async def add(
+        self, guild_id: int, paper_id: str, user_id: int, note: str | None = None
+    ) -> tuple[ShortlistRow, bool]: ...
+
+    async def remove(self, guild_id: int, paper_id: str) -> bool: ...
+
+    async def entries(self, guild_id: int) -> list[ShortlistRow]: ...
+
+    async def export(
+        self, guild_id: int, fmt: str, *, names: dict[int, str] | None = None
+    ) -> tuple[str, bytes, int]: ...
+
+
 class EngineAPI(Protocol):
     @property
     def memory(self) -> ConversationMemory: ...
@@ -87,6 +103,9 @@ class EngineAPI(Protocol):
 
     @property
     def watches(self) -> WatchesAPI: ...
+
+    @property
+    def shortlist(self) -> ShortlistAPI: ...
 
     async def ask(
         self,

@@ -21,7 +21,6 @@ from retrieval.collection_names import resolve_collection
 from retrieval.conversation.store_memory import StoredMemory
 from retrieval.corpus import Corpus, LiveCorpus
 from retrieval.errors import CollectionNotFound, NothingLoaded, PaperNotFound
-from retrieval.export_service import ExportService
 from retrieval.ingest import Progress, ingest_paths, ingest_upload, refresh_derived
 from retrieval.ingest_runs import IngestRuns
 from retrieval.models import (
@@ -34,14 +33,13 @@ from retrieval.models import (
     ParsedQuery,
 )
 from retrieval.parameters import bm25_params, rank_options
-from retrieval.privacy import Privacy
 from retrieval.questions import rank_free_text, rank_question, rank_similar
 from retrieval.ranking import Ranking
+from retrieval.services import community_services
 from retrieval.stores import open_store
 from retrieval.stores.protocol import Store
 from retrieval.suggestions import closest_ids, suggest_papers
 from retrieval.telemetry import LatencyLog, engine_stats
-from retrieval.watches import Watches
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +54,9 @@ class Engine:
         self.latencies = LatencyLog()
         self.options = rank_options(settings)
         self.memory = StoredMemory(store)
-        self.exports = ExportService(store, lambda: self._live.current)
-        self.privacy = Privacy(store)
-        self.watches = Watches(store, settings, lambda: self._live.current, self.options)
+        self.exports, self.privacy, self.watches, self.shortlist = community_services(
+            store, settings, lambda: self._live.current, self.options
+        )
         self._ingests = IngestRuns(live, self.watches)
 
     # -- lifecycle -----------------------------------------------------------------------------

@@ -40,6 +40,10 @@ def describe(counts: UserData) -> list[str]:
         (counts.watch_digests, "watch announcement(s) queued or sent"),
         (counts.conversations, "conversation memory record(s) (your last question per channel)"),
         (counts.answer_messages, "answer message record(s) (for replies to answers)"),
-        (counts.shortlist_entries, "server reading list entries naming you as the curator"),
+        (
+            counts.shortlist_entries,
+            "server reading list entries you added (they stay for the server; "
+            "/forget-me removes your name from them)",
+        ),
     )
     return [f"{number} {text}" for number, text in kinds if number]

@@ -122,6 +122,16 @@ class UserData:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class ShortlistRow:
+    """A paper on a guild's shared reading list. `added_by` 0: the curator asked to be forgotten."""
+
+    paper: Paper
+    added_by: int
+    added_at: str
+    note: str | None
+
+
 class Store(Protocol):
     """The database behind the engine. Every write is one transaction: all of it, or none."""
 
@@ -292,12 +302,27 @@ class Store(Protocol):
         is paused with `failure` as the reason; nothing retries it)."""
         ...
 
+    # -- a guild's shared reading list -------------------------------------------------------
+
+    async def shortlist_add(
+        self, guild_id: int, paper_id: str, user_id: int, note: str | None
+    ) -> bool:
+        """True if newly added (False: already there, unchanged); PaperNotFound if no such paper."""
+        ...
+
+    async def shortlist_remove(self, guild_id: int, paper_id: str) -> bool: ...
+
+    async def shortlist(self, guild_id: int) -> list[ShortlistRow]:
+        """Oldest first."""
+        ...
+
     # -- what the store holds about a user -----------------------------------------------------
 
     async def user_data(self, user_id: int) -> UserData: ...
 
     async def forget_user(self, user_id: int) -> UserData:
-        """Delete every row about the user in one transaction; returns what was deleted."""
+        """Delete every row about the user in one transaction (shortlist entries they added
+        stay, with `added_by` set to 0); returns what was deleted or anonymised."""
         ...
 
     # -- deployment state ---------------------------------------------------------------------

@@ -1,6 +1,6 @@
-"""SQLite tables about people and servers: watches and their digests, and everything the store
-holds about one user (for /privacy and /forget-me). Mixed into `SqliteStore`; the SQL is kept
-portable (no SQLite-only syntax) so the PostgreSQL store can follow it statement by statement.
+"""SQLite tables about people and servers: watches, their digests, guild shortlists, and all the
+store holds about one user (for /privacy and /forget-me). Mixed into `SqliteStore`; the SQL is
+kept portable (no SQLite-only syntax) so the PostgreSQL store can follow it statement by statement.
 """
 
 from __future__ import annotations
@@ -12,7 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
-from retrieval.stores.protocol import DigestRow, UserData, WatchRow
+from retrieval import ids
+from retrieval.errors import PaperNotFound
+from retrieval.models import Paper
+from retrieval.stores.protocol import DigestRow, ShortlistRow, UserData, WatchRow
 
 _WATCH_COLUMNS = (
     "id, user_id, guild_id, channel_id, query, created_at, last_fired_at, paused_reason"
@@ -28,6 +31,8 @@ USER_TABLES: tuple[tuple[str, str, str], ...] = (
     ("answer_messages", "user_id", "answer_messages"),
     ("watch_digests", "user_id", "watch_digests"),
 )
+# Kept when a curator is forgotten (the guild's list is the guild's): only the name goes.
+ANONYMISED: tuple[tuple[str, str, str], ...] = (("shortlist", "added_by", "shortlist_entries"),)
 
 
 class SqliteCommunity:
@@ -36,6 +41,8 @@ class SqliteCommunity:
     if TYPE_CHECKING:
 
         def _transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+
+        async def papers_by_key(self, keys: Sequence[int]) -> list[Paper]: ...
 
         async def _read(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]: ...
 
@@ -150,8 +157,8 @@ class SqliteCommunity:
 
     async def user_data(self, user_id: int) -> UserData:
         counts = {}
-        for table, column, field in USER_TABLES:
-            # Table and column names come from the constant above, never from input.
+        for table, column, field in USER_TABLES + ANONYMISED:
+            # Table and column names come from the constants above, never from input.
             rows = await self._read(f"SELECT count(*) FROM {table} WHERE {column} = ?", (user_id,))
             counts[field] = int(rows[0][0])
         return UserData(**counts)
@@ -170,7 +177,51 @@ class SqliteCommunity:
             await _delete_watches(db, "user_id = ?", (user_id,))
             for table, column, _ in USER_TABLES:
                 await db.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
+            cursor = await db.execute(
+                "UPDATE shortlist SET added_by = 0 WHERE added_by = ?", (user_id,)
+            )
+            counts["shortlist_entries"] = max(cursor.rowcount, 0)
         return UserData(**counts)
+
+    # -- a guild's shared reading list -----------------------------------------------------
+
+    async def shortlist_add(
+        self, guild_id: int, paper_id: str, user_id: int, note: str | None
+    ) -> bool:
+        key = ids.lookup_key(paper_id)
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO shortlist (guild_id, paper_id, added_by, note) "
+                "SELECT ?, id, ?, ? FROM papers WHERE id = ? ON CONFLICT DO NOTHING",
+                (guild_id, user_id, note, key),
+            )
+            if cursor.rowcount > 0:
+                return True
+            found = list(await db.execute_fetchall("SELECT 1 FROM papers WHERE id = ?", (key,)))
+            if not found:
+                raise PaperNotFound(paper_id)
+        return False
+
+    async def shortlist_remove(self, guild_id: int, paper_id: str) -> bool:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "DELETE FROM shortlist WHERE guild_id = ? AND paper_id = ?",
+                (guild_id, ids.lookup_key(paper_id)),
+            )
+            return cursor.rowcount > 0
+
+    async def shortlist(self, guild_id: int) -> list[ShortlistRow]:
+        rows = await self._read(
+            "SELECT p.rowid, s.added_by, s.added_at, s.note FROM shortlist AS s "
+            "JOIN papers AS p ON p.id = s.paper_id WHERE s.guild_id = ? "
+            "ORDER BY s.added_at, s.paper_id",
+            (guild_id,),
+        )
+        papers = await self.papers_by_key([int(row[0]) for row in rows])
+        return [
+            ShortlistRow(paper, int(row[1]), str(row[2]), row[3])
+            for paper, row in zip(papers, rows, strict=True)
+        ]
 
 
 async def _delete_watches(db: aiosqlite.Connection, where: str, params: tuple[Any, ...]) -> None:

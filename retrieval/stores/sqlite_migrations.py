@@ -151,6 +151,19 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX watch_digests_pending ON watch_digests (claimed_by, id);
     CREATE INDEX watch_digests_by_user ON watch_digests (user_id);
     """,
+    # 5: one shared reading list per guild; who added each paper, when, and why. `added_by` is
+    # set to 0 when that member uses /forget-me (the entry stays, the name goes).
+    f"""
+    CREATE TABLE shortlist (
+        guild_id INTEGER NOT NULL,
+        paper_id TEXT NOT NULL REFERENCES papers (id),
+        added_by INTEGER NOT NULL,
+        added_at TEXT NOT NULL DEFAULT {_NOW},
+        note TEXT,
+        PRIMARY KEY (guild_id, paper_id)
+    );
+    CREATE INDEX shortlist_by_curator ON shortlist (added_by);
+    """,
 )
 
 

@@ -16,7 +16,7 @@ from tests.bot.limits import command_problems
 EXPECTED = {
     "ask", "search", "similar", "paper", "random", "collections", "stats", "help",
     "save", "unsave", "saved", "admin",
-    "privacy", "forget-me", "watch", "watches", "unwatch",
+    "privacy", "forget-me", "watch", "watches", "unwatch", "shortlist",
 }  # fmt: skip
 
 

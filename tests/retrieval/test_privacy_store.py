@@ -29,6 +29,7 @@ async def fill(store: SqliteStore, user: int) -> None:
     watch = await store.add_watch(user, 5, None, "moe routing")
     await store.add_watch(user, None, None, "diffusion")
     await store.record_digest(watch, ["icml2026-1"], lambda ids: ",".join(ids))
+    await store.shortlist_add(5 + user, "icml2026-1", user, "read this")
     from retrieval.stores.protocol import ConversationRow
 
     await store.remember_conversation(ConversationRow(f"dm:{user}", user, "{}", 1.0))
@@ -59,13 +60,21 @@ async def test_forget_user_leaves_nothing_and_spares_others(tmp_path: Path) -> N
         await fill(store, ALICE)
         await fill(store, BOB)
         expected = UserData(
-            saved_papers=2, watches=2, conversations=1, answer_messages=1, watch_digests=1
+            saved_papers=2,
+            watches=2,
+            conversations=1,
+            answer_messages=1,
+            watch_digests=1,
+            shortlist_entries=1,
         )
         assert await store.user_data(ALICE) == expected
         assert await store.forget_user(ALICE) == expected
         assert await store.user_data(ALICE) == UserData()
         assert await store.user_data(BOB) == expected
         assert len(await store.watches_of(BOB)) == 2
+        # The guild keeps its list; the entry no longer names the curator.
+        [entry] = await store.shortlist(5 + ALICE)
+        assert entry.added_by == 0 and entry.note == "read this"
     before_tables = rows_naming(path, ALICE)
     assert before_tables, "no user-id columns found: the check would prove nothing"
     assert all(count == 0 for count in before_tables.values()), before_tables

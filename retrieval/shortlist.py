@@ -1,0 +1,52 @@
+"""`engine.shortlist`: one shared reading list per guild, with who added each paper, when, and
+an optional note; exported like personal lists. Who may curate is the shell's rule."""
+
+from __future__ import annotations
+
+from retrieval.errors import PaperNotFound
+from retrieval.exports import ExportEntry, export_papers
+from retrieval.stores.protocol import ShortlistRow, Store
+
+MAX_NOTE_CHARS = 200
+FORGOTTEN = "a former member"
+
+
+class Shortlist:
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def add(
+        self, guild_id: int, paper_id: str, user_id: int, note: str | None = None
+    ) -> tuple[ShortlistRow, bool]:
+        """The entry, and True if newly added; PaperNotFound if there is no such paper."""
+        paper = await self._store.paper(paper_id.strip())
+        if paper is None:
+            raise PaperNotFound(paper_id[:100])
+        note = " ".join(note.split())[:MAX_NOTE_CHARS] if note else None
+        added = await self._store.shortlist_add(guild_id, paper.id, user_id, note or None)
+        entries = await self._store.shortlist(guild_id)
+        return next(entry for entry in entries if entry.paper.id == paper.id), added
+
+    async def remove(self, guild_id: int, paper_id: str) -> bool:
+        return await self._store.shortlist_remove(guild_id, paper_id.strip())
+
+    async def entries(self, guild_id: int) -> list[ShortlistRow]:
+        return await self._store.shortlist(guild_id)
+
+    async def export(
+        self, guild_id: int, fmt: str, *, names: dict[int, str] | None = None
+    ) -> tuple[str, bytes, int]:
+        """The list as a file (name, bytes, count); `names` maps curator ids to display names."""
+        rows = await self._store.shortlist(guild_id)
+        entries = [
+            ExportEntry(row.paper, curator(row.added_by, names), row.added_at, row.note)
+            for row in rows
+        ]
+        name, data = export_papers(entries, fmt, title="Server reading list")
+        return name, data, len(rows)
+
+
+def curator(user_id: int, names: dict[int, str] | None = None) -> str:
+    if user_id == 0:
+        return FORGOTTEN
+    return (names or {}).get(user_id, str(user_id))
