@@ -41,6 +41,7 @@ COGS = (
     "bot.cogs.privacy",
     "bot.cogs.watches",
     "bot.cogs.shortlist",
+    "bot.cogs.trending",
 )
 
 

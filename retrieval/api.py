@@ -14,6 +14,7 @@ from retrieval.conversation.memory import ConversationState
 from retrieval.models import Answer, CollectionInfo, EngineStats, Excerpt, IngestReport, Paper
 from retrieval.privacy import PrivacyReport
 from retrieval.stores.protocol import ShortlistRow, UserData, WatchRow
+from retrieval.trending import TrendingPaper
 from retrieval.watches import Digest
 
 
@@ -91,6 +92,14 @@ class ShortlistAPI(Protocol):
     ) -> tuple[str, bytes, int]: ...
 
 
+class TrendingAPI(Protocol):
+    """`retrieval.trending.Trending`: per-guild activity counters."""
+
+    async def record(self, guild_id: int, kind: str, paper_ids: Sequence[str]) -> None: ...
+
+    async def top(self, guild_id: int, days: int = 7, limit: int = 10) -> list[TrendingPaper]: ...
+
+
 class EngineAPI(Protocol):
     @property
     def memory(self) -> ConversationMemory: ...
@@ -106,6 +115,9 @@ class EngineAPI(Protocol):
 
     @property
     def shortlist(self) -> ShortlistAPI: ...
+
+    @property
+    def trending(self) -> TrendingAPI: ...
 
     async def ask(
         self,

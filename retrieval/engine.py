@@ -54,9 +54,8 @@ class Engine:
         self.latencies = LatencyLog()
         self.options = rank_options(settings)
         self.memory = StoredMemory(store)
-        self.exports, self.privacy, self.watches, self.shortlist = community_services(
-            store, settings, lambda: self._live.current, self.options
-        )
+        services = community_services(store, settings, lambda: self._live.current, self.options)
+        self.exports, self.privacy, self.watches, self.shortlist, self.trending = services
         self._ingests = IngestRuns(live, self.watches)
 
     # -- lifecycle -----------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""The engine's feature objects for people and servers (exports, privacy, watches, shortlist),
-built in one place so the façade stays a façade."""
+"""The engine's feature objects for people and servers (exports, privacy, watches, shortlist,
+trending), built in one place so the façade stays a façade."""
 
 from __future__ import annotations
 
@@ -12,15 +12,17 @@ from retrieval.privacy import Privacy
 from retrieval.ranking import RankOptions
 from retrieval.shortlist import Shortlist
 from retrieval.stores.protocol import Store
+from retrieval.trending import Trending
 from retrieval.watches import Watches
 
 
 def community_services(
     store: Store, settings: Settings, corpus: Callable[[], Corpus], options: RankOptions
-) -> tuple[ExportService, Privacy, Watches, Shortlist]:
+) -> tuple[ExportService, Privacy, Watches, Shortlist, Trending]:
     return (
         ExportService(store, corpus),
         Privacy(store),
         Watches(store, settings, corpus, options),
         Shortlist(store),
+        Trending(store),
     )

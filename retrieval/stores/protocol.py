@@ -132,6 +132,23 @@ class ShortlistRow:
     note: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class ActivityRow:
+    """A paper's summed counters in one guild over some days (no user ids, no question text)."""
+
+    paper_id: str
+    opens: int
+    saves: int
+    asks: int
+
+    @property
+    def total(self) -> int:
+        return self.opens + self.saves + self.asks
+
+
+ACTIVITY_KINDS = ("opens", "saves", "asks")
+
+
 class Store(Protocol):
     """The database behind the engine. Every write is one transaction: all of it, or none."""
 
@@ -314,6 +331,18 @@ class Store(Protocol):
 
     async def shortlist(self, guild_id: int) -> list[ShortlistRow]:
         """Oldest first."""
+        ...
+
+    # -- trending -------------------------------------------------------------------------------
+
+    async def count_activity(
+        self, guild_id: int, day: str, kind: str, paper_ids: Sequence[str]
+    ) -> None:
+        """Add 1 to `kind` (one of ACTIVITY_KINDS) for each paper on `day` (YYYY-MM-DD, UTC)."""
+        ...
+
+    async def activity(self, guild_id: int, since_day: str, limit: int) -> list[ActivityRow]:
+        """Counters summed over days >= `since_day`, most active first (ties by paper id)."""
         ...
 
     # -- what the store holds about a user -----------------------------------------------------

@@ -15,7 +15,14 @@ import aiosqlite
 from retrieval import ids
 from retrieval.errors import PaperNotFound
 from retrieval.models import Paper
-from retrieval.stores.protocol import DigestRow, ShortlistRow, UserData, WatchRow
+from retrieval.stores.protocol import (
+    ACTIVITY_KINDS,
+    ActivityRow,
+    DigestRow,
+    ShortlistRow,
+    UserData,
+    WatchRow,
+)
 
 _WATCH_COLUMNS = (
     "id, user_id, guild_id, channel_id, query, created_at, last_fired_at, paused_reason"
@@ -182,6 +189,31 @@ class SqliteCommunity:
             )
             counts["shortlist_entries"] = max(cursor.rowcount, 0)
         return UserData(**counts)
+
+    # -- trending (counters only) ----------------------------------------------------------
+
+    async def count_activity(
+        self, guild_id: int, day: str, kind: str, paper_ids: Sequence[str]
+    ) -> None:
+        if kind not in ACTIVITY_KINDS:
+            raise ValueError(f"unknown activity {kind!r}")
+        async with self._transaction() as db:
+            # `kind` is one of the fixed column names checked above.
+            await db.executemany(
+                f"INSERT INTO paper_activity (guild_id, paper_id, day, {kind}) VALUES (?, ?, ?, 1) "
+                f"ON CONFLICT (guild_id, paper_id, day) "
+                f"DO UPDATE SET {kind} = paper_activity.{kind} + 1",
+                [(guild_id, paper_id, day) for paper_id in dict.fromkeys(paper_ids)],
+            )
+
+    async def activity(self, guild_id: int, since_day: str, limit: int) -> list[ActivityRow]:
+        rows = await self._read(
+            "SELECT paper_id, sum(opens), sum(saves), sum(asks) FROM paper_activity "
+            "WHERE guild_id = ? AND day >= ? GROUP BY paper_id "
+            "ORDER BY sum(opens) + sum(saves) + sum(asks) DESC, paper_id LIMIT ?",
+            (guild_id, since_day, limit),
+        )
+        return [ActivityRow(str(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in rows]
 
     # -- a guild's shared reading list -----------------------------------------------------
 

@@ -164,6 +164,20 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX shortlist_by_curator ON shortlist (added_by);
     """,
+    # 6: per-guild, per-paper, per-day activity counters for /trending. Deliberately no user id
+    # and no question text: only how often a paper was opened, saved and shown for a question.
+    """
+    CREATE TABLE paper_activity (
+        guild_id INTEGER NOT NULL,
+        paper_id TEXT NOT NULL,
+        day TEXT NOT NULL,
+        opens INTEGER NOT NULL DEFAULT 0,
+        saves INTEGER NOT NULL DEFAULT 0,
+        asks INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, paper_id, day)
+    );
+    CREATE INDEX paper_activity_by_day ON paper_activity (guild_id, day);
+    """,
 )
 
 

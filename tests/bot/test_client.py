@@ -17,6 +17,7 @@ EXPECTED = {
     "ask", "search", "similar", "paper", "random", "collections", "stats", "help",
     "save", "unsave", "saved", "admin",
     "privacy", "forget-me", "watch", "watches", "unwatch", "shortlist",
+    "trending",
 }  # fmt: skip
 
 
