@@ -95,6 +95,10 @@ class Settings(BaseSettings):
     max_query_chars: int = Field(default=2000, ge=50, le=100_000)
     max_query_terms: int = Field(default=64, ge=1, le=1024)
 
+    corpus_poll_seconds: float = Field(
+        default=5.0, gt=0, le=3600, description="How often a running bot checks for new papers."
+    )
+
     # Conversation
     conversation_idle_minutes: float = Field(
         default=30.0,

@@ -20,7 +20,7 @@ from retrieval.answering import Page, best_sentences, build_answer, query_weight
 from retrieval.collection_names import resolve_collection
 from retrieval.conversation.store_memory import StoredMemory
 from retrieval.corpus import Corpus, LiveCorpus
-from retrieval.errors import CollectionNotFound, NothingLoaded, PaperNotFound
+from retrieval.errors import CollectionNotFound, NothingLoaded, PaperNotFound, StoreError
 from retrieval.ingest import Progress, ingest_paths, ingest_upload, refresh_derived
 from retrieval.models import (
     Answer,
@@ -89,6 +89,22 @@ class Engine:
     @property
     def corpus(self) -> Corpus:
         return self._live.current
+
+    async def follow_changes(self, interval: float) -> None:
+        """Run until cancelled: pick up corpus changes other processes commit, every `interval`
+        seconds (a store that can notify calls `catch_up` sooner)."""
+        while True:
+            await asyncio.sleep(interval)
+            await self.catch_up()
+
+    async def catch_up(self) -> bool:
+        """Load the store's corpus if it changed since ours; True if it did. Never raises for
+        a database that is briefly away: the next call tries again."""
+        try:
+            return await self._live.refresh_if_changed()
+        except StoreError as error:
+            log.warning("could not check for corpus changes: %s", error)
+            return False
 
     # -- questions -----------------------------------------------------------------------------
 

@@ -277,3 +277,24 @@ async def test_huge_unknown_question_gets_a_short_suggestion(fixture_engine: Eng
     assert answer.hits == ()
     assert answer.suggestion is not None and len(answer.suggestion.split()) <= 12
     assert len(answer.question) <= fixture_engine.settings.max_query_chars
+
+
+async def test_a_running_engine_catches_up_with_another_process_ingest(
+    fixture_seeds: Path, make_settings: Callable[..., Settings], tmp_path: Path
+) -> None:
+    settings = make_settings(seeds_dir=fixture_seeds)
+    extra = tmp_path / "more.txt"
+    extra.write_text(
+        "Later 2026\n\nQuantum annealing schedules for protein folding landscapes.\n",
+        encoding="utf-8",
+    )
+    async with await Engine.open(settings) as running:
+        assert not await running.catch_up()  # nothing changed yet
+        async with await Engine.open(settings, ingest_seeds=False) as other:
+            await other.ingest([extra])
+        assert (await running.ask("quantum annealing")).hits == ()
+        assert await running.catch_up()
+        caught_up = await running.rank_text("quantum annealing protein folding", depth=7)
+    async with await Engine.open(settings) as fresh:
+        assert caught_up == await fresh.rank_text("quantum annealing protein folding", depth=7)
+    assert caught_up[0][0] == "later2026-1"
