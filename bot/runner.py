@@ -30,7 +30,7 @@ async def run_bot(settings: Settings) -> None:
     token = _token(settings)
     engine = await Engine.open(settings)
     # Papers ingested by another process (`paperbot ingest` in a terminal) reach this one.
-    follower = asyncio.create_task(engine.follow_changes(settings.corpus_poll_seconds))
+    follower = asyncio.create_task(engine.live.follow(settings.corpus_poll_seconds))
     try:
         bot = PaperBot(settings, engine)
         stop = asyncio.Event()

@@ -75,6 +75,12 @@ class Settings(BaseSettings):
     # Storage
     db_path: Path = Field(default=PROJECT_ROOT / "data" / "paperbot.db")
     seeds_dir: Path = Field(default=PROJECT_ROOT / "seeds")
+    max_list_file_bytes: int = Field(
+        default=512 * 1024 * 1024, ge=1_000, description="Largest list file ingest reads."
+    )
+    max_list_papers: int = Field(
+        default=200_000, ge=1, description="Most abstracts one list file may hold."
+    )
     index_dir: Path | None = Field(
         default=None, description="Folder for index files; unset: <database>.index beside it."
     )

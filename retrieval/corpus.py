@@ -19,6 +19,7 @@ import numpy as np
 from retrieval import text as analysis
 from retrieval.acronyms import AcronymTable
 from retrieval.autocomplete import LabelIndex
+from retrieval.errors import StoreError
 from retrieval.index import BM25Index, BM25Params, BoolArray
 from retrieval.models import CollectionInfo
 from retrieval.stores.protocol import IndexRow, Store
@@ -196,6 +197,21 @@ class LiveCorpus:
             self.current = corpus
             self._warm(corpus)
         return True
+
+    async def catch_up(self) -> bool:
+        """`refresh_if_changed` that never raises for a database that is briefly away: the
+        next call tries again."""
+        try:
+            return await self.refresh_if_changed()
+        except StoreError as error:
+            log.warning("could not check for corpus changes: %s", error)
+            return False
+
+    async def follow(self, interval: float) -> None:
+        """Run until cancelled: catch up every `interval` seconds."""
+        while True:
+            await asyncio.sleep(interval)
+            await self.catch_up()
 
     async def close(self) -> None:
         # Let a background build finish so no thread outlives the corpus it belongs to.

@@ -9,19 +9,35 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from retrieval import text as analysis
 from retrieval.errors import PaperbotError, StoreError
 from retrieval.ids import content_hash
 from retrieval.labels import LABELER_VERSION, derive_label, extract_urls
-from retrieval.lists import ParsedList, find_paper_files, read_paper_bytes, read_paper_file
+from retrieval.lists import (
+    DEFAULT_MAX_FILE_BYTES,
+    DEFAULT_MAX_PAPERS,
+    ParsedList,
+    find_paper_files,
+    read_paper_bytes,
+    read_paper_file,
+)
 from retrieval.models import IngestReport
 from retrieval.stores.protocol import NewPaper, Store, StoredText
 
 log = logging.getLogger(__name__)
 
 Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class ListLimits:
+    """How big one list file may be (PAPERBOT_MAX_LIST_FILE_BYTES, _MAX_LIST_PAPERS)."""
+
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    max_papers: int = DEFAULT_MAX_PAPERS
 
 
 def searchable_text(title: str | None, abstract: str) -> str:
@@ -58,6 +74,7 @@ async def ingest_paths(
     *,
     collection: str | None = None,
     progress: Progress | None = None,
+    limits: ListLimits = ListLimits(),
 ) -> IngestReport:
     """Ingest files and folders, each file atomically; a store fault stops the run."""
     files = await asyncio.to_thread(find_paper_files, list(paths))
@@ -66,7 +83,13 @@ async def ingest_paths(
         if progress:
             progress(f"[{number}/{len(files)}] {path}")
         try:
-            parsed = await asyncio.to_thread(read_paper_file, path, collection=collection)
+            parsed = await asyncio.to_thread(
+                read_paper_file,
+                path,
+                collection=collection,
+                max_file_bytes=limits.max_file_bytes,
+                max_papers=limits.max_papers,
+            )
         except PaperbotError as error:
             report = report.merge(IngestReport(errors=(str(error),)))
             continue
@@ -83,10 +106,22 @@ async def ingest_paths(
 
 
 async def ingest_upload(
-    store: Store, name: str, data: bytes, *, collection: str | None = None
+    store: Store,
+    name: str,
+    data: bytes,
+    *,
+    collection: str | None = None,
+    limits: ListLimits = ListLimits(),
 ) -> IngestReport:
     """Ingest an uploaded list; raises ListFormatError (with file and line) if it is bad."""
-    parsed = await asyncio.to_thread(read_paper_bytes, name, data, collection=collection)
+    parsed = await asyncio.to_thread(
+        read_paper_bytes,
+        name,
+        data,
+        collection=collection,
+        max_file_bytes=limits.max_file_bytes,
+        max_papers=limits.max_papers,
+    )
     return await store_parsed(store, parsed, f"upload:{name}")
 
 
