@@ -16,6 +16,7 @@ from __future__ import annotations
 from retrieval.labels.candidates import Candidate
 from retrieval.labels.markup import clean
 from retrieval.labels.names import best_name
+from retrieval.labels.salient import repository_names, salient_name
 from retrieval.labels.text import MAX_LABEL_CHARS, fit
 from retrieval.labels.topics import topic_phrase
 from retrieval.labels.urls import extract_urls, url_matches
@@ -36,6 +37,7 @@ def derive_label(abstract: str, title: str | None = None) -> str:
 def _label_from_abstract(abstract: str) -> str:
     text = clean(abstract)
     urls = url_matches(text)
+    hints = repository_names([url.group() for url in urls]) if urls else {}
     if urls:
         kept: list[str] = []
         start = 0
@@ -47,6 +49,11 @@ def _label_from_abstract(abstract: str) -> str:
     if not text:
         return ""
     candidate = best_name(text)
+    if candidate is None or (hints and candidate.name.casefold() not in hints):
+        # A name the code link repeats beats one found by the introducing sentence alone.
+        salient = salient_name(text, hints)
+        if candidate is None or (salient is not None and salient.name.casefold() in hints):
+            candidate = salient
     label = _compose(candidate, text) if candidate else topic_phrase(text)
     return label or fit(text)
 

@@ -28,8 +28,12 @@ _NAME = rf"{_TOKEN}(?: {_TOKEN}){{0,5}}"
 # Where the authors speak ("we", "this paper") or name something, found with `str.find` on the
 # lowercased text: a handful of C-speed scans instead of one slow alternation over every position.
 _PAPER_WORDS = ("paper ", "work ", "study ", "article ", "note ")
-_CALL_STEMS = ("called ", "name", "dubbed ", "termed ", "coined ", "referred to as ")
-_CALL_WORDS = ("called ", "named ", "namely ", "dubbed ", "termed ", "coined ", "referred to as ")
+_CALL_STEMS = ("called ", "name", "dubbed ", "termed ", "coined ", "referred to as ", "denoted ")
+# Longest first: "coined as X" must not read "as X" as the name.
+_CALL_WORDS = (
+    "called as ", "named as ", "dubbed as ", "termed as ", "coined as ", "denoted as ",
+    "called ", "named ", "namely ", "dubbed ", "termed ", "coined ", "referred to as ",
+)  # fmt: skip
 _VERB = re.compile(
     r"(?P<adverbs>(?:(?:[a-z]{2,14}ly|also|further|then|thus|hence|first|here|now|therefore"
     r"|instead|accordingly|finally|additionally|next|to this end),? ){0,2})"
@@ -60,6 +64,12 @@ _TYPE_THEN_NAME = re.compile(
     r"(?= ?[,(:]| ?\.(?: |$)| (?:which|that|for|to|as|in|with|on|by)\b|$)"
 )
 _OUR_NAME = re.compile(rf"(?:[\w\-]{{1,30}} ){{0,3}}?{TYPES}, (?P<name>{_NAME}),")
+_TYPE_AFTER = re.compile(rf" {TYPES}\b(?!-)")
+# "novel evolution-strategies based method": lowercase words ending in an artefact noun.
+_NOUN_PHRASE_TYPE = re.compile(
+    rf"(?:(?!(?:using|with|for|of|by|via|to|on|in|from|and|or)\b)[a-z][\w\-]{{0,30}} ){{0,6}}"
+    rf"{TYPES}"
+)
 _TAIL_WORDS = frozenset(("for", "as", "via", "with"))
 # A plain capitalised phrase counts as a name only when an appositive follows ("Decrypto, a
 # game-based benchmark"); "Relational Graph Recognition, where ..." defines a task, not a method.
@@ -119,13 +129,12 @@ def _named_inside(text: str, lower: str, ours: list[int]) -> list[Candidate | No
     for stem in _CALL_STEMS:
         for position in occurrences(lower, stem):
             word = next((word for word in _CALL_WORDS if lower.startswith(word, position)), "")
-            if (
-                word
-                and not lower[position - 1 : position].isalnum()
-                and _is_ours(lower, ours, position)
-            ):
+            if word and not lower[position - 1 : position].isalnum():
+                # "The resulting approach, referred to as BRAIn": naming is introducing, even
+                # outside the authors' own sentences, but those come first.
+                base = 5 if _is_ours(lower, ours, position) else 4
                 after = position + len(word)
-                candidates.append(_name_at(text, after, base=5, verb_start=position, named=True))
+                candidates.append(_name_at(text, after, base=base, verb_start=position, named=True))
     for position in occurrences(lower, ", a"):
         if (
             lower.startswith((" ", "n "), position + 3)
@@ -146,7 +155,12 @@ def _after_subject(text: str, subject: int, end: int) -> Candidate | None:
     """The name after 'we propose', 'this paper introduces', 'we call this method' ..."""
     verb = _VERB.match(text, end)
     if verb is None:
-        return None
+        # "we close this gap and introduce LASER": the second verb of the same clause.
+        stop = text.find(". ", end, end + 120)
+        joined = text.find(" and ", end, stop if stop >= 0 else end + 120)
+        verb = _VERB.match(text, joined + 5) if joined >= 0 else None
+        if verb is None or verb.group("intro") is None:
+            return None
     base = 4 if _ALSO.search(verb.group("adverbs")) else 5  # "we also propose" is secondary
     named = verb.group("intro") is None
     return _name_at(text, verb.end(), base=base, verb_start=subject, named=named)
@@ -299,20 +313,31 @@ def _from_definition(text: str, match: re.Match[str], *, base: int) -> Candidate
     # AutoEncoder (DMAE)" names a part. A title-case phrase is accepted whole even when the
     # letters spell only its tail ("Switchable Sparse-Dense Learning (SSD)") or do not spell out
     # at all ("Side-by-Side (SxS)").
+    described = ""
     if start != 0 and not (all_capitalised(words) and words.count(" ") < 8):
-        return None
+        # "a novel evolution-strategies based method (EvIL)": a plain noun phrase that ends in
+        # what is introduced describes the name; "a framework using a ... (DMAE)" names a part.
+        if not (_NOUN_PHRASE_TYPE.fullmatch(words) and is_strong(acronym)):
+            return None
+        described, words = ": " + words, ""
+    elif " " not in words and is_strong(words):
+        # "Cell2Sentence (C2S)": a coined word is the name its acronym abbreviates.
+        acronym, words = words, ""
     expansion = words
     end = match.end()
-    continuation = _CONTINUATION.match(text, end)
+    continuation = _CONTINUATION.match(text, end) if expansion else None
     if continuation:
         # "Side-by-Side (SxS) Interleaved Reasoning": the name goes on after the acronym.
         expansion += continuation.group()
         end = continuation.end()
-    elif _MODIFIER_AFTER.match(text, end):
+    elif _MODIFIER_AFTER.match(text, end) and not _TYPE_AFTER.match(text, end):
         # "linear program (LP)-based policies", "imitation learning (IL) algorithm, PAIL":
-        # the acronym qualifies the thing introduced rather than naming it.
+        # the acronym qualifies the thing introduced rather than naming it; "(RCOT) approach"
+        # names it.
         return None
-    return scored(text, acronym, expansion, match.start(), end, base=base)
+    return scored(
+        text, acronym, expansion, match.start(), end, base=base, description=described
+    )
 
 
 def _appositive(text: str, comma: int) -> Candidate | None:
