@@ -67,6 +67,6 @@ def _compose(candidate: Candidate, text: str) -> str:
         return fit(name + candidate.description)
     # A bare name says little in a list of papers: add what the abstract is about.
     topic = topic_phrase(text)
-    if name.casefold() in topic.casefold():
+    if topic.casefold().startswith(name.casefold()):
         return topic
     return fit(f"{name}: {topic}" if topic else name)

@@ -76,6 +76,9 @@ _INTRO_WORDS = re.compile(
     r"(?:propos|introduc|present|develop|call|nam|dub|term|coin|denot|our|design|releas|use)"
     r"[a-z]{0,4} (?:[a-z\-]{1,30} ){0,3}$"
 )
+_INTRO_VERB = re.compile(
+    r"\b(?:propos|introduc|present|develop|design|call|dub|term|coin|denot)[a-z]{0,4}\b"
+)
 _GLUED = re.compile(r"(?:called|named|propose|introduce|present|dubbed|termed)[A-Z]")
 _LOWER_LONG_FORM = re.compile(r"[a-z][a-z\-]{1,30} [a-z][a-z\-]{1,30} ?\($")
 
@@ -100,11 +103,20 @@ def _glued(word: str) -> bool:
     return len(capitals) == 2 and capitals == [0, 1] and lower_rest >= 5
 
 
+def _in_intro_sentence(text: str, start: int) -> bool:
+    """Whether an introducing verb comes earlier in the same sentence, at most 100 chars back."""
+    window_start = max(start - 100, 0)
+    period = text.rfind(". ", window_start, start)
+    return _INTRO_VERB.search(text, period + 1 if period >= 0 else window_start, start) is not None
+
+
 def _field_term(text: str, word: str, start: int) -> bool:
     """'physics-informed neural networks (PINNs)', 'FMs': an abbreviation of a common term."""
     if len(word) >= 3 and word.endswith("s") and word[:-1].isupper():
         return True
-    return _LOWER_LONG_FORM.search(text, max(start - 60, 0), start) is not None
+    return _LOWER_LONG_FORM.search(
+        text, max(start - 60, 0), start
+    ) is not None and not _in_intro_sentence(text, start)
 
 
 def _coined(word: str) -> bool:
@@ -172,8 +184,10 @@ def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | 
         used_first = _USED_BEFORE.search(text, max(starts[0] - 12, 0), starts[0]) is not None
         for start in starts[:4]:
             end = start + len(word)
-            if _INTRO_BEFORE.search(text, max(start - 40, 0), start) or _INTRO_AFTER.match(
-                text, end
+            if (
+                _INTRO_BEFORE.search(text, max(start - 40, 0), start)
+                or _INTRO_AFTER.match(text, end)
+                or _in_intro_sentence(text, start)
             ):
                 intro = True
                 break

@@ -49,6 +49,21 @@ _LEADING_DETERMINERS = re.compile(
     r"|unified|yet|effective|and) )+",
     re.IGNORECASE,
 )
+_CONTRIBUTION_INSIDE = re.compile(
+    r"\b(?:we|this (?:paper|work|study)|our (?:paper|work|study)) (?:(?:first|also|further|then"
+    r"|here|now|formally|systematically|theoretically|empirically) )?(?:propos|introduc|present"
+    r"|stud|investigat|develop|design|show|prove|demonstrat|analy[sz]|address|consider|explor"
+    r"|establish|provid|deriv|formulat|put forward)[a-z]{0,4}(?: (?:that|how(?: to)?|whether))? ",
+    re.IGNORECASE,
+)
+_SHORT = 60
+_ASIDE = re.compile(r" ?\([^()]{0,80}\)")
+_FILLER_WORDS = re.compile(
+    r"\b(?:a|an|the|novel|new|simple|yet|effective|general|generic|unified|principled|several"
+    r"|various|some|very|highly|also|both|existing|different|specific|particular|powerful"
+    r"|practical|lightweight|systematic|comprehensive)\b ?",
+    re.IGNORECASE,
+)
 _CLAUSE_BREAK = re.compile(
     r": |; | — | – | - |, (?:which|where|whereas|while|and|but|so|thus|with|[a-z]{3,20}ing)\b"
 )
@@ -80,6 +95,9 @@ def topic_phrase(text: str) -> str:
         lead = _LEAD_IN.match(sentence)
         rest = sentence[lead.end() :] if lead else sentence
         contribution = _CONTRIBUTION.match(rest)
+        if contribution is None and " we " in rest:
+            # "Based on this insight, we propose ...": the contribution after an opening clause.
+            contribution = _CONTRIBUTION_INSIDE.search(rest)
         if contribution:
             chosen = rest[contribution.end() :]
             second = _SECOND_VERB.match(chosen)
@@ -87,9 +105,25 @@ def topic_phrase(text: str) -> str:
             if len(chosen) < 16 or ANAPHORA.search(chosen, 0, 60):
                 chosen = ""
             break
+    opening = _opening(sentences[0])
     if not chosen:
-        lead = _LEAD_IN.match(sentences[0])
-        chosen = sentences[0][lead.end() :] if lead else sentences[0]
+        chosen, opening = opening, ""
+    chosen = _phrase(chosen)
+    if opening and len(chosen) < _SHORT:
+        # A short contribution leaves room for the problem the abstract opens with.
+        chosen = f"{chosen}; {_phrase(opening)}"
+    if not chosen:
+        return ""
+    return fit(chosen[0].upper() + chosen[1:])
+
+
+def _opening(sentence: str) -> str:
+    lead = _LEAD_IN.match(sentence)
+    return sentence[lead.end() :] if lead else sentence
+
+
+def _phrase(chosen: str) -> str:
+    """The clause, without leading determiners, asides in parentheses or filler adjectives."""
     determiners = _LEADING_DETERMINERS.match(chosen)
     if determiners and determiners.end() < len(chosen):
         chosen = chosen[determiners.end() :]
@@ -99,6 +133,8 @@ def topic_phrase(text: str) -> str:
         chosen = chosen[: broken.start()]
         if chosen.count("(") > chosen.count(")"):  # the break fell inside a parenthesis
             chosen = chosen[: chosen.rfind("(")].rstrip()
-    if not chosen:
-        return ""
-    return fit(chosen[0].upper() + chosen[1:])
+    # 90 characters hold more of what the paper does without "(LLMs)", "a novel", "the".
+    if "(" in chosen:
+        chosen = _ASIDE.sub("", chosen)
+    chosen = _FILLER_WORDS.sub("", chosen)
+    return " ".join(chosen.split()).strip(" ,;:")
