@@ -14,6 +14,7 @@ Both are also given for the baseline label "first 90 characters of the abstract"
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -111,7 +112,11 @@ def evaluate_labels(
         papers += 1
         label = labeler(abstract)
         baseline = baseline_label(abstract)
-        if label[:1] and not (label[0].isalnum() or label[0] in "\"'“‘("):
+        if (
+            label[:1]
+            and unicodedata.category(label[0]).startswith("P")
+            and label[0] not in "\"'“‘("
+        ):
             punctuation += 1
         recall = content_recall(title, label)
         all_recalls.append(recall)

@@ -8,10 +8,13 @@ with `str.find`, regexes only run anchored at those spots, and every quantifier 
 
 This module assembles the label. The parts: `markup` cleans the text, `urls` finds links,
 `names` finds the introduced name (scored in `candidates`, with the vocabulary of
-`words`), `topics` gives the topic phrase and `text` trims to the limit.
+`words`), `salient` the coined name the abstract keeps using or its code link repeats,
+`topics` gives the topic phrase and `text` trims to the limit.
 """
 
 from __future__ import annotations
+
+from typing import Final
 
 from retrieval.labels.candidates import Candidate
 from retrieval.labels.markup import clean
@@ -21,7 +24,12 @@ from retrieval.labels.text import MAX_LABEL_CHARS, fit
 from retrieval.labels.topics import topic_phrase
 from retrieval.labels.urls import extract_urls, url_matches
 
-__all__ = ["MAX_LABEL_CHARS", "derive_label", "extract_urls"]
+__all__ = ["LABELER_VERSION", "MAX_LABEL_CHARS", "derive_label", "extract_urls"]
+
+# Bump on any change to the labels derived from abstracts: stored labels are re-derived.
+# 2: introduced names found wherever the abstract introduces them (salient.py, code links),
+#    topic phrases from the contribution sentence, compressed.
+LABELER_VERSION: Final = 2
 
 _FALLBACK_LABEL = "Untitled abstract"
 

@@ -17,6 +17,7 @@ from retrieval.labels.words import (
     acronym_start,
     all_capitalised,
     is_acronym,
+    is_coined_word,
     is_strong,
     strip_leading_noise,
 )
@@ -320,7 +321,7 @@ def _from_definition(text: str, match: re.Match[str], *, base: int) -> Candidate
         if not (_NOUN_PHRASE_TYPE.fullmatch(words) and is_strong(acronym)):
             return None
         described, words = ": " + words, ""
-    elif " " not in words and is_strong(words):
+    elif " " not in words and is_coined_word(words):
         # "Cell2Sentence (C2S)": a coined word is the name its acronym abbreviates.
         acronym, words = words, ""
     expansion = words
@@ -335,9 +336,7 @@ def _from_definition(text: str, match: re.Match[str], *, base: int) -> Candidate
         # the acronym qualifies the thing introduced rather than naming it; "(RCOT) approach"
         # names it.
         return None
-    return scored(
-        text, acronym, expansion, match.start(), end, base=base, description=described
-    )
+    return scored(text, acronym, expansion, match.start(), end, base=base, description=described)
 
 
 def _appositive(text: str, comma: int) -> Candidate | None:

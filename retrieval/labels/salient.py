@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from retrieval.labels.candidates import PAREN_AFTER, Candidate, scored
-from retrieval.labels.words import GENERIC, acronym_start
+from retrieval.labels.words import GENERIC, acronym_start, is_coined_word
 
 # A coined word: letters and digits, inner hyphens, a trailing "+" or superscript.
 _WORD = re.compile(r"(?<![\w\-])[A-Za-z][\w\-]{0,30}[\w+²³]?(?![\w\-])")
@@ -28,6 +28,7 @@ _INTRO_AFTER = re.compile(
     r"| (?:achieves|outperforms|consists|leverages|uses|employs|enables|combines|improves"
     r"|learns|can|significantly|consistently))"
 )
+_APPOSITIVE = re.compile(r", (?:a|an|the first)\b")
 _USED_BEFORE = re.compile(
     r"(?:\bon|such as|e\.g\.,?|like|including|than|over|and|or|of|with|using|from|to|by|in|vs\.?"
     r"|via|between|as) $",
@@ -123,20 +124,15 @@ def _coined(word: str) -> bool:
     """'LASER', 'CF-OPT', 'Pruner-Zero', 'FlashST', 'eCeLLM', 'A2Q+' (not 'ImageNet', '7B')."""
     if word in GENERIC or word in _KNOWN or _SIZE.fullmatch(word) or _ADJECTIVAL.search(word):
         return False
-    if word.rstrip("s") in GENERIC or word.endswith("s") and word[:-1] in _KNOWN:
+    if word.rstrip("s") in GENERIC or (word.endswith("s") and word[:-1] in _KNOWN):
         return False
     letters = sum(char.isalpha() for char in word)
     if letters < 2:
         return False
     parts = word.split("-")
     capitals = sum(char.isupper() for char in word)
-    if any(char.isdigit() for char in word) and capitals:
+    if (any(char.isdigit() for char in word) and capitals) or is_coined_word(word):
         return True
-    for part in parts:
-        if sum(char.isupper() for char in part) >= 2:
-            return True
-        if any(a.islower() and b.isupper() for a, b in zip(part, part[1:], strict=False)):
-            return True
     # "Pruner-Zero": every part capitalised, read as a name only if it recurs (checked later).
     return len(parts) >= 2 and all(part[:1].isupper() for part in parts if part) and capitals >= 2
 
@@ -181,6 +177,10 @@ def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | 
         if word in plain and not hinted and (count < 2 or word.lower() in text):
             continue
         intro = False
+        # "we propose Maestro, a framework": introduced on both sides, once is enough.
+        framed = _INTRO_BEFORE.search(text, max(starts[0] - 40, 0), starts[0]) is not None and bool(
+            _APPOSITIVE.match(text, starts[0] + len(word))
+        )
         used_first = _USED_BEFORE.search(text, max(starts[0] - 12, 0), starts[0]) is not None
         for start in starts[:4]:
             end = start + len(word)
@@ -191,15 +191,14 @@ def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | 
             ):
                 intro = True
                 break
-        hyphen_only = not any(
-            sum(char.isupper() for char in part) >= 2 or any(char.isdigit() for char in part)
-            for part in word.split("-")
-        ) and not any(a.islower() and b.isupper() for a, b in zip(word, word[1:], strict=False))
+        hyphen_only = not is_coined_word(word)
         if hyphen_only and count < 3 and not (intro and count == 2) and not hinted:
             continue
         score = min(count, 4) + (3 if intro else 0) - (2 if used_first and not intro else 0)
         score += 4 if hinted else 0
-        if score < 4 or (count < 2 and not intro) or (word in plain and not intro):
+        # Once-only words need the code link: one mention is as often a part ("Denoising Masked
+        # AutoEncoder (DMAE)") or one of two variants ("our first algorithm BLCE-G") as the name.
+        if score < 4 or (count < 2 and not (hinted or framed)) or (word in plain and not intro):
             continue
         if not hinted and (_glued(word) or _field_term(text, word, starts[0])):
             continue

@@ -57,11 +57,13 @@ _CONTRIBUTION_INSIDE = re.compile(
     re.IGNORECASE,
 )
 _SHORT = 60
-_ASIDE = re.compile(r" ?\([^()]{0,80}\)")
+# Only a free-standing aside: "(ε, δ)-private" keeps its parenthesis.
+_ASIDE = re.compile(r" \([^()]{0,80}\)(?=[\s,.;:]|$)")
+# Whole words only: not the "A" of "A/B testing" nor the "simple" of "simple-yet-efficient".
 _FILLER_WORDS = re.compile(
-    r"\b(?:a|an|the|novel|new|simple|yet|effective|general|generic|unified|principled|several"
+    r"(?<![\w\-/])(?:a|an|the|novel|new|simple|yet|effective|general|generic|unified|principled|several"
     r"|various|some|very|highly|also|both|existing|different|specific|particular|powerful"
-    r"|practical|lightweight|systematic|comprehensive)\b ?",
+    r"|practical|lightweight|systematic|comprehensive) (?=\w)",
     re.IGNORECASE,
 )
 _CLAUSE_BREAK = re.compile(
@@ -91,7 +93,8 @@ def topic_phrase(text: str) -> str:
     """A compact phrase from the contribution sentence, else from the first sentence."""
     sentences = _sentences(text)
     chosen = ""
-    for sentence in sentences:
+    later = False  # whether the contribution comes after the opening sentence
+    for index, sentence in enumerate(sentences):
         lead = _LEAD_IN.match(sentence)
         rest = sentence[lead.end() :] if lead else sentence
         contribution = _CONTRIBUTION.match(rest)
@@ -104,12 +107,13 @@ def topic_phrase(text: str) -> str:
             chosen = chosen[second.end() :] if second else chosen
             if len(chosen) < 16 or ANAPHORA.search(chosen, 0, 60):
                 chosen = ""
+            later = index > 0
             break
     opening = _opening(sentences[0])
     if not chosen:
         chosen, opening = opening, ""
     chosen = _phrase(chosen)
-    if opening and len(chosen) < _SHORT:
+    if later and opening and len(chosen) < _SHORT:
         # A short contribution leaves room for the problem the abstract opens with.
         chosen = f"{chosen}; {_phrase(opening)}"
     if not chosen:

@@ -77,6 +77,17 @@ def is_strong(name: str) -> bool:
     return False
 
 
+def is_coined_word(word: str) -> bool:
+    """One word coined inside itself: 'Cell2Sentence', 'eCeLLM', 'CF-OPT' (not 'Side-by-Side')."""
+    for part in word.split("-"):
+        capitals = sum(char.isupper() for char in part)
+        if capitals >= 2 or (capitals and any(char.isdigit() for char in part)):
+            return True
+        if any(a.islower() and b.isupper() for a, b in itertools.pairwise(part)):
+            return True
+    return False
+
+
 def all_capitalised(words: str) -> bool:
     """'Zero-shot Cross-task Preference Alignment and Robust Reward Learning': a coined phrase."""
     parts = words.split(" ")

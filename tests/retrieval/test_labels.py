@@ -146,7 +146,8 @@ def test_an_unnamed_abstract_gets_a_topic_phrase_from_its_contribution() -> None
     bandits = derive_label(_seed("linear contextual bandits under rare parameter updates"))
     assert bandits == "Linear contextual bandits under rare parameter updates"
     physics = derive_label(_seed("physics simulators can serve"))
-    assert physics.startswith("Physics simulators can serve as a powerful alternative source")
+    # Filler words ("a powerful") give way to content words within the 90 characters.
+    assert physics.startswith("Physics simulators can serve as alternative source of supervision")
 
 
 def test_a_component_named_in_passing_is_not_the_label() -> None:
