@@ -28,6 +28,8 @@ _INTRO_AFTER = re.compile(
     r"| (?:achieves|outperforms|consists|leverages|uses|employs|enables|combines|improves"
     r"|learns|can|significantly|consistently))"
 )
+# "EM", "KD", "CFG": three capitals abbreviate too many common terms to name a method.
+_SHORT_ACRONYM = re.compile(r"[A-Z]{2,3}s?")
 _APPOSITIVE = re.compile(r", (?:a|an|the first)\b")
 _USED_BEFORE = re.compile(
     r"(?:\bon|such as|e\.g\.,?|like|including|than|over|and|or|of|with|using|from|to|by|in|vs\.?"
@@ -71,6 +73,7 @@ _PROPER_WORDS = frozenset(
         "Mamba", "Lasso", "Softmax", "Bradley", "Terry", "Weisfeiler", "Lehman", "Gromov",
         "Stiefel", "Grassmann", "Hopfield", "Ising", "Schrödinger", "Koopman", "Gumbel",
         "Bregman", "Hawkes", "Nesterov", "Frank", "Wolfe", "Polyak", "Thompson", "Stackelberg",
+        "Bayes", "Jacobi", "Byzantine", "Neural", "Euler", "Gauss", "Hessians", "Kernel",
     ]
 )  # fmt: skip
 _INTRO_WORDS = re.compile(
@@ -82,6 +85,11 @@ _INTRO_VERB = re.compile(
 )
 _GLUED = re.compile(r"(?:called|named|propose|introduce|present|dubbed|termed)[A-Z]")
 _LOWER_LONG_FORM = re.compile(r"[a-z][a-z\-]{1,30} [a-z][a-z\-]{1,30} ?\($")
+
+
+def _name_shaped(word: str) -> bool:
+    """'Caduceus', 'TabLog' (not 'forecasting', nor 'EM' of Expectation-Maximization)."""
+    return word[:1].isupper() and word not in _PROPER_WORDS and not _SHORT_ACRONYM.fullmatch(word)
 
 
 def _plain_name(text: str, start: int, word: str) -> bool:
@@ -165,7 +173,7 @@ def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | 
         if word in seen:
             if len(seen[word]) < 8:
                 seen[word].append(match.start())
-        elif _coined(word) or word.casefold() in hints:
+        elif _coined(word) or (word.casefold() in hints and _name_shaped(word)):
             seen[word] = [match.start()]
         elif _plain_name(text, match.start(), word):
             seen[word] = [match.start()]
@@ -200,7 +208,9 @@ def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | 
         # AutoEncoder (DMAE)") or one of two variants ("our first algorithm BLCE-G") as the name.
         if score < 4 or (count < 2 and not (hinted or framed)) or (word in plain and not intro):
             continue
-        if not hinted and (_glued(word) or _field_term(text, word, starts[0])):
+        if not hinted and (
+            _glued(word) or _field_term(text, word, starts[0]) or _SHORT_ACRONYM.fullmatch(word)
+        ):
             continue
         key = (score, -starts[0], word)
         if best is None or key[:2] > best[:2]:
