@@ -9,20 +9,27 @@ introducing word ("our", "proposed", "denoted", "framework"). Words the whole fi
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from retrieval.labels.candidates import PAREN_AFTER, Candidate, scored
 from retrieval.labels.words import GENERIC, acronym_start, is_coined_word
 
 # A coined word: letters and digits, inner hyphens, a trailing "+" or superscript.
-_WORD = re.compile(r"(?<![\w\-])[A-Za-z][\w\-]{0,30}[\w+²³]?(?![\w\-])")
-_INTRO_BEFORE = re.compile(
-    r"(?:propos|introduc|present|develop|call|nam|dub|term|coin|denot|refer|our|design"
-    r"|implement|buil[dt]|releas|resulting|extended|we|new|novel|model|method|framework"
+# Punctuation around a word in running text: "(LLMs),", "“Magic123”".
+_EDGES = ".,;:!?()[]{}\"'“”‘’"
+# A word that introduces the next one: "propose", "our", "framework", "dubbed" ...
+_INTRO_WORD = re.compile(
+    r"[\w\-]{0,30}?(?:propos|introduc|present|develop|call|nam|dub|term|coin|denot|refer|our"
+    r"|design|implement|buil[dt]|releas|resulting|extended|we|new|novel|model|method|framework"
     r"|approach|algorithm|architecture|technique|system|benchmark|dataset|pipeline|agent"
-    r"|family|tool|solver|loss|strategy|network|attack|defen[cs]e)[a-z]{0,4}"
-    r"(?: (?:as|it|this|them|the|a|an|our|method|model|framework|approach))?[ ,:\-–—(\"']{1,3}$",
+    r"|family|tool|solver|loss|strategy|network|attack|defen[cs]e)[a-z]{0,4}",
     re.IGNORECASE,
 )
+_LINK_WORDS = frozenset(
+    ["as", "it", "this", "them", "the", "a", "an", "our", "method", "model", "framework",
+     "approach"]
+)  # fmt: skip
+_SEPARATORS = " ,:-–—(\"'"
 _INTRO_AFTER = re.compile(
     r"(?:,? (?:a|an|the first|which|that)\b| ?\((?![^)]{0,5}\))| ?:|,? is (?:a|an|the)\b"
     r"| (?:achieves|outperforms|consists|leverages|uses|employs|enables|combines|improves"
@@ -76,15 +83,14 @@ _PROPER_WORDS = frozenset(
         "Bayes", "Jacobi", "Byzantine", "Neural", "Euler", "Gauss", "Hessians", "Kernel",
     ]
 )  # fmt: skip
-_INTRO_WORDS = re.compile(
-    r"(?:propos|introduc|present|develop|call|nam|dub|term|coin|denot|our|design|releas|use)"
-    r"[a-z]{0,4} (?:[a-z\-]{1,30} ){0,3}$"
-)
 _INTRO_VERB = re.compile(
     r"\b(?:propos|introduc|present|develop|design|call|dub|term|coin|denot)[a-z]{0,4}\b"
 )
+_PLAIN_INTRO = re.compile(
+    r"(?:propos|introduc|present|develop|call|nam|dub|term|coin|denot|our|design|releas|use)"
+    r"[a-z]{0,4}"
+)
 _GLUED = re.compile(r"(?:called|named|propose|introduce|present|dubbed|termed)[A-Z]")
-_LOWER_LONG_FORM = re.compile(r"[a-z][a-z\-]{1,30} [a-z][a-z\-]{1,30} ?\($")
 
 
 def _name_shaped(word: str) -> bool:
@@ -98,7 +104,14 @@ def _plain_name(text: str, start: int, word: str) -> bool:
         return False
     if word in _PROPER_WORDS or start < 2 or text[start - 2] in ".!?:":
         return False
-    return _INTRO_WORDS.search(text, max(start - 60, 0), start) is not None
+    words = text[max(start - 60, 0) : start].split()[-4:]
+    for index, word in enumerate(words):
+        # The introducing word, then only lowercase words up to the name.
+        if _PLAIN_INTRO.fullmatch(word) and all(
+            later.replace("-", "").isalpha() and later.islower() for later in words[index + 1 :]
+        ):
+            return True
+    return False
 
 
 def _glued(word: str) -> bool:
@@ -123,9 +136,14 @@ def _field_term(text: str, word: str, start: int) -> bool:
     """'physics-informed neural networks (PINNs)', 'FMs': an abbreviation of a common term."""
     if len(word) >= 3 and word.endswith("s") and word[:-1].isupper():
         return True
-    return _LOWER_LONG_FORM.search(
-        text, max(start - 60, 0), start
-    ) is not None and not _in_intro_sentence(text, start)
+    head = text[max(start - 60, 0) : start].rstrip()
+    if not head.endswith("("):
+        return False
+    words = head[:-1].split()[-2:]
+    lower_long_form = len(words) == 2 and all(
+        word.replace("-", "").isalpha() and word.islower() for word in words
+    )
+    return lower_long_form and not _in_intro_sentence(text, start)
 
 
 def _coined(word: str) -> bool:
@@ -143,6 +161,80 @@ def _coined(word: str) -> bool:
         return True
     # "Pruner-Zero": every part capitalised, read as a name only if it recurs (checked later).
     return len(parts) >= 2 and all(part[:1].isupper() for part in parts if part) and capitals >= 2
+
+
+def _introduced_before(text: str, start: int) -> bool:
+    """'we propose X', 'our X', 'called as X', 'framework, X': an introducing word just before."""
+    if start < 2 or text[start - 1] not in _SEPARATORS:
+        return False
+    words = text[max(start - 40, 0) : start].split()[-2:]
+    if not words:
+        return False
+    last = words[-1].strip(_SEPARATORS)
+    if last.lower() in _LINK_WORDS and len(words) == 2:
+        last = words[0].strip(_SEPARATORS)
+    return bool(last) and _INTRO_WORD.fullmatch(last) is not None
+
+
+def _capitalised_words(text: str) -> Iterator[tuple[str, int]]:
+    """(word, start) for the words with a capital: str.split is far cheaper than a regex scan."""
+    position = 0
+    for token in text[:3000].split():
+        if token.islower():  # most words
+            continue
+        word = token.strip(_EDGES)
+        if len(word) < 2 or not word[0].isalpha() or word.islower():
+            continue
+        found = text.find(word, position)
+        if found < 0:
+            return
+        yield word, found
+        position = found + len(word)
+
+
+def _judge(text: str, word: str, starts: list[int], hinted: bool) -> tuple[int, int, str] | None:
+    """(score, -first position, word) for a word that may be the name, else None.
+
+    Cheap tests first: most words are sentence openers or occur once.
+    """
+    count = len(starts)
+    first = starts[0]
+    if count < 2 and not hinted:
+        # "we propose Maestro, a framework": introduced on both sides, once is enough. One
+        # mention otherwise is as often a part ("Denoising Masked AutoEncoder (DMAE)") or one of
+        # two variants ("our first algorithm BLCE-G") as the name.
+        if not _APPOSITIVE.match(text, first + len(word)) or not _coined(word):
+            return None
+        if not _introduced_before(text, first):
+            return None
+    plain = False
+    if hinted:
+        if not (_coined(word) or _name_shaped(word)):
+            return None
+    elif not _coined(word):
+        if count < 2 or word.lower() in text or not _plain_name(text, first, word):
+            return None
+        plain = True
+    intro = any(
+        _introduced_before(text, start)
+        or _INTRO_AFTER.match(text, start + len(word))
+        or _in_intro_sentence(text, start)
+        for start in starts[:4]
+    )
+    if (plain and not intro) or (
+        not is_coined_word(word) and count < 3 and not (intro and count == 2) and not hinted
+    ):
+        return None
+    used_first = _USED_BEFORE.search(text, max(first - 12, 0), first) is not None
+    score = min(count, 4) + (3 if intro else 0) - (2 if used_first and not intro else 0)
+    score += 4 if hinted else 0
+    if score < 4:
+        return None
+    if not hinted and (
+        _glued(word) or _field_term(text, word, first) or _SHORT_ACRONYM.fullmatch(word)
+    ):
+        return None
+    return (score, -first, word)
 
 
 def repository_names(urls: list[str]) -> dict[str, str]:
@@ -167,53 +259,14 @@ def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | 
     """
     hints = hints or {}
     seen: dict[str, list[int]] = {}
-    plain: set[str] = set()
-    for match in _WORD.finditer(text, 0, 3000):
-        word = match.group()
-        if word in seen:
-            if len(seen[word]) < 8:
-                seen[word].append(match.start())
-        elif _coined(word) or (word.casefold() in hints and _name_shaped(word)):
-            seen[word] = [match.start()]
-        elif _plain_name(text, match.start(), word):
-            seen[word] = [match.start()]
-            plain.add(word)
+    for word, start in _capitalised_words(text):
+        starts = seen.setdefault(word, [])
+        if len(starts) < 8:
+            starts.append(start)
     best: tuple[int, int, str] | None = None
     for word, starts in seen.items():
-        count = len(starts)
-        hinted = word.casefold() in hints
-        if word in plain and not hinted and (count < 2 or word.lower() in text):
-            continue
-        intro = False
-        # "we propose Maestro, a framework": introduced on both sides, once is enough.
-        framed = _INTRO_BEFORE.search(text, max(starts[0] - 40, 0), starts[0]) is not None and bool(
-            _APPOSITIVE.match(text, starts[0] + len(word))
-        )
-        used_first = _USED_BEFORE.search(text, max(starts[0] - 12, 0), starts[0]) is not None
-        for start in starts[:4]:
-            end = start + len(word)
-            if (
-                _INTRO_BEFORE.search(text, max(start - 40, 0), start)
-                or _INTRO_AFTER.match(text, end)
-                or _in_intro_sentence(text, start)
-            ):
-                intro = True
-                break
-        hyphen_only = not is_coined_word(word)
-        if hyphen_only and count < 3 and not (intro and count == 2) and not hinted:
-            continue
-        score = min(count, 4) + (3 if intro else 0) - (2 if used_first and not intro else 0)
-        score += 4 if hinted else 0
-        # Once-only words need the code link: one mention is as often a part ("Denoising Masked
-        # AutoEncoder (DMAE)") or one of two variants ("our first algorithm BLCE-G") as the name.
-        if score < 4 or (count < 2 and not (hinted or framed)) or (word in plain and not intro):
-            continue
-        if not hinted and (
-            _glued(word) or _field_term(text, word, starts[0]) or _SHORT_ACRONYM.fullmatch(word)
-        ):
-            continue
-        key = (score, -starts[0], word)
-        if best is None or key[:2] > best[:2]:
+        key = _judge(text, word, starts, word.casefold() in hints)
+        if key is not None and (best is None or key[:2] > best[:2]):
             best = key
     if best is None:
         # "github.com/lab/GlucoBench" and the abstract never spells it: the link names it.
