@@ -14,6 +14,7 @@ This module assembles the label. The parts: `markup` cleans the text, `urls` fin
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Final
 
 from retrieval.labels.candidates import Candidate
@@ -32,6 +33,8 @@ __all__ = ["LABELER_VERSION", "MAX_LABEL_CHARS", "derive_label", "extract_urls"]
 LABELER_VERSION: Final = 2
 
 _FALLBACK_LABEL = "Untitled abstract"
+# Punctuation a label may open with: quotes and brackets around its first words.
+_OPENERS = "\"'“‘«([{"
 
 
 def derive_label(abstract: str, title: str | None = None) -> str:
@@ -39,7 +42,19 @@ def derive_label(abstract: str, title: str | None = None) -> str:
     cleaned_title = clean(title) if title else ""
     label = fit(cleaned_title) if cleaned_title else _label_from_abstract(abstract)
     # Rare Unicode spaces survive NFKC; a label must read as one clean line.
-    return " ".join(label.split()) or _FALLBACK_LABEL
+    return _drop_leading_punctuation(" ".join(label.split())) or _FALLBACK_LABEL
+
+
+def _drop_leading_punctuation(label: str) -> str:
+    """', a video tokenizer' -> 'a video tokenizer': a label never opens with punctuation."""
+    start = 0
+    while (
+        start < len(label)
+        and unicodedata.category(label[start]).startswith("P")
+        and label[start] not in _OPENERS
+    ) or label[start : start + 1] == " ":
+        start += 1
+    return label[start:]
 
 
 def _label_from_abstract(abstract: str) -> str:
@@ -77,4 +92,9 @@ def _compose(candidate: Candidate, text: str) -> str:
     topic = topic_phrase(text)
     if topic.casefold().startswith(name.casefold()):
         return topic
+    if name in topic:
+        # "Method, eXpRT, prunes experts": the name leads, so it need not be said twice.
+        for spelled in (f", {name},", f" ({name})", f" {name}"):
+            topic = topic.replace(spelled, "")
+        topic = topic[:1].upper() + topic[1:]
     return fit(f"{name}: {topic}" if topic else name)

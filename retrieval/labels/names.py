@@ -53,7 +53,7 @@ _ACRONYM_DEF = re.compile(
     r"(?P<exp>(?:[^\s(),.;:]{1,40} ){0,9}?[^\s(),.;:]{1,40}) ?\( ?(?P<acr>[^()\s,;]{1,20}) ?\)"
 )
 _DIRECT_NAME = re.compile(
-    rf"(?P<name>{_NAME})(?P<after> ?[,(:]| (?:which|that|is|for|to|as|in|with|on|by|—|–)\b"
+    rf"(?P<name>{_NAME})(?P<after> ?[,(:]| -(?= )| (?:which|that|is|for|to|as|in|with|on|by|—|–)\b"
     r"| ?\.(?: |$)|$)"
 )
 # Singular only: "we propose CD algorithms for ..." is a family of methods, not a name.
@@ -245,18 +245,18 @@ def _direct_name(
         if paren and acronym_start(name, paren.group("paren")) == 0:
             expansion = paren.group("paren")
             end = paren.end()
-    elif after in {":", ","}:
+    elif after in {":", ",", "-"}:
         # "ERP, Entropy-Reinforced Planning for Transformer Decoding, which ..." and
         # "LASER: LineAr CompreSsion in WirEless DistRibuted Optimization."
         stop = _segment_end(text, direct.end())
         if after == ":" and len(name) < 3:
             return None  # "Dr. Strategy" broken at its period
         segment = text[direct.end() : stop].strip()
-        spelled = after == ":" or acronym_start(name, segment) == 0
+        spelled = after != "," or acronym_start(name, segment) == 0
         if segment and spelled and segment.count(" ") < 12 and all_capitalised(segment):
             expansion = segment
             end = stop
-    weak_ok = named or after in {"(", ":"}
+    weak_ok = named or after in {"(", ":", "-"}
     weak_ok = weak_ok or (after == "," and _WEAK_FOLLOW.match(text, direct.end()) is not None)
     described = _called_description(text, verb_start, end) if named else ""
     if not described and after in _TAIL_WORDS:
@@ -276,7 +276,7 @@ def _direct_name(
 
 
 def _segment_end(text: str, start: int) -> int:
-    ends = [text.find(stop, start, start + 150) for stop in (", ", ". ", "; ", " (")]
+    ends = [text.find(stop, start, start + 150) for stop in (", ", ". ", "; ", " (", " - ")]
     found = [end for end in ends if end >= 0]
     return min(found) if found else min(len(text), start + 150)
 
@@ -365,6 +365,9 @@ def _appositive(text: str, comma: int) -> Candidate | None:
         first = acronym_start(paren, long_form)
         if first < 0:
             return None
+        if " " not in long_form[first:] and is_coined_word(long_form[first:]):
+            # "Gene2Text (G2T), a method": the coined word is the name its acronym abbreviates.
+            return scored(text, long_form[first:], "", start, comma, base=4, typed=True)
         return scored(text, paren, long_form[first:], start, comma, base=4, typed=True)
     if not name:
         return None

@@ -53,7 +53,8 @@ _CONTRIBUTION_INSIDE = re.compile(
     r"\b(?:we|this (?:paper|work|study)|our (?:paper|work|study)) (?:(?:first|also|further|then"
     r"|here|now|formally|systematically|theoretically|empirically) )?(?:propos|introduc|present"
     r"|stud|investigat|develop|design|show|prove|demonstrat|analy[sz]|address|consider|explor"
-    r"|establish|provid|deriv|formulat|put forward)[a-z]{0,4}(?: (?:that|how(?: to)?|whether))? ",
+    r"|establish|provid|deriv|formulat|put forward)[a-z]{0,4}"
+    r"(?: (?:that|how(?: to)?|whether|to))? ",
     re.IGNORECASE,
 )
 _SHORT = 60
@@ -78,7 +79,8 @@ def _sentences(text: str, limit: int = 4) -> list[str]:
     stop = text.find(". ")
     while stop >= 0 and len(sentences) < limit:
         following = text[stop + 2 : stop + 3]
-        if (following.isupper() or following.isdigit() or following in "\"“'([") and not (
+        # A lowercase start counts too: "clips. \\modelname{} halves" lost its subject to markup.
+        if (following.isalnum() or following in "\"“'([") and not (
             text.endswith(_ABBREVIATIONS, start, stop)
         ):
             sentences.append(text[start : stop + 1])
