@@ -75,7 +75,9 @@ def _label_from_abstract(abstract: str) -> str:
     if candidate is None or (hints and candidate.name.casefold() not in hints):
         # A name the code link repeats beats one found by the introducing sentence alone.
         salient = salient_name(text, hints)
-        if candidate is None or (salient is not None and salient.name.casefold() in hints):
+        if candidate is None or (
+            salient is not None and salient.name.casefold() in hints and salient.name in text
+        ):
             candidate = salient
     label = _compose(candidate, text) if candidate else topic_phrase(text)
     return label or fit(text)
@@ -84,6 +86,9 @@ def _label_from_abstract(abstract: str) -> str:
 def _compose(candidate: Candidate, text: str) -> str:
     name = candidate.name
     expansion = candidate.expansion.strip(" ,;:.\"'“”")
+    if " " not in expansion and "-" in expansion and expansion[:1].isupper():
+        # "Think-on-Graph (ToG)": a hyphenated long form is what papers call it by.
+        name, expansion = expansion, ""
     if expansion and expansion.casefold() != name.casefold():
         return fit(f"{name}: {expansion}")
     if candidate.description:

@@ -90,6 +90,10 @@ def scored(
         score += 1
     if _NOT_ARTIFACT.search(expansion or name):
         score -= 4
+    if text.find(f"({name})", 0, max(start - 1, 0)) >= 0:
+        # Defined before the sentence that introduces it: background ("test-time adaptation
+        # (TTA) ... we propose a TTA method, called PROGRAM").
+        score -= 2
     return Candidate(name, expansion, description, score, start)
 
 

@@ -39,7 +39,7 @@ _VERB = re.compile(
     r"(?P<adverbs>(?:(?:[a-z]{2,14}ly|also|further|then|thus|hence|first|here|now|therefore"
     r"|instead|accordingly|finally|additionally|next|to this end),? ){0,2})"
     r"(?:(?P<intro>propos|introduc|present|develop|design|devis|buil[dt]|construct|releas"
-    r"|creat|contribut|offer|unveil|curat|formulat)[a-z]{0,3}"
+    r"|creat|contribut|offer|unveil|curat|formulat|provid|pioneer|put forth)[a-z]{0,3}"
     r"|(?:call|term|name|dub|coin)[a-z]{0,3}(?: (?:it|this|them|these|our|the|such)"
     rf"(?: (?:new |proposed |resulting |overall |novel )?{TYPES})?)?"
     r"|refer(?:s|red)? to (?:it|this|them|these|our|the)(?: [\w\-]{1,30}){0,3}? as) "
@@ -64,7 +64,10 @@ _TYPE_THEN_NAME = re.compile(
     rf"(?:[\w\-]{{1,30}},? ){{0,4}}?(?P<type>{TYPES}),? (?P<name>{_NAME})"
     r"(?= ?[,(:]| ?\.(?: |$)| (?:which|that|for|to|as|in|with|on|by)\b|$)"
 )
-_OUR_NAME = re.compile(rf"(?:[\w\-]{{1,30}} ){{0,3}}?{TYPES}, (?P<name>{_NAME}),")
+# "our solution, Layerwise Proximal Replay (LPR), balances", "our algorithm, ACE: Off-policy ..."
+_OUR_NAME = re.compile(
+    rf"(?:[\w\-]{{1,30}} ){{0,3}}?{TYPES}, (?P<name>{_NAME})(?= \([^()]{{1,20}}\),|,|:)"
+)
 _TYPE_AFTER = re.compile(rf" {TYPES}\b(?!-)")
 # "novel evolution-strategies based method": lowercase words ending in an artefact noun.
 _NOUN_PHRASE_TYPE = re.compile(
@@ -193,7 +196,7 @@ def _name_at(
     if found:
         return found
     after_type = _TYPE_THEN_NAME.match(text, position)
-    if after_type and is_strong(after_type.group("name")):
+    if after_type and (is_strong(after_type.group("name")) or _spelled_by_paren(text, after_type)):
         # "an expansive benchmark suite SciBench for LLMs", "a graph neural network, Graph2Tac,"
         end = after_type.end("name")
         noun = text[phrase_start : after_type.end("type")].rstrip(",")
@@ -227,6 +230,13 @@ def _name_at(
             description=described,
         )
     return None
+
+
+def _spelled_by_paren(text: str, match: re.Match[str]) -> bool:
+    """'a novel framework, Online Auxiliary Knowledge (OAK)': the acronym makes it a name."""
+    paren = PAREN_AFTER.match(text, match.end("name"))
+    acronym = paren.group("paren") if paren else ""
+    return is_acronym(acronym) and acronym_start(acronym, match.group("name")) == 0
 
 
 def _direct_name(

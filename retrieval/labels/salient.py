@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 from retrieval.labels.candidates import PAREN_AFTER, Candidate, scored
-from retrieval.labels.words import GENERIC, acronym_start, is_coined_word
+from retrieval.labels.words import GENERIC, TYPES, acronym_start, is_coined_word
 
 # A coined word: letters and digits, inner hyphens, a trailing "+" or superscript.
 # Punctuation around a word in running text: "(LLMs),", "“Magic123”".
@@ -38,6 +38,8 @@ _INTRO_AFTER = re.compile(
 # "EM", "KD", "CFG": three capitals abbreviate too many common terms to name a method.
 _SHORT_ACRONYM = re.compile(r"[A-Z]{2,3}s?")
 _APPOSITIVE = re.compile(r", (?:a|an|the first)\b")
+_TYPED_APPOSITIVE = re.compile(rf", (?:a|an|the first) (?:[\w\-]{{1,30}},? ){{0,5}}?{TYPES}\b")
+_TYPE_WORD = re.compile(rf" {TYPES}\b")
 _USED_BEFORE = re.compile(
     r"(?:\bon|such as|e\.g\.,?|like|including|than|over|and|or|of|with|using|from|to|by|in|vs\.?"
     r"|via|between|as) $",
@@ -203,9 +205,19 @@ def _judge(text: str, word: str, starts: list[int], hinted: bool) -> tuple[int, 
         # "we propose Maestro, a framework": introduced on both sides, once is enough. One
         # mention otherwise is as often a part ("Denoising Masked AutoEncoder (DMAE)") or one of
         # two variants ("our first algorithm BLCE-G") as the name.
-        if not _APPOSITIVE.match(text, first + len(word)) or not _coined(word):
+        # "foundations of CF-OPT, a first-order optimization algorithm": a typed appositive
+        # alone is enough; "the proposed UGrid solver", "approach (LQ-LoRA)" need both sides.
+        end = first + len(word)
+        if not _coined(word):
             return None
-        if not _introduced_before(text, first):
+        if not _TYPED_APPOSITIVE.match(text, end) and not (
+            (
+                _APPOSITIVE.match(text, end)
+                or _TYPE_WORD.match(text, end)
+                or text[end : end + 1] == ")"
+            )
+            and _introduced_before(text, first)
+        ):
             return None
     plain = False
     if hinted:
