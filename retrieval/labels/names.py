@@ -33,7 +33,7 @@ _CALL_STEMS = ("called ", "name", "dubbed ", "termed ", "coined ", "referred to 
 # Longest first: "coined as X" must not read "as X" as the name.
 _CALL_WORDS = (
     "called as ", "named as ", "dubbed as ", "termed as ", "coined as ", "denoted as ",
-    "called ", "named ", "namely ", "dubbed ", "termed ", "coined ", "referred to as ",
+    "called ", "named ", "namely, ", "namely ", "dubbed ", "termed ", "coined ", "referred to as ",
 )  # fmt: skip
 _VERB = re.compile(
     r"(?P<adverbs>(?:(?:[a-z]{2,14}ly|also|further|then|thus|hence|first|here|now|therefore"

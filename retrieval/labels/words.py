@@ -106,8 +106,24 @@ def title_case(words: str) -> bool:
 
 
 def acronym_start(acronym: str, words: str) -> int:
-    """Start of the shortest tail of `words` that spells the acronym (Schwartz & Hearst), or -1."""
-    letters = [char.lower() for char in acronym if char.isalnum()]
+    """Start of the shortest tail of `words` that spells the acronym (Schwartz & Hearst), or -1.
+
+    A digit after a letter may count it: "AD3" spells "Action-informed Diverse ... Distractors
+    Distinguisher" as A, D, D, D.
+    """
+    start = _spelled_start([char.lower() for char in acronym if char.isalnum()], words)
+    if start >= 0 or not any(char.isdigit() for char in acronym):
+        return start
+    letters: list[str] = []
+    for char in acronym.lower():
+        if char in "234" and letters and letters[-1].isalpha():
+            letters.extend(letters[-1] * (int(char) - 1))
+        elif char.isalnum():
+            letters.append(char)
+    return _spelled_start(letters, words)
+
+
+def _spelled_start(letters: list[str], words: str) -> int:
     if not letters or len(words) > 400:
         return -1
     lower = words.lower()
