@@ -33,6 +33,8 @@ __all__ = ["LABELER_VERSION", "MAX_LABEL_CHARS", "derive_label", "extract_urls"]
 LABELER_VERSION: Final = 2
 
 _FALLBACK_LABEL = "Untitled abstract"
+# A label shorter than this has room for what the named method is for.
+_ROOM = 60
 # Punctuation a label may open with: quotes and brackets around its first words.
 _OPENERS = "\"'“‘«([{"
 
@@ -90,7 +92,19 @@ def _compose(candidate: Candidate, text: str) -> str:
         # "Think-on-Graph (ToG)": a hyphenated long form is what papers call it by.
         name, expansion = expansion, ""
     if expansion and expansion.casefold() != name.casefold():
-        return fit(f"{name}: {expansion}")
+        label = f"{name}: {expansion}"
+        if len(label) < _ROOM:
+            # "DMC: Dynamic Memory Compression" says little of what it is for: add the
+            # description or the topic while there is room.
+            more = candidate.description.removeprefix(": ").removeprefix(", ")
+            more = more or topic_phrase(text)
+            if more and name not in more and expansion.casefold() not in more.casefold():
+                label = (
+                    f"{label}, {more[:1].lower()}{more[1:]}"
+                    if candidate.description
+                    else f"{label} – {more}"
+                )
+        return fit(label)
     if candidate.description:
         return fit(name + candidate.description)
     # A bare name says little in a list of papers: add what the abstract is about.
