@@ -39,6 +39,12 @@ _INTRO_AFTER = re.compile(
 _SHORT_ACRONYM = re.compile(r"[A-Z]{2,3}s?")
 _APPOSITIVE = re.compile(r", (?:a|an|the first)\b")
 _TYPED_APPOSITIVE = re.compile(rf", (?:a|an|the first) (?:[\w\-]{{1,30}},? ){{0,5}}?{TYPES}\b")
+_COMPARED_BEFORE = re.compile(r"(?:to|than|against|over|vs\.?|with) $")
+_KNOWN_APPOSITIVE = re.compile(
+    r", (?:a|an|the) (?:[\w\-]{1,30} ){0,2}?(?:popular|widely|well-known|standard|existing|common"
+    r"|classic|prominent|state-of-the-art|recent|representative|leading|competing|strong|baseline"
+    r"|prior|previous|established|canonical|prevalent)"
+)
 _TYPE_WORD = re.compile(rf" {TYPES}\b")
 _USED_BEFORE = re.compile(
     r"(?:\bon|such as|e\.g\.,?|like|including|than|over|and|or|of|with|using|from|to|by|in|vs\.?"
@@ -210,6 +216,10 @@ def _judge(text: str, word: str, starts: list[int], hinted: bool) -> tuple[int, 
         end = first + len(word)
         if not _coined(word):
             return None
+        if _COMPARED_BEFORE.search(text, max(first - 14, 0), first) or _KNOWN_APPOSITIVE.match(
+            text, end
+        ):
+            return None  # "compared to CDVAE, a competing diffusion model"
         if not _TYPED_APPOSITIVE.match(text, end) and not (
             (
                 _APPOSITIVE.match(text, end)

@@ -58,6 +58,10 @@ _CONTRIBUTION_INSIDE = re.compile(
     re.IGNORECASE,
 )
 _SHORT = 60
+# "Despite the remarkable capabilities, LLMs face ...": the concession is not the subject.
+_CONCESSION = re.compile(
+    r"(?:despite|although|though|while|even though|whereas) [^,;]{3,120}, ", re.I
+)
 # Only a free-standing aside: "(ε, δ)-private" keeps its parenthesis.
 _ASIDE = re.compile(r" \([^()]{0,80}\)(?=[\s,.;:]|$)")
 # Whole words only: not the "A" of "A/B testing" nor the "simple" of "simple-yet-efficient".
@@ -125,7 +129,9 @@ def topic_phrase(text: str) -> str:
 
 def _opening(sentence: str) -> str:
     lead = _LEAD_IN.match(sentence)
-    return sentence[lead.end() :] if lead else sentence
+    sentence = sentence[lead.end() :] if lead else sentence
+    concession = _CONCESSION.match(sentence)
+    return sentence[concession.end() :] if concession else sentence
 
 
 def _phrase(chosen: str) -> str:
