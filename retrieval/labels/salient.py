@@ -9,7 +9,6 @@ introducing word ("our", "proposed", "denoted", "framework"). Words the whole fi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from retrieval.labels.candidates import PAREN_AFTER, Candidate, scored
 from retrieval.labels.words import GENERIC, TYPES, acronym_start, is_coined_word
@@ -70,6 +69,10 @@ _KNOWN = frozenset(
         "AlphaFold2", "ESM", "ESM-2", "ESMFold", "SMILES", "CUDA", "CPU", "CPUs", "GPU", "GPUs",
     ]
 )  # fmt: skip
+_LETTERS = re.compile(r"[^\W\d_].*[^\W\d_]")
+_DIGIT = re.compile(r"\d")
+_CAPITAL = re.compile(r"[A-Z]")
+_TITLE_PARTS = re.compile(r"[A-Z][^\-]*(?:-[A-Z][^\-]*)+")
 _SIZE = re.compile(r"[0-9.]{1,5}[A-Za-z]{1,2}|[A-Za-z]{1,2}[0-9]{1,2}|[IVX]{1,4}")
 _ADJECTIVAL = re.compile(r"-(?:based|aware|like|free|level|specific|driven|generated|guided)$")
 
@@ -160,15 +163,12 @@ def _coined(word: str) -> bool:
         return False
     if word.rstrip("s") in GENERIC or (word.endswith("s") and word[:-1] in _KNOWN):
         return False
-    letters = sum(char.isalpha() for char in word)
-    if letters < 2:
+    if _LETTERS.search(word) is None:  # fewer than two letters
         return False
-    parts = word.split("-")
-    capitals = sum(char.isupper() for char in word)
-    if (any(char.isdigit() for char in word) and capitals) or is_coined_word(word):
+    if is_coined_word(word) or (_DIGIT.search(word) and _CAPITAL.search(word)):
         return True
     # "Pruner-Zero": every part capitalised, read as a name only if it recurs (checked later).
-    return len(parts) >= 2 and all(part[:1].isupper() for part in parts if part) and capitals >= 2
+    return _TITLE_PARTS.fullmatch(word) is not None
 
 
 def _introduced_before(text: str, start: int) -> bool:
@@ -184,20 +184,21 @@ def _introduced_before(text: str, start: int) -> bool:
     return bool(last) and _INTRO_WORD.fullmatch(last) is not None
 
 
-def _capitalised_words(text: str) -> Iterator[tuple[str, int]]:
+def _capitalised_words(text: str) -> list[tuple[str, int]]:
     """(word, start) for the words with a capital: str.split is far cheaper than a regex scan."""
+    found: list[tuple[str, int]] = []
     position = 0
-    for token in text[:3000].split():
-        if token.islower():  # most words
-            continue
+    # Most words are lowercase; one comprehension drops them at C speed.
+    for token in [token for token in text[:3000].split() if not token.islower()]:
         word = token.strip(_EDGES)
-        if len(word) < 2 or not word[0].isalpha() or word.islower():
+        if len(word) < 2 or not word[0].isalpha():
             continue
-        found = text.find(word, position)
-        if found < 0:
-            return
-        yield word, found
-        position = found + len(word)
+        start = text.find(word, position)
+        if start < 0:
+            break
+        found.append((word, start))
+        position = start + len(word)
+    return found
 
 
 def _judge(text: str, word: str, starts: list[int], hinted: bool) -> tuple[int, int, str] | None:
@@ -208,6 +209,8 @@ def _judge(text: str, word: str, starts: list[int], hinted: bool) -> tuple[int, 
     count = len(starts)
     first = starts[0]
     if count < 2 and not hinted:
+        if word[1:].islower():  # "The", "Moreover": a capitalised sentence opener
+            return None
         # "we propose Maestro, a framework": introduced on both sides, once is enough. One
         # mention otherwise is as often a part ("Denoising Masked AutoEncoder (DMAE)") or one of
         # two variants ("our first algorithm BLCE-G") as the name.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from retrieval.labels.text import fit
+from retrieval.labels.text import fit, occurrences
 from retrieval.labels.words import ANAPHORA
 
 # A period after these does not end a sentence.
@@ -49,14 +49,6 @@ _LEADING_DETERMINERS = re.compile(
     r"|unified|yet|effective|and) )+",
     re.IGNORECASE,
 )
-_CONTRIBUTION_INSIDE = re.compile(
-    r"\b(?:we|this (?:paper|work|study)|our (?:paper|work|study)) (?:(?:first|also|further|then"
-    r"|here|now|formally|systematically|theoretically|empirically) )?(?:propos|introduc|present"
-    r"|stud|investigat|develop|design|show|prove|demonstrat|analy[sz]|address|consider|explor"
-    r"|establish|provid|deriv|formulat|put forward)[a-z]{0,4}"
-    r"(?: (?:that|how(?: to)?|whether|to))? ",
-    re.IGNORECASE,
-)
 _SHORT = 60
 # "Despite the remarkable capabilities, LLMs face ...": the concession is not the subject.
 _CONCESSION = re.compile(
@@ -64,13 +56,16 @@ _CONCESSION = re.compile(
 )
 # Only a free-standing aside: "(ε, δ)-private" keeps its parenthesis.
 _ASIDE = re.compile(r" \([^()]{0,80}\)(?=[\s,.;:]|$)")
-# Whole words only: not the "A" of "A/B testing" nor the "simple" of "simple-yet-efficient".
-_FILLER_WORDS = re.compile(
-    r"(?<![\w\-/])(?:a|an|the|novel|new|simple|yet|effective|general|generic|unified|principled|several"
-    r"|various|some|very|highly|also|both|existing|different|specific|particular|powerful"
-    r"|practical|lightweight|systematic|comprehensive) (?=\w)",
-    re.IGNORECASE,
-)
+# Words a 90-character label can do without; whole words only, so the "A" of "A/B testing"
+# and the "simple" of "simple-yet-efficient" stay.
+_FILLER_WORDS = frozenset(
+    [
+        "a", "an", "the", "novel", "new", "simple", "yet", "effective", "general", "generic",
+        "unified", "principled", "several", "various", "some", "very", "highly", "also", "both",
+        "existing", "different", "specific", "particular", "powerful", "practical",
+        "lightweight", "systematic", "comprehensive",
+    ]
+)  # fmt: skip
 _CLAUSE_BREAK = re.compile(
     r": |; | — | – | - |, (?:which|where|whereas|while|and|but|so|thus|with|[a-z]{3,20}ing)\b"
 )
@@ -106,7 +101,7 @@ def topic_phrase(text: str) -> str:
         contribution = _CONTRIBUTION.match(rest)
         if contribution is None and " we " in rest:
             # "Based on this insight, we propose ...": the contribution after an opening clause.
-            contribution = _CONTRIBUTION_INSIDE.search(rest)
+            contribution = _contribution_inside(rest)
         if contribution:
             chosen = rest[contribution.end() :]
             second = _SECOND_VERB.match(chosen)
@@ -125,6 +120,15 @@ def topic_phrase(text: str) -> str:
     if not chosen:
         return ""
     return fit(chosen[0].upper() + chosen[1:])
+
+
+def _contribution_inside(sentence: str) -> re.Match[str] | None:
+    """'Based on this insight, we propose ...': the contribution after an opening clause."""
+    for position in occurrences(sentence, " we "):
+        found = _CONTRIBUTION.match(sentence, position + 1)
+        if found:
+            return found
+    return None
 
 
 def _opening(sentence: str) -> str:
@@ -148,5 +152,5 @@ def _phrase(chosen: str) -> str:
     # 90 characters hold more of what the paper does without "(LLMs)", "a novel", "the".
     if "(" in chosen:
         chosen = _ASIDE.sub("", chosen)
-    chosen = _FILLER_WORDS.sub("", chosen)
-    return " ".join(chosen.split()).strip(" ,;:")
+    words = [word for word in chosen.split() if word.lower() not in _FILLER_WORDS]
+    return " ".join(words).strip(" ,;:")

@@ -50,6 +50,7 @@ ANAPHORA = re.compile(
     r"^(?:that|those|it|they|its|their|them|both|one)\b|\b(?:this|these|such|above)\b",
     re.IGNORECASE,
 )
+_COINED_PART = re.compile(r"[a-z][A-Z]|[A-Z][^\-\s]*[A-Z0-9]|[0-9][^\-\s]*[A-Z]")
 _CONNECTORS = frozenset(
     [
         "and", "of", "for", "with", "in", "on", "the", "to", "via", "a", "an", "by", "from",
@@ -79,13 +80,9 @@ def is_strong(name: str) -> bool:
 
 def is_coined_word(word: str) -> bool:
     """One word coined inside itself: 'Cell2Sentence', 'eCeLLM', 'CF-OPT' (not 'Side-by-Side')."""
-    for part in word.split("-"):
-        capitals = sum(char.isupper() for char in part)
-        if capitals >= 2 or (capitals and any(char.isdigit() for char in part)):
-            return True
-        if any(a.islower() and b.isupper() for a, b in itertools.pairwise(part)):
-            return True
-    return False
+    # Within one hyphen-separated part: two capitals, a capital and a digit, or a lowercase
+    # letter followed by a capital.
+    return _COINED_PART.search(word) is not None
 
 
 def all_capitalised(words: str) -> bool:
