@@ -14,8 +14,8 @@ from retrieval.labels.candidates import PAREN_AFTER, Candidate, scored
 from retrieval.labels.words import GENERIC, TYPES, acronym_start, is_coined_word
 
 # A coined word: letters and digits, inner hyphens, a trailing "+" or superscript.
-# Punctuation around a word in running text: "(LLMs),", "“Magic123”".
-_EDGES = ".,;:!?()[]{}\"'“”‘’"
+# From a capital or digit to the end of the word: the regex engine skips lowercase words.
+_FROM_CAPITAL = re.compile(r"[A-Z0-9][\w\-+²³]{0,40}")
 # A word that introduces the next one: "propose", "our", "framework", "dubbed" ...
 _INTRO_WORD = re.compile(
     r"[\w\-]{0,30}?(?:propos|introduc|present|develop|call|nam|dub|term|coin|denot|refer|our"
@@ -185,19 +185,20 @@ def _introduced_before(text: str, start: int) -> bool:
 
 
 def _capitalised_words(text: str) -> list[tuple[str, int]]:
-    """(word, start) for the words with a capital: str.split is far cheaper than a regex scan."""
+    """(word, start) for the words with a capital or digit, found from their first capital."""
     found: list[tuple[str, int]] = []
-    position = 0
-    # Most words are lowercase; one comprehension drops them at C speed.
-    for token in [token for token in text[:3000].split() if not token.islower()]:
-        word = token.strip(_EDGES)
-        if len(word) < 2 or not word[0].isalpha():
-            continue
-        start = text.find(word, position)
-        if start < 0:
-            break
-        found.append((word, start))
-        position = start + len(word)
+    for match in _FROM_CAPITAL.finditer(text, 0, 3000):
+        start = match.start()
+        if start and text[start - 1].isalpha():
+            # "eCeLLM", "fMRI": the word began in lowercase; a hyphen starts a word of its own
+            # ("framework-FlashST").
+            head = start - 1
+            while head and text[head - 1].isalnum() and start - head < 30:
+                head -= 1
+            start = head
+        word = text[start : match.end()].rstrip("-")
+        if len(word) >= 2 and word[0].isalpha():
+            found.append((word, start))
     return found
 
 
