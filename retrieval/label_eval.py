@@ -14,11 +14,10 @@ Both are also given for the baseline label "first 90 characters of the abstract"
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from retrieval.labels import MAX_LABEL_CHARS, derive_label
+from retrieval.labels import MAX_LABEL_CHARS, derive_label, opens_with_punctuation
 from retrieval.labels.markup import clean
 from retrieval.text import analyze
 
@@ -112,11 +111,7 @@ def evaluate_labels(
         papers += 1
         label = labeler(abstract)
         baseline = baseline_label(abstract)
-        if (
-            label[:1]
-            and unicodedata.category(label[0]).startswith("P")
-            and label[0] not in "\"'“‘("
-        ):
+        if opens_with_punctuation(label):
             punctuation += 1
         recall = content_recall(title, label)
         all_recalls.append(recall)

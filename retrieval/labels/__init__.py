@@ -14,18 +14,23 @@ This module assembles the label. The parts: `markup` cleans the text, `urls` fin
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Final
 
 from retrieval.labels.candidates import Candidate
 from retrieval.labels.markup import clean
 from retrieval.labels.names import best_name
 from retrieval.labels.salient import repository_names, salient_name
-from retrieval.labels.text import MAX_LABEL_CHARS, fit
+from retrieval.labels.text import MAX_LABEL_CHARS, fit, opens_with_punctuation
 from retrieval.labels.topics import topic_phrase
 from retrieval.labels.urls import extract_urls, url_matches
 
-__all__ = ["LABELER_VERSION", "MAX_LABEL_CHARS", "derive_label", "extract_urls"]
+__all__ = [
+    "LABELER_VERSION",
+    "MAX_LABEL_CHARS",
+    "derive_label",
+    "extract_urls",
+    "opens_with_punctuation",
+]
 
 # Bump on any change to the labels derived from abstracts: stored labels are re-derived.
 # 2: introduced names found wherever the abstract introduces them (salient.py, code links),
@@ -35,8 +40,6 @@ LABELER_VERSION: Final = 2
 _FALLBACK_LABEL = "Untitled abstract"
 # A label shorter than this has room for what the named method is for.
 _ROOM = 60
-# Punctuation a label may open with: quotes and brackets around its first words.
-_OPENERS = "\"'“‘«([{"
 
 
 def derive_label(abstract: str, title: str | None = None) -> str:
@@ -49,14 +52,9 @@ def derive_label(abstract: str, title: str | None = None) -> str:
 
 def _drop_leading_punctuation(label: str) -> str:
     """', a video tokenizer' -> 'a video tokenizer': a label never opens with punctuation."""
-    start = 0
-    while (
-        start < len(label)
-        and unicodedata.category(label[start]).startswith("P")
-        and label[start] not in _OPENERS
-    ) or label[start : start + 1] == " ":
-        start += 1
-    return label[start:]
+    while opens_with_punctuation(label):
+        label = label[1:].lstrip()
+    return label
 
 
 def _label_from_abstract(abstract: str) -> str:

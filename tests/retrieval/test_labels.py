@@ -4,21 +4,21 @@ from __future__ import annotations
 
 import re
 import time
-import unicodedata
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval.labels import LABELER_VERSION, MAX_LABEL_CHARS, derive_label, extract_urls
+from retrieval.labels import (
+    LABELER_VERSION,
+    MAX_LABEL_CHARS,
+    derive_label,
+    extract_urls,
+    opens_with_punctuation,
+)
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
-
-
-def _opens_with_punctuation(label: str) -> bool:
-    """A comma, period, dash ... first; quotes and brackets may open a label."""
-    return unicodedata.category(label[0]).startswith("P") and label[0] not in "\"'“‘«([{"
 
 
 def _paragraphs(path: Path) -> list[str]:
@@ -376,7 +376,7 @@ def test_hostile_input_finishes_quickly(hostile: str) -> None:
 def test_any_text_gets_a_short_non_empty_label(text: str) -> None:
     label = derive_label(text)
     assert label.strip()
-    assert not _opens_with_punctuation(label), label
+    assert not opens_with_punctuation(label), label
     assert len(label) <= MAX_LABEL_CHARS
     assert label == " ".join(label.split())
     assert isinstance(extract_urls(text), tuple)
@@ -399,7 +399,7 @@ def test_pattern_soup_gets_a_short_non_empty_label(text: str, title: str | None)
     assert label.strip()
     assert len(label) <= MAX_LABEL_CHARS
     assert not re.search(r"[\\$*`{}]", label)
-    assert not _opens_with_punctuation(label), label
+    assert not opens_with_punctuation(label), label
 
 
 def test_urls_lose_trailing_punctuation() -> None:
