@@ -74,6 +74,7 @@ _NOUN_PHRASE_TYPE = re.compile(
     rf"(?:(?!(?:using|with|for|of|by|via|to|on|in|from|and|or)\b)[a-z][\w\-]{{0,30}} ){{0,6}}"
     rf"{TYPES}"
 )
+_RESULT_WORDS = ("resulting ", "resulted ", "proposed ")
 _TAIL_WORDS = frozenset(("for", "as", "via", "with"))
 # A plain capitalised phrase counts as a name only when an appositive follows ("Decrypto, a
 # game-based benchmark"); "Relational Graph Recognition, where ..." defines a task, not a method.
@@ -111,6 +112,14 @@ def best_name(text: str) -> Candidate | None:
             ours.append(position)
             end = lower.find(" ", position + 5) + 1
             candidates.append(_after_subject(text, position, end))
+    for word in _RESULT_WORDS:
+        # "The resulting model, Tripod, achieves", "the proposed framework, X,"
+        for position in occurrences(lower, word):
+            our_name = _OUR_NAME.match(text, position + len(word))
+            if our_name and not lower[position - 1 : position].isalnum():
+                name = our_name.group("name")
+                end = our_name.end()
+                candidates.append(scored(text, name, "", our_name.start("name"), end, base=4))
     for position in occurrences(lower, "our "):
         if not lower[position - 1 : position].isalnum():
             ours.append(position)
@@ -196,7 +205,11 @@ def _name_at(
     if found:
         return found
     after_type = _TYPE_THEN_NAME.match(text, position)
-    if after_type and (is_strong(after_type.group("name")) or _spelled_by_paren(text, after_type)):
+    if after_type and (
+        is_strong(after_type.group("name"))
+        or _spelled_by_paren(text, after_type)
+        or _recurring_word(text, after_type.group("name"))
+    ):
         # "an expansive benchmark suite SciBench for LLMs", "a graph neural network, Graph2Tac,"
         end = after_type.end("name")
         noun = text[phrase_start : after_type.end("type")].rstrip(",")
@@ -229,7 +242,17 @@ def _name_at(
             typed=True,
             description=described,
         )
+    coined = _TOKEN_WORD.match(text, position)
+    word = coined.group() if coined else ""
+    if word and is_coined_word(word) and text.count(word) >= 2:
+        # "this paper introduces ZeRO++ composing of ...": a coined word the paper keeps using.
+        return scored(text, word, "", position, coined.end(), base=base - 1)
     return None
+
+
+def _recurring_word(text: str, name: str) -> bool:
+    """'a GPT based model, Duolando, which': one capitalised word the abstract uses again."""
+    return " " not in name and name[:1].isupper() and text.count(name) >= 2
 
 
 def _spelled_by_paren(text: str, match: re.Match[str]) -> bool:
