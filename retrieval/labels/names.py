@@ -243,10 +243,9 @@ def _name_at(
             description=described,
         )
     coined = _TOKEN_WORD.match(text, position)
-    word = coined.group() if coined else ""
-    if word and is_coined_word(word) and text.count(word) >= 2:
+    if coined and is_coined_word(coined.group()) and text.count(coined.group()) >= 2:
         # "this paper introduces ZeRO++ composing of ...": a coined word the paper keeps using.
-        return scored(text, word, "", position, coined.end(), base=base - 1)
+        return scored(text, coined.group(), "", position, coined.end(), base=base - 1)
     return None
 
 
