@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from retrieval.labels.text import fit, occurrences
-from retrieval.labels.words import ANAPHORA
+from retrieval.labels.words import ANAPHORA, is_coined_word
 
 # A period after these does not end a sentence.
 _ABBREVIATIONS = tuple(
@@ -131,6 +131,13 @@ def _contribution_inside(sentence: str) -> re.Match[str] | None:
     return None
 
 
+def _aside(match: re.Match[str]) -> str:
+    """'(LLMs)', '(e.g., ...)' go; a coined name such as '(X-Prompt)' stays."""
+    inner = match.group()[2:-1]
+    keep = " " not in inner and is_coined_word(inner) and not inner.rstrip("s").isupper()
+    return match.group() if keep else ""
+
+
 def _opening(sentence: str) -> str:
     lead = _LEAD_IN.match(sentence)
     sentence = sentence[lead.end() :] if lead else sentence
@@ -151,6 +158,6 @@ def _phrase(chosen: str) -> str:
             chosen = chosen[: chosen.rfind("(")].rstrip()
     # 90 characters hold more of what the paper does without "(LLMs)", "a novel", "the".
     if "(" in chosen:
-        chosen = _ASIDE.sub("", chosen)
+        chosen = _ASIDE.sub(_aside, chosen)
     words = [word for word in chosen.split() if word.lower() not in _FILLER_WORDS]
     return " ".join(words).strip(" ,;:")
