@@ -100,9 +100,20 @@ class TrendingAPI(Protocol):
     async def top(self, guild_id: int, days: int = 7, limit: int = 10) -> list[TrendingPaper]: ...
 
 
+class CorpusFollower(Protocol):
+    """The engine's current corpus, as a running bot sees it (`LiveCorpus`)."""
+
+    async def follow(self, interval: float) -> None:
+        """Run until cancelled, picking up other processes' corpus changes."""
+        ...
+
+
 class EngineAPI(Protocol):
     @property
     def memory(self) -> ConversationMemory: ...
+
+    @property
+    def live(self) -> CorpusFollower: ...
 
     @property
     def exports(self) -> Exports: ...

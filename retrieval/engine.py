@@ -32,7 +32,7 @@ from retrieval.models import (
     Paper,
     ParsedQuery,
 )
-from retrieval.parameters import bm25_params, rank_options
+from retrieval.parameters import bm25_params, list_limits, rank_options
 from retrieval.questions import rank_free_text, rank_question, rank_similar
 from retrieval.ranking import Ranking
 from retrieval.services import community_services
@@ -50,11 +50,11 @@ class Engine:
     def __init__(self, settings: Settings, store: Store, live: LiveCorpus) -> None:
         self.settings = settings
         self.store = store
-        self._live = live
+        self.live = live  # the current corpus; `live.follow()` picks up other processes' changes
         self.latencies = LatencyLog()
         self.options = rank_options(settings)
         self.memory = StoredMemory(store)
-        services = community_services(store, settings, lambda: self._live.current, self.options)
+        services = community_services(store, settings, lambda: self.live.current, self.options)
         self.exports, self.privacy, self.watches, self.shortlist, self.trending = services
         self._ingests = IngestRuns(live, self.watches)
 
@@ -81,7 +81,7 @@ class Engine:
         return engine
 
     async def close(self) -> None:
-        await self._live.close()
+        await self.live.close()
         await self.store.close()
 
     async def __aenter__(self) -> Engine:
@@ -92,7 +92,7 @@ class Engine:
 
     @property
     def corpus(self) -> Corpus:
-        return self._live.current
+        return self.live.current
 
     # -- questions -----------------------------------------------------------------------------
 
@@ -104,10 +104,8 @@ class Engine:
         offset: int = 0,
         collection: str | None = None,
     ) -> Answer:
-        """Rank papers for a question; `hits` is the page [offset, offset + limit).
-
-        A `collection` argument replaces any `in:` filter written in the question.
-        """
+        """Rank papers for a question; `hits` is the page [offset, offset + limit). A
+        `collection` argument replaces any `in:` filter written in the question."""
         started = time.perf_counter()
         corpus, settings = self.corpus, self.settings
         parsed, ranking, notice = await asyncio.to_thread(
@@ -184,11 +182,9 @@ class Engine:
 
     async def explain(self, paper_ids: Sequence[str], question: str) -> list[Excerpt | None]:
         """The best sentence of each paper for `question` (None where nothing matches)."""
-        papers = [await self.paper(paper_id) for paper_id in paper_ids]
+        abstracts = [(await self.paper(paper_id)).abstract for paper_id in paper_ids]
         weights = query_weights(self.corpus, question, self.options)
-        return await asyncio.to_thread(
-            best_sentences, [p.abstract for p in papers], weights, self.settings.excerpt_chars
-        )
+        return best_sentences(abstracts, weights, self.settings.excerpt_chars)
 
     async def suggest_papers(self, text: str, limit: int = 25) -> list[tuple[str, str]]:
         """Autocomplete: ids and label words by prefix first, then full-text matches."""
@@ -208,15 +204,19 @@ class Engine:
         progress: Progress | None = None,
     ) -> IngestReport:
         """Ingest files and folders, each file atomically; then refresh the corpus once."""
+        limits = list_limits(self.settings)
         return await self._ingests.run(
-            ingest_paths(self.store, paths, collection=collection, progress=progress)
+            ingest_paths(self.store, paths, collection=collection, progress=progress, limits=limits)
         )
 
     async def ingest_bytes(
         self, name: str, data: bytes, *, collection: str | None = None
     ) -> IngestReport:
         """Ingest an uploaded list; raises ListFormatError (with file and line) if it is bad."""
-        return await self._ingests.run(ingest_upload(self.store, name, data, collection=collection))
+        limits = list_limits(self.settings)
+        return await self._ingests.run(
+            ingest_upload(self.store, name, data, collection=collection, limits=limits)
+        )
 
     async def reload_seeds(self) -> IngestReport:
         seeds = self.settings.seeds_dir

@@ -69,6 +69,17 @@ def excerpt_for(paper: Paper, words: list[str]) -> Excerpt:
     return Excerpt(tuple(spans[:-1]))
 
 
+class FakeLive:
+    """The corpus follower: nothing changes underneath a fake engine."""
+
+    def __init__(self) -> None:
+        self.following = False
+
+    async def follow(self, interval: float) -> None:
+        self.following = True
+        await asyncio.Event().wait()
+
+
 class FakeEngine:
     """Keyword matching over PAPERS; records saved papers and meta like the store would."""
 
@@ -81,6 +92,7 @@ class FakeEngine:
         self.delay = 0.0
         self.fail_with: BaseException | None = None
         self.closed = False
+        self.live = FakeLive()
 
     async def _maybe_fail(self) -> None:
         if self.delay:
