@@ -66,7 +66,7 @@ class DigestSender:
         if digest.user_id == CONSOLE_USER:
             return False
         if digest.by_dm:
-            return self.bot.shard_id in (None, 0)
+            return self.bot.settings.owns_shard_zero
         return digest.guild_id is None or self.bot.get_guild(digest.guild_id) is not None
 
     async def destination(self, digest: Digest) -> discord.abc.Messageable:

@@ -145,6 +145,8 @@ async def test_who_sends_which_digest(real: tuple[PaperBot, Engine]) -> None:  #
     dm = Digest(1, 1, ALICE, None, None, "q", (), 0)
     console = Digest(2, 2, CONSOLE_USER, None, None, "q", (), 0)
     elsewhere = Digest(3, 3, ALICE, 1234, 5678, "q", (), 0)
-    assert bot.shard_id is None and send.responsible(dm)
+    assert bot.settings.owns_shard_zero and send.responsible(dm)
     assert not send.responsible(console)  # printed by `paperbot ingest`, never sent
     assert not send.responsible(elsewhere)  # a guild this process is not connected to
+    bot.settings = bot.settings.model_copy(update={"shard_count": 2, "shard_ids": [1]})
+    assert not send.responsible(dm)  # DMs go to shard 0's process
