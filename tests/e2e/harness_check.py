@@ -24,6 +24,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 PAPERBOT = ROOT / ".venv" / "bin" / "paperbot"
+# 12 base commands + 7 for research servers (privacy, forget-me, watch, watches, unwatch,
+# shortlist, trending)
+COMMANDS = 19
 
 HOSTILE = {
     "4000 chars": ("which papers study MoE routing and attention? " * 100)[:4000],
@@ -370,9 +373,11 @@ def sync_cli(h: Any, check: Check, env: dict[str, str]) -> None:
             check=False,
         )
         line = out.stdout.strip().splitlines()[-1] if out.stdout.strip() else out.stderr[-300:]
-        check.expect(out.returncode == 0 and "Synced 12 commands" in line, f"sync {extra}: {line}")
+        check.expect(
+            out.returncode == 0 and f"Synced {COMMANDS} commands" in line, f"sync {extra}: {line}"
+        )
     names = {c["name"] for c in h.registered_commands(guild=True)}
-    check.expect(len(names) == 12, f"guild commands after sync --guild: {len(names)}")
+    check.expect(len(names) == COMMANDS, f"guild commands after sync --guild: {len(names)}")
 
 
 def main() -> int:
@@ -406,7 +411,7 @@ def main() -> int:
         print(f"bot ready and commands synced in {time.perf_counter() - started:.1f} s")
         names = sorted(c["name"] for c in h.registered_commands())
         print(f"registered commands: {names}")
-        check.expect(len(names) == 12, "12 commands registered")
+        check.expect(len(names) == COMMANDS, f"{COMMANDS} commands registered")
         try:
             outcome = drive(h, check, args.concurrency)
             h.slash("save", id="icml2026-1").result(timeout=10)
