@@ -4,16 +4,21 @@ a paper twice, exactly-once claims across store connections, pauses, limits."""
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
 from config.settings import Settings
 from retrieval.engine import Engine
+from retrieval.errors import PaperbotError
 from retrieval.stores.sqlite import SqliteStore
-from retrieval.watch_matching import scored_top
+from retrieval.watch_matching import matching_docs, scored_top
 from retrieval.watches import DIGEST_PAPERS, Digest, WatchError
 from tests.conftest import SEEDS, write_list
 
@@ -154,3 +159,42 @@ async def test_watch_unrelated_to_new_papers_gets_nothing(engine: Engine, tmp_pa
     await engine.watches.add(1, "mixture of experts routing")
     await engine.ingest([write_list(tmp_path / "a.txt", [UNRELATED])])
     assert await engine.watches.pending() == []
+
+
+@pytest.fixture(scope="module")
+def seed_corpus(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The seeds' corpus and rank options (a sync fixture, for hypothesis)."""
+    path = tmp_path_factory.mktemp("watch-corpus") / "db.sqlite"
+    settings = Settings(_env_file=None, db_path=path, seeds_dir=SEEDS)  # type: ignore[call-arg]
+
+    async def load() -> Any:
+        async with await Engine.open(settings) as engine:
+            return engine.corpus, engine.options
+
+    return asyncio.run(load())
+
+
+_QUERY = st.text(
+    alphabet=st.sampled_from([*list('moe routing expert"-: in:icml2026 RAG'), "\u200b", "é"])
+    | st.characters(),
+    max_size=120,
+)
+
+
+@hyp_settings(max_examples=150, deadline=None)
+@given(query=_QUERY, threshold=st.floats(min_value=0, max_value=2), new=st.sets(st.integers(0, 40)))
+def test_matching_is_bounded_filtered_and_ordered(
+    seed_corpus: Any, query: str, threshold: float, new: set[int]
+) -> None:
+    corpus, options = seed_corpus
+    try:
+        found = matching_docs(
+            corpus, options, query, new, top_k=10, threshold=threshold, max_chars=300
+        )
+    except PaperbotError:
+        return  # an unsearchable query is refused with a message, as /search does
+    scores = [score for _, score in found]
+    assert len(found) <= 10
+    assert all(doc in new for doc, _ in found)
+    assert all(math.isfinite(score) and score >= threshold for score in scores)
+    assert scores == sorted(scores, reverse=True)
