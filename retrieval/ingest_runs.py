@@ -4,11 +4,15 @@ for the papers it added (the engine's ingest methods run through `IngestRuns.run
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable
 
 from retrieval.corpus import LiveCorpus
+from retrieval.errors import PaperbotError
 from retrieval.models import IngestReport
 from retrieval.watches import Watches
+
+log = logging.getLogger(__name__)
 
 
 class IngestRuns:
@@ -24,5 +28,10 @@ class IngestRuns:
             if report.files_read:
                 await self._live.refresh()
             if report.papers_added:
-                await self._watches.after_ingest(self._watches.docs_after(newest))
+                try:
+                    await self._watches.after_ingest(self._watches.docs_after(newest))
+                except PaperbotError as error:
+                    # The papers are stored and searchable; only this ingest's announcements
+                    # are lost, and the ingest must still report what it did.
+                    log.warning("watch digests for this ingest failed: %s", error)
         return report

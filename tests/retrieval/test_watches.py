@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from config.settings import Settings
 from retrieval.engine import Engine
-from retrieval.errors import PaperbotError
+from retrieval.errors import PaperbotError, StoreError
 from retrieval.stores.sqlite import SqliteStore
 from retrieval.watch_matching import matching_docs, scored_top
 from retrieval.watches import DIGEST_PAPERS, Digest, WatchError
@@ -198,3 +198,19 @@ def test_matching_is_bounded_filtered_and_ordered(
     assert all(doc in new for doc, _ in found)
     assert all(math.isfinite(score) and score >= threshold for score in scores)
     assert scores == sorted(scores, reverse=True)
+
+
+async def test_a_digest_failure_does_not_fail_the_ingest(
+    engine: Engine,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def broken(new_docs: Any) -> Any:
+        raise StoreError("The disk holding the database x is full; free some space and retry.")
+
+    monkeypatch.setattr(engine.watches, "after_ingest", broken)
+    report = await engine.ingest([write_list(tmp_path / "a.txt", [MOE])])
+    assert report.papers_added == 1
+    assert (await engine.paper("fixture2026-1")).abstract == MOE
+    assert "watch digests for this ingest failed: The disk" in caplog.text
