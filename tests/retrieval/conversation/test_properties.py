@@ -101,7 +101,7 @@ def test_any_text_gives_an_intent(text: str) -> None:
 )
 def test_long_text_gives_a_search(seed: str, size: int, prefix: str) -> None:
     text = (seed * (size // len(seed) + 1))[:size]  # 5-10k characters built from a short seed
-    assume(text.strip())  # "hi" followed by nothing but spaces is a greeting, rightly
+    assume(any(ch.isalnum() for ch in text))  # "hi" + only spaces or controls is a greeting
     intent = parse_message(prefix + text, COLLECTIONS)
     _check(intent)
     assert intent.kind in (IntentKind.SEARCH, IntentKind.HELP)
