@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.cooldown import wait_text
+from bot.interaction_state import progress
 from bot.render import SAFE_MENTIONS, error_text
 from retrieval.errors import PaperbotError
 
@@ -134,11 +135,12 @@ async def handle_interaction_error(interaction: discord.Interaction, error: Base
                 text, ephemeral=True, allowed_mentions=SAFE_MENTIONS
             )
             return
-        if interaction.extras.get("deferred_public") and not interaction.extras.get("filled"):
+        state = progress(interaction)
+        if state.deferred_public and not state.filled:
             # The first follow-up would fill the public "thinking…" message: remove it so
             # the error stays private.
             await interaction.delete_original_response()
-            interaction.extras["filled"] = True
+            state.filled = True
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=SAFE_MENTIONS)
     except discord.HTTPException as http_error:
         log.warning(

@@ -25,7 +25,7 @@ from bot.replies import started
 from config.settings import Settings
 
 if TYPE_CHECKING:
-    from retrieval.engine import Engine
+    from retrieval.api import EngineAPI
 
 log = logging.getLogger(__name__)
 command_log = logging.getLogger("paperbot.commands")
@@ -80,7 +80,7 @@ class PaperBot(commands.Bot):
     def __init__(
         self,
         settings: Settings,
-        engine: Engine,
+        engine: EngineAPI,
         *,
         auto_sync: bool = True,
         clock: Callable[[], float] = time.monotonic,

@@ -14,6 +14,7 @@ import discord
 
 from bot.looplag import LagStats
 from bot.text import clean, clip, clip_plain, escape, one_line, render_excerpt, split_raw
+from config.settings import Settings
 from retrieval.models import Answer, CollectionInfo, EngineStats, Hit, IngestReport, Paper
 
 # Every message the bot sends uses this: text from abstracts and users must never ping.
@@ -302,7 +303,7 @@ HELP_TEXT = (
     "Ask about ML paper abstracts and get ranked papers with the matching sentences.\n\n"
     "**Questions**\n"
     "`/ask question: which papers study MoE routing?` — the best answer and top papers\n"
-    "`/search query: diffusion -video in:icml2026` — every match, 5 per page\n"
+    "`/search query: diffusion -video in:icml2026` — every match, {per_page} per page\n"
     "Mention me or DM me a question for the same answer as `/ask`.\n\n"
     '**Query syntax**: `"exact phrase"`, `-exclude`, `in:collection`\n\n'
     "**Papers**\n"
@@ -314,8 +315,15 @@ HELP_TEXT = (
 )
 
 
-def help_embed() -> discord.Embed:
-    return discord.Embed(title="How to use paperbot", description=HELP_TEXT, colour=COLOUR)
+def help_text(settings: Settings) -> str:
+    """The usage guide, with the page size this bot is configured for."""
+    return HELP_TEXT.format(per_page=settings.search_results)
+
+
+def help_embed(settings: Settings) -> discord.Embed:
+    return discord.Embed(
+        title="How to use paperbot", description=help_text(settings), colour=COLOUR
+    )
 
 
 SAVED_PER_PAGE = 10

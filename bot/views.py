@@ -8,14 +8,17 @@ Custom ids are discord.py's generated 32-character ids: unique and well under 10
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 import discord
 
 from bot import render, replies
 from bot.boundary import handle_interaction_error
+from bot.queries import QueryRef, fetch_slice
 from bot.text import clip
+from config.settings import Settings
+from retrieval.api import EngineAPI
 from retrieval.models import Answer, Paper
 
 log = logging.getLogger(__name__)
@@ -26,20 +29,6 @@ ASK_LINKS = 9
 PAPER_LINKS = 8
 
 
-class EngineLike(Protocol):
-    """The part of the engine the views use (retrieval.engine.Engine satisfies it)."""
-
-    async def paper(self, paper_id: str) -> Paper: ...
-
-    async def similar(
-        self, paper_id: str, *, limit: int | None = ..., offset: int = ...
-    ) -> Answer: ...
-
-    async def save_paper(self, user_id: int, paper_id: str) -> tuple[Paper, bool]: ...
-
-    async def saved_papers(self, user_id: int) -> list[Paper]: ...
-
-
 class TimedView(discord.ui.View):
     """Disables its buttons when it times out; reports errors through the boundary."""
 
@@ -47,6 +36,23 @@ class TimedView(discord.ui.View):
         super().__init__(timeout=timeout)
         self.message: discord.Message | None = None
         self.origin: discord.Interaction | None = None
+
+    async def send(
+        self,
+        interaction: discord.Interaction,
+        rendered: render.Rendered | None = None,
+        *,
+        embeds: list[discord.Embed] | None = None,
+        ephemeral: bool,
+    ) -> None:
+        """Send a message carrying this view and remember where it went (to disable it later)."""
+        message = await replies.send(
+            interaction, rendered, embeds=embeds, view=self, ephemeral=ephemeral
+        )
+        if message is not None:
+            self.message = message
+        else:
+            self.origin = interaction
 
     def disable(self) -> None:
         for item in self.children:
@@ -98,18 +104,23 @@ class PageSource(Protocol):
     async def render(self, page: int) -> list[discord.Embed]: ...
 
 
-Fetch = Callable[[int, int], Awaitable[Answer]]
-
-
 class AnswerPages:
-    """Pages of ranked results; `fetch(offset, limit)` returns that slice as an Answer."""
+    """Pages of ranked results for a query, `per_page` each, up to `max_results` in all."""
 
     slow = True
 
     def __init__(
-        self, fetch: Fetch, *, per_page: int, start: int = 0, max_results: int = 50, heading: str
+        self,
+        engine: EngineAPI,
+        ref: QueryRef,
+        *,
+        per_page: int,
+        max_results: int,
+        heading: str,
+        start: int = 0,
     ) -> None:
-        self.fetch = fetch
+        self.engine = engine
+        self.ref = ref
         self.per_page = per_page
         self.start = start
         self.max_results = max_results
@@ -118,7 +129,8 @@ class AnswerPages:
         self.last: Answer | None = None
 
     async def render(self, page: int) -> list[discord.Embed]:
-        answer = await self.fetch(self.start + page * self.per_page, self.per_page)
+        offset = self.start + page * self.per_page
+        answer = await fetch_slice(self.engine, self.ref, offset, self.per_page)
         self.last = answer
         reachable = max(0, min(answer.total, self.max_results) - self.start)
         self.pages = max(1, -(-reachable // self.per_page))
@@ -167,7 +179,7 @@ class Paginator(OwnedView):
         """Render page 1 and send it (with buttons only when there is more than one page)."""
         embeds = await self.first_embeds()
         if self.source.pages > 1:
-            await replies.send(interaction, embeds=embeds, view=self, ephemeral=ephemeral)
+            await self.send(interaction, embeds=embeds, ephemeral=ephemeral)
         else:
             self.stop()
             await replies.send(interaction, embeds=embeds, ephemeral=ephemeral)
@@ -247,26 +259,24 @@ class AskView(TimedView):
 
     def __init__(
         self,
-        engine: EngineLike,
+        engine: EngineAPI,
+        settings: Settings,
         answer: Answer,
         *,
-        more: Fetch | None,
-        per_page: int = 5,
-        max_results: int = 50,
+        ref: QueryRef | None,
         heading: str = "More results",
     ) -> None:
         super().__init__()
         self.engine = engine
+        self.settings = settings
         self.answer = answer
-        self.more_fetch = more
-        self.per_page = per_page
-        self.max_results = max_results
+        self.ref = ref
         self.heading = heading
         options = render.hit_options(answer.hits)
         if options:
             self.add_item(PaperSelect(options))
         room = 5
-        if more is None or answer.total <= len(answer.hits):
+        if ref is None or answer.total <= len(answer.hits):
             self.remove_item(self.more_results)
         else:
             room = 4
@@ -281,43 +291,47 @@ class AskView(TimedView):
     async def more_results(
         self, interaction: discord.Interaction, _: discord.ui.Button[Any]
     ) -> None:
-        assert self.more_fetch is not None
+        assert self.ref is not None
         await replies.defer(interaction, ephemeral=True)
         source = AnswerPages(
-            self.more_fetch,
-            per_page=self.per_page,
+            self.engine,
+            self.ref,
+            per_page=self.settings.search_results,
             start=len(self.answer.hits),
-            max_results=self.max_results,
+            max_results=self.settings.max_results,
             heading=self.heading,
         )
         await Paginator(source, interaction.user.id).start(interaction, ephemeral=True)
 
     async def open_paper(self, interaction: discord.Interaction, paper_id: str) -> None:
         paper = await self.engine.paper(paper_id)
-        view = PaperView(self.engine, paper)
-        await replies.send(interaction, render.paper_message(paper), view=view, ephemeral=True)
+        await PaperView(self.engine, self.settings, paper).send(
+            interaction, render.paper_message(paper), ephemeral=True
+        )
 
 
 class PaperView(TimedView):
     """Under a paper: its links, "Similar papers" and "Save" (for whoever clicks)."""
 
-    def __init__(self, engine: EngineLike, paper: Paper, *, per_page: int = 5) -> None:
+    def __init__(self, engine: EngineAPI, settings: Settings, paper: Paper) -> None:
         super().__init__()
         self.engine = engine
+        self.settings = settings
         self.paper = paper
-        self.per_page = per_page
         _add_links(self, render.paper_links([(None, paper)], PAPER_LINKS), first_row=0, room=3)
 
     @discord.ui.button(label="Similar papers", style=discord.ButtonStyle.primary, row=0)
     async def similar(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
         await replies.defer(interaction, ephemeral=True)
-        answer = await self.engine.similar(self.paper.id, limit=self.per_page)
+        ref = QueryRef("similar", self.paper.id)
+        answer = await fetch_slice(self.engine, ref, 0, self.settings.search_results)
         await send_answer(
             interaction,
             self.engine,
+            self.settings,
             answer,
+            ref=ref,
             heading="Similar",
-            more=similar_fetch(self.engine, self.paper.id),
             ephemeral=True,
         )
 
@@ -334,28 +348,34 @@ def saved_text(paper: Paper, added: bool) -> str:
     return f"{render.code(paper.id)} {title} is already in your reading list."
 
 
-def similar_fetch(engine: EngineLike, paper_id: str) -> Fetch:
-    async def fetch(offset: int, limit: int) -> Answer:
-        return await engine.similar(paper_id, limit=limit, offset=offset)
-
-    return fetch
-
-
 async def send_answer(
-    interaction: discord.Interaction,
-    engine: EngineLike,
+    target: discord.Interaction | discord.Message,
+    engine: EngineAPI,
+    settings: Settings,
     answer: Answer,
     *,
+    ref: QueryRef | None,
     heading: str,
-    more: Fetch | None,
-    ephemeral: bool,
+    ephemeral: bool = False,
     show_lead: bool = True,
 ) -> None:
-    """An answer embed with its AskView (select, More results, links) when it has anything."""
+    """The one way an answer goes out: its embed and its AskView (select, More results, links),
+    as the interaction's response or follow-up, or as a reply to a chat message."""
     embed = render.answer_embed(answer, heading=heading, show_lead=show_lead)
-    view = AskView(engine, answer, more=more)
-    if view.empty:
+    view: AskView | None = AskView(engine, settings, answer, ref=ref)
+    if view is not None and view.empty:
         view.stop()
-        await replies.send(interaction, embeds=[embed], ephemeral=ephemeral)
+        view = None
+    if isinstance(target, discord.Message):
+        sent = await target.reply(
+            embed=embed,
+            view=view or discord.utils.MISSING,
+            mention_author=False,
+            allowed_mentions=render.SAFE_MENTIONS,
+        )
+        if view is not None:
+            view.message = sent
+    elif view is not None:
+        await view.send(target, embeds=[embed], ephemeral=ephemeral)
     else:
-        await replies.send(interaction, embeds=[embed], view=view, ephemeral=ephemeral)
+        await replies.send(target, embeds=[embed], ephemeral=ephemeral)

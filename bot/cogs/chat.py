@@ -15,7 +15,8 @@ from discord.ext import commands
 from bot import render
 from bot.boundary import OnCooldown, handle_chat_error
 from bot.cogs.base import PaperCog
-from bot.views import AskView
+from bot.queries import QueryRef, fetch_slice
+from bot.views import send_answer
 from retrieval.models import Answer
 
 if TYPE_CHECKING:
@@ -65,21 +66,20 @@ class Chat(PaperCog):
         if wait is not None:
             raise OnCooldown(wait)
         async with message.channel.typing():
-            answer = await self.engine.ask(question, limit=self.settings.answer_results)
+            answer = await self.respond(question)
+        await send_answer(
+            message,
+            self.engine,
+            self.settings,
+            answer,
+            ref=QueryRef("ask", question),
+            heading="Answer",
+        )
 
-            async def more(offset: int, limit: int) -> Answer:
-                return await self.engine.ask(question, limit=limit, offset=offset)
-
-            embed = render.answer_embed(answer, heading="Answer")
-            view = AskView(self.engine, answer, more=more)
-        if view.empty:
-            view.stop()
-            await message.reply(
-                embed=embed, mention_author=False, allowed_mentions=render.SAFE_MENTIONS
-            )
-            return
-        view.message = await message.reply(
-            embed=embed, view=view, mention_author=False, allowed_mentions=render.SAFE_MENTIONS
+    async def respond(self, question: str) -> Answer:
+        """The one place a chat message becomes an answer (the conversation service's seam)."""
+        return await fetch_slice(
+            self.engine, QueryRef("ask", question), 0, self.settings.answer_results
         )
 
 

@@ -21,8 +21,8 @@ class Papers(PaperCog):
     async def show_paper(
         self, interaction: discord.Interaction, paper: Paper, *, ephemeral: bool
     ) -> None:
-        view = PaperView(self.engine, paper, per_page=self.settings.search_results)
-        await replies.send(interaction, render.paper_message(paper), view=view, ephemeral=ephemeral)
+        view = PaperView(self.engine, self.settings, paper)
+        await view.send(interaction, render.paper_message(paper), ephemeral=ephemeral)
 
     @app_commands.command()
     @app_commands.describe(

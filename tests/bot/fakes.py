@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from retrieval.errors import CollectionNotFound, ListFormatError, PaperNotFound, QueryError
 from retrieval.models import (
@@ -177,6 +179,19 @@ class FakeEngine:
         return EngineStats(
             len(self.papers), 2, 1234, 5678, 90_000, 200_000, self.questions, 3.2, 9.9
         )
+
+    async def ingest(
+        self,
+        paths: Sequence[Path],
+        *,
+        collection: str | None = None,
+        progress: Callable[[str], None] | None = None,
+    ) -> IngestReport:
+        for path in paths:
+            self.ingested.append((str(path), b""))
+            if progress is not None:
+                progress(f"read {path}")
+        return IngestReport(files_read=len(paths), collections=(collection or "Uploads",))
 
     async def ingest_bytes(
         self, name: str, data: bytes, *, collection: str | None = None

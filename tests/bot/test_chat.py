@@ -63,7 +63,7 @@ async def test_chat_channel_needs_the_intent(
     enabled = settings.model_copy(
         update={"message_content_intent": True, "chat_channel_ids": [CHANNEL_ID]}
     )
-    bot = PaperBot(enabled, engine, auto_sync=False)  # type: ignore[arg-type]
+    bot = PaperBot(enabled, engine, auto_sync=False)
     assert bot.intents.message_content
     await bot._async_setup_hook()
     await bot.setup_hook()

@@ -20,7 +20,7 @@ EXPECTED = {
 
 
 async def build(settings: Settings, engine: FakeEngine | None = None) -> PaperBot:
-    bot = PaperBot(settings, engine or FakeEngine(), auto_sync=False)  # type: ignore[arg-type]
+    bot = PaperBot(settings, engine or FakeEngine(), auto_sync=False)
     await bot._async_setup_hook()
     await bot.setup_hook()
     return bot

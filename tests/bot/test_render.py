@@ -11,8 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot import render
+from bot.queries import QueryRef
 from bot.text import bold_balanced, clip, escape, render_excerpt, split_escaped
 from bot.views import AskView, PaperView
+from config.settings import Settings
 from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery, Span
 from tests.bot.fakes import FakeEngine
 from tests.bot.limits import component_problems, embed_problems
@@ -161,12 +163,9 @@ def components_of(view: discord.ui.View) -> list[dict[str, Any]]:
 def test_views_fit_the_component_limits(answer: Answer, paper: Paper) -> None:
     async def build() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         engine = FakeEngine()
-
-        async def more(offset: int, limit: int) -> Answer:
-            return answer
-
-        ask = AskView(engine, answer, more=more)
-        paper_view = PaperView(engine, paper)
+        settings = Settings(_env_file=None)  # type: ignore[call-arg]
+        ask = AskView(engine, settings, answer, ref=QueryRef("ask", answer.question))
+        paper_view = PaperView(engine, settings, paper)
         ask.stop()
         paper_view.stop()
         return components_of(ask), components_of(paper_view)
