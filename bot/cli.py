@@ -4,29 +4,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
 import sys
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from bot import console
+from bot.chat_console import run_chat
 from config.settings import Settings, SettingsError, env_file_warning, load_settings
 from retrieval.engine import Engine
 from retrieval.errors import PaperbotError
+from retrieval.query_files import read_query_file
 
 NO_TOKEN = (
     "paperbot: no Discord token. Set PAPERBOT_DISCORD_TOKEN (in the environment or .env) "
     "to run the bot; `paperbot chat` works without one."
 )
-CHAT_HELP = """Type a question, or:
-  paper ID        the full abstract of a paper (e.g. paper icml2026-3)
-  similar ID      papers like that one
-  more            the next results for the last question
-  collections     what is loaded
-  help, quit
-Query syntax: "exact phrase"  -excluded  in:collection"""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -92,31 +86,10 @@ def _print_answer(answer: Any, as_json: bool) -> None:
         print(console.render_answer(answer, colour=sys.stdout.isatty()))
 
 
-def _batch_queries(path: Path) -> Iterator[tuple[str, str]]:
-    with path.open(encoding="utf-8-sig") as file:
-        for number, line in enumerate(file, start=1):
-            line = line.strip()
-            if not line:
-                continue
-            if line.startswith("{"):
-                try:
-                    record = json.loads(line)
-                    yield str(record["_id"]), str(record["text"])
-                except (json.JSONDecodeError, KeyError, TypeError):
-                    raise PaperbotError(
-                        f"{path}:{number}: expected a JSON object with _id and text"
-                    ) from None
-            elif "\t" in line:
-                query_id, query = line.split("\t", 1)
-                yield query_id, query
-            else:
-                raise PaperbotError(f"{path}:{number}: expected query_id<TAB>query")
-
-
 async def _search(engine: Engine, args: argparse.Namespace) -> int:
     top_k = args.top_k or engine.settings.search_results
     if args.batch:
-        for query_id, query in _batch_queries(args.batch):
+        for query_id, query in read_query_file(args.batch):
             try:
                 answer = await engine.ask(query, limit=top_k, collection=args.collection)
                 hits = [
@@ -150,43 +123,6 @@ async def _ingest(engine: Engine, args: argparse.Namespace) -> int:
         f"{len(report.errors)} rejected"
     )
     return 1 if report.errors else 0
-
-
-async def _chat(engine: Engine) -> int:
-    papers = sum(info.papers for info in await engine.collections())
-    print(f"paperbot console: {papers:,} papers loaded. Type a question, `help`, or `quit`.")
-    colour = sys.stdout.isatty()
-    last: tuple[str, int] | None = None
-    while True:
-        try:
-            line = (await asyncio.to_thread(input, "paperbot> ")).strip()
-        except EOFError:
-            print()
-            return 0
-        if not line:
-            continue
-        word, _, rest = line.partition(" ")
-        try:
-            if line in {"quit", "exit", ":q"}:
-                return 0
-            if line == "help":
-                print(CHAT_HELP)
-            elif line == "collections":
-                print(console.render_collections(await engine.collections()))
-            elif word == "paper" and rest:
-                print(console.render_paper(await engine.paper(rest)))
-            elif word == "similar" and rest:
-                print(console.render_answer(await engine.similar(rest), colour))
-            elif line == "more" and last:
-                last = (last[0], last[1] + engine.settings.answer_results)
-                answer = await engine.ask(last[0], offset=last[1])
-                print(console.render_answer(answer, colour) if answer.hits else "No more results.")
-            else:
-                last = (line, 0)
-                print(console.render_answer(await engine.ask(line), colour))
-        except PaperbotError as error:
-            print(error)
-        print()
 
 
 async def _run_bot(settings: Settings) -> int:
@@ -243,7 +179,7 @@ async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
 
     async def work(engine: Engine) -> int:
         if command == "chat":
-            return await _chat(engine)
+            return await run_chat(engine)
         if command == "ask":
             _print_answer(await engine.ask(" ".join(args.question)), args.json)
         elif command == "search":

@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import logging
 import logging.handlers
-import re
 
-from config.settings import Settings
+from config.settings import TOKEN_SHAPE, Settings
 
 FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
 _MARK = "_paperbot_configured"
 # Discord bot tokens: three dot-separated base64url parts.
-_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{23,28}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,}")
 
 
 class RedactToken(logging.Filter):
@@ -27,7 +25,7 @@ class RedactToken(logging.Filter):
     def redact(self, text: str) -> str:
         if self.token:
             text = text.replace(self.token, "[token]")
-        return _TOKEN_SHAPE.sub("[token]", text)
+        return TOKEN_SHAPE.sub("[token]", text)
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()

@@ -30,7 +30,7 @@ ENV_PREFIX = "PAPERBOT_"
 ENV_FILE = Path(".env")
 _TOKEN_VARIABLE = f"{ENV_PREFIX}DISCORD_TOKEN"
 # Discord bot tokens: three dot-separated base64url parts.
-_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
 
 
 class SettingsError(Exception):
@@ -81,7 +81,7 @@ class Settings(BaseSettings):
 
     # Ranking
     ranking: Literal["enhanced", "exact"] = "enhanced"
-    bm25_k1: float = Field(default=1.2, gt=0, le=10)
+    bm25_k1: float = Field(default=1.5, gt=0, le=10)  # docs/tuning.md: best on SciFact train
     bm25_b: float = Field(default=0.75, ge=0, le=1)
     bm25_epsilon: float = Field(default=0.25, ge=0, le=1)
     acronym_weight: float = Field(default=0.3, ge=0, le=1, description="Weight of acronym forms.")
@@ -94,6 +94,14 @@ class Settings(BaseSettings):
     excerpt_chars: int = Field(default=320, ge=80, le=1000)
     max_query_chars: int = Field(default=2000, ge=50, le=100_000)
     max_query_terms: int = Field(default=64, ge=1, le=1024)
+
+    # Conversation
+    conversation_idle_minutes: float = Field(
+        default=30.0,
+        gt=0,
+        le=7 * 24 * 60,
+        description="After this, follow-ups need a new question.",
+    )
 
     # Logging
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
@@ -161,7 +169,7 @@ def _looks_secret(given: object) -> bool:
     if not isinstance(given, str):
         return False
     text = given.strip()
-    return bool(_TOKEN_SHAPE.search(text)) or any(secret in text for secret in _secrets())
+    return bool(TOKEN_SHAPE.search(text)) or any(secret in text for secret in _secrets())
 
 
 def _describe(error: ValidationError) -> str:

@@ -16,7 +16,7 @@ from retrieval import text as analysis
 from retrieval.corpus import Corpus
 from retrieval.excerpts import best_sentence, make_excerpt
 from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery
-from retrieval.ranking import Ranking, did_you_mean
+from retrieval.ranking import Ranking, RankOptions, did_you_mean
 from retrieval.stores.protocol import Store
 
 MAX_SUGGESTION_WORDS = 12
@@ -44,7 +44,7 @@ async def build_answer(
     papers = await store.papers_by_key(corpus.keys_of(docs))
     suggestion = None
     if not ranking.docs:
-        suggestion = await _suggest(store, corpus, ranking.suggestion_terms)
+        suggestion = await _did_you_mean(store, corpus, ranking.suggestion_terms)
     hits, lead, lead_id = await asyncio.to_thread(_excerpts, papers, ranking, offset, excerpt_chars)
     return Answer(
         question=page.question,
@@ -99,7 +99,27 @@ def _lead_position(best: Sequence[tuple[float, Excerpt]]) -> int | None:
     return challenger
 
 
-async def _suggest(store: Store, corpus: Corpus, terms: Sequence[str]) -> str | None:
+def query_weights(corpus: Corpus, question: str, options: RankOptions) -> dict[str, float]:
+    """Term -> weight (its idf) for a question, as ranking would weigh its words."""
+    terms = analysis.analyze(question)[: options.max_terms]
+    index = corpus.index
+    return {term: index.idf_of(term) for term in dict.fromkeys(terms) if term in index}
+
+
+def best_sentences(
+    abstracts: Sequence[str], weights: dict[str, float], budget: int
+) -> list[Excerpt | None]:
+    """Each abstract's best sentence for `weights`, or None where no word matches; with no
+    weights at all, each abstract's opening sentence."""
+    found: list[Excerpt | None] = []
+    for abstract in abstracts:
+        sentence, score = best_sentence(abstract, weights, budget)
+        # Without question words, the opening sentence says what the paper is about.
+        found.append(sentence if score > 0 or not weights else None)
+    return found
+
+
+async def _did_you_mean(store: Store, corpus: Corpus, terms: Sequence[str]) -> str | None:
     """A did-you-mean built from real words of the corpus, or None if nothing is close."""
     close = await asyncio.to_thread(did_you_mean, corpus, terms)
     if not close:

@@ -10,10 +10,31 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from retrieval.models import Answer, CollectionInfo, EngineStats, IngestReport, Paper
+from retrieval.conversation.memory import ConversationState
+from retrieval.models import Answer, CollectionInfo, EngineStats, Excerpt, IngestReport, Paper
+
+
+class ConversationMemory(Protocol):
+    """Where chat keeps what each conversation last saw (`StoredMemory` over the store)."""
+
+    async def load(
+        self, scope: str, *, message_id: int | None = None
+    ) -> ConversationState | None: ...
+
+    async def save(
+        self,
+        scope: str,
+        user_id: int,
+        state: ConversationState,
+        *,
+        message_id: int | None = None,
+    ) -> None: ...
 
 
 class EngineAPI(Protocol):
+    @property
+    def memory(self) -> ConversationMemory: ...
+
     async def ask(
         self,
         question: str,
@@ -60,5 +81,9 @@ class EngineAPI(Protocol):
     async def command_sync_hash(self, scope: str) -> str | None: ...
 
     async def record_command_sync(self, scope: str, payload_hash: str) -> None: ...
+
+    async def loaded_collections(self) -> list[CollectionInfo]: ...
+
+    async def explain(self, paper_ids: Sequence[str], question: str) -> list[Excerpt | None]: ...
 
     async def close(self) -> None: ...

@@ -66,6 +66,17 @@ class Corpus:
                 bucket.append(term)
         return grouped
 
+    @cached_property
+    def numbers_by_slug(self) -> dict[str, list[int]]:
+        """The numbers in use in each collection's ids: 'icml2026-7' -> numbers_by_slug['icml2026']
+        holds 7. For suggesting real ids when a typed one does not exist."""
+        found: dict[str, list[int]] = {}
+        for paper_id in self.paper_of_doc:
+            slug, _, number = paper_id.rpartition("-")
+            if number.isdigit():
+                found.setdefault(slug, []).append(int(number))
+        return found
+
     @property
     def collection_infos(self) -> list[CollectionInfo]:
         """The loaded collections as the shared resolver (`collection_names`) reads them."""
@@ -143,3 +154,35 @@ def assemble_corpus(
         generation=generation,
         paper_of_doc=paper_of_doc,
     )
+
+
+class LiveCorpus:
+    """The current snapshot, replaced whole after a change (one assignment, so a question sees
+    the old corpus or the new one, never a mix); autocomplete warms in a worker thread."""
+
+    def __init__(self, store: Store, params: BM25Params, index_dir: Path, corpus: Corpus) -> None:
+        self._store = store
+        self._params = params
+        self._index_dir = index_dir
+        self._background: set[asyncio.Task[object]] = set()
+        self.current = corpus
+        self._warm(corpus)
+
+    @classmethod
+    async def load(cls, store: Store, params: BM25Params, index_dir: Path) -> LiveCorpus:
+        return cls(store, params, index_dir, await load_corpus(store, params, index_dir))
+
+    async def refresh(self) -> None:
+        """Load the store's current corpus and make it the one questions see."""
+        corpus = await load_corpus(self._store, self._params, self._index_dir)
+        self.current = corpus
+        self._warm(corpus)
+
+    async def close(self) -> None:
+        # Let a background build finish so no thread outlives the corpus it belongs to.
+        await asyncio.gather(*self._background, return_exceptions=True)
+
+    def _warm(self, corpus: Corpus) -> None:
+        task: asyncio.Task[object] = asyncio.ensure_future(asyncio.to_thread(lambda: corpus.labels))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)

@@ -10,30 +10,34 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import statistics
 import time
-from collections import deque
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
-
 from config.settings import Settings
-from retrieval import text as analysis
-from retrieval.answering import Page, build_answer
+from retrieval.answering import Page, best_sentences, build_answer, query_weights
 from retrieval.collection_names import resolve_collection
-from retrieval.corpus import Corpus, load_corpus
-from retrieval.errors import CollectionNotFound, NothingLoaded, PaperNotFound, QueryError
-from retrieval.index import BoolArray
+from retrieval.conversation.store_memory import StoredMemory
+from retrieval.corpus import Corpus, LiveCorpus
+from retrieval.errors import CollectionNotFound, NothingLoaded, PaperNotFound
 from retrieval.ingest import Progress, ingest_paths, ingest_upload, refresh_derived
-from retrieval.models import Answer, CollectionInfo, EngineStats, IngestReport, Paper, ParsedQuery
+from retrieval.models import (
+    Answer,
+    CollectionInfo,
+    EngineStats,
+    Excerpt,
+    IngestReport,
+    Paper,
+    ParsedQuery,
+)
 from retrieval.parameters import bm25_params, rank_options
-from retrieval.query import parse_query
-from retrieval.ranking import Ranking, distinctive_terms, rank
+from retrieval.questions import rank_free_text, rank_question, rank_similar
+from retrieval.ranking import Ranking
 from retrieval.stores import open_store
 from retrieval.stores.protocol import Store
-from retrieval.suggestions import suggest_papers
+from retrieval.suggestions import closest_ids, suggest_papers
+from retrieval.telemetry import LatencyLog, engine_stats
 
 log = logging.getLogger(__name__)
 
@@ -41,15 +45,13 @@ log = logging.getLogger(__name__)
 class Engine:
     """Answers questions over the stored papers. Build it with `await Engine.open(settings)`."""
 
-    def __init__(self, settings: Settings, store: Store, corpus: Corpus) -> None:
+    def __init__(self, settings: Settings, store: Store, live: LiveCorpus) -> None:
         self.settings = settings
         self.store = store
-        self._corpus = corpus
-        self._background: set[asyncio.Task[object]] = set()
-        self._warm(corpus)
+        self._live = live
         self._ingest_lock = asyncio.Lock()
-        self._latencies: deque[float] = deque(maxlen=2000)
-        self.questions_answered = 0
+        self.latencies = LatencyLog()
+        self.memory = StoredMemory(store)
         self.options = rank_options(settings)
 
     # -- lifecycle -----------------------------------------------------------------------------
@@ -63,9 +65,9 @@ class Engine:
         store = store if store is not None else await open_store(settings)
         try:
             await refresh_derived(store)
-            corpus = await load_corpus(store, bm25_params(settings), settings.index_location)
-            engine = cls(settings, store, corpus)
-            if ingest_seeds and corpus.index.size == 0 and await store.generation() == 0:
+            live = await LiveCorpus.load(store, bm25_params(settings), settings.index_location)
+            engine = cls(settings, store, live)
+            if ingest_seeds and live.current.index.size == 0 and await store.generation() == 0:
                 report = await engine.reload_seeds()
                 for error in report.errors:
                     log.warning("seed file skipped: %s", error)
@@ -75,8 +77,7 @@ class Engine:
         return engine
 
     async def close(self) -> None:
-        # Let a background build finish so no thread outlives the engine it belongs to.
-        await asyncio.gather(*self._background, return_exceptions=True)
+        await self._live.close()
         await self.store.close()
 
     async def __aenter__(self) -> Engine:
@@ -87,41 +88,9 @@ class Engine:
 
     @property
     def corpus(self) -> Corpus:
-        return self._corpus
-
-    async def _refresh(self) -> None:
-        corpus = await load_corpus(
-            self.store, bm25_params(self.settings), self.settings.index_location
-        )
-        self._corpus = corpus
-        self._warm(corpus)
-
-    def _warm(self, corpus: Corpus) -> None:
-        """Build the corpus's autocomplete index in a worker thread, off the answer path."""
-        task: asyncio.Task[object] = asyncio.ensure_future(asyncio.to_thread(lambda: corpus.labels))
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        return self._live.current
 
     # -- questions -----------------------------------------------------------------------------
-
-    def _shorten(self, question: str) -> tuple[str, str | None]:
-        limit = self.settings.max_query_chars
-        if len(question) <= limit:
-            return question, None
-        cut = question[:limit].rsplit(" ", 1)[0] or question[:limit]
-        return cut, f"Your question was shortened to its first {len(cut):,} characters."
-
-    def _collection_mask(self, corpus: Corpus, names: Sequence[str]) -> BoolArray | None:
-        if not names:
-            return None
-        known = corpus.collection_infos
-        mask = np.zeros(corpus.index.size, dtype=np.bool_)
-        for name in names:
-            found = resolve_collection(name, known)
-            if found is None:
-                raise CollectionNotFound(name, [info.name for info in known])
-            mask |= corpus.collections[found.slug][1]
-        return mask
 
     async def ask(
         self,
@@ -136,48 +105,24 @@ class Engine:
         A `collection` argument replaces any `in:` filter written in the question.
         """
         started = time.perf_counter()
-        text, notice = self._shorten(question)
-        parsed = parse_query(text)
-        if collection:
-            parsed = replace(parsed, collections=(collection,))
-        if not (parsed.text or parsed.phrases):
-            raise QueryError("There is nothing to search for in that question.")
-        corpus = self._corpus
-        allowed = self._collection_mask(corpus, parsed.collections)
-        ranking = await asyncio.to_thread(
-            rank, corpus, parsed, self.options, analysis.analyze, allowed=allowed
+        corpus, settings = self.corpus, self.settings
+        parsed, ranking, notice = await asyncio.to_thread(
+            rank_question, corpus, self.options, question, collection, settings.max_query_chars
         )
-        answer = await self._answer(
-            corpus, ranking, Page(question, parsed, limit or 0, offset, notice, started)
-        )
-        self._record(started)
+        page = Page(question, parsed, limit or 0, offset, notice, started)
+        answer = await self._answer(corpus, ranking, page)
+        self.latencies.record(started)
         return answer
 
     async def rank_text(self, text: str, *, depth: int = 100) -> list[tuple[str, float]]:
-        """(paper id, score) for free text, best first, `depth` deep: for evaluation.
-
-        Unlike `ask`, no query operators are parsed (a claim's "-" or quotes are plain words)
-        and no excerpts are made. The places `ask` would fill (its first `max_results`) hold
-        the same papers in the same order.
-        """
-        text, _ = self._shorten(text)
-        corpus = self._corpus
-        options = replace(
-            self.options,
-            max_results=max(depth, self.options.max_results),
-            rerank_depth=min(self.options.rerank_depth, self.options.max_results),
+        """(paper id, score) for free text, best first, `depth` deep, no excerpts: evaluation."""
+        return await asyncio.to_thread(
+            rank_free_text, self.corpus, self.options, text, depth, self.settings.max_query_chars
         )
-        ranking = await asyncio.to_thread(
-            rank, corpus, ParsedQuery(text=text), options, analysis.analyze
-        )
-        return [
-            (corpus.paper_of_doc[doc], score)
-            for doc, score in zip(ranking.docs[:depth], ranking.scores[:depth], strict=True)
-        ]
 
     async def external_ids(self, paper_ids: Sequence[str]) -> dict[str, str]:
         """paperbot id -> the id the source file gave (evaluation maps runs back to qrels)."""
-        corpus = self._corpus
+        corpus = self.corpus
         docs = [corpus.doc_of_paper[pid] for pid in paper_ids if pid in corpus.doc_of_paper]
         papers = await self.store.papers_by_key(corpus.keys_of(docs))
         return {paper.id: paper.external_id for paper in papers}
@@ -186,22 +131,14 @@ class Engine:
         """Papers like this one: its distinctive terms as the query, itself excluded."""
         started = time.perf_counter()
         paper = await self.paper(paper_id)
-        corpus = self._corpus
+        corpus = self.corpus
         doc = corpus.doc_of_paper.get(paper.id)
         if doc is None:
             raise PaperNotFound(paper_id)
-        terms = distinctive_terms(corpus, doc)
-        allowed = np.ones(corpus.index.size, dtype=np.bool_)
-        allowed[doc] = False
-        parsed = ParsedQuery(text="")
-        exact = replace(self.options, mode="exact")
-        ranking = await asyncio.to_thread(
-            rank, corpus, parsed, exact, analysis.analyze, allowed=allowed, extra_terms=terms
-        )
+        ranking = await asyncio.to_thread(rank_similar, corpus, self.options, doc)
         question = f"papers like {paper.id} ({paper.label})"
-        return await self._answer(
-            corpus, ranking, Page(question, parsed, limit or 0, offset, None, started)
-        )
+        page = Page(question, ParsedQuery(text=""), limit or 0, offset, None, started)
+        return await self._answer(corpus, ranking, page)
 
     async def _answer(self, corpus: Corpus, ranking: Ranking, page: Page) -> Answer:
         page = replace(
@@ -211,21 +148,14 @@ class Engine:
         )
         return await build_answer(self.store, corpus, ranking, page, self.settings.excerpt_chars)
 
-    def _record(self, started: float) -> None:
-        self.questions_answered += 1
-        self._latencies.append((time.perf_counter() - started) * 1000)
-
     # -- papers --------------------------------------------------------------------------------
 
     async def paper(self, paper_id: str) -> Paper:
         paper = await self.store.paper(paper_id)
         if paper is not None:
             return paper
-        corpus = self._corpus
-        close: list[tuple[str, str]] = []
-        if corpus.labels_ready:
-            close = await asyncio.to_thread(corpus.labels.suggest, paper_id[:100], 3)
-        raise PaperNotFound(paper_id[:100], close[0][0] if close else None)
+        close = await asyncio.to_thread(closest_ids, self.corpus, paper_id, 3)
+        raise PaperNotFound(paper_id[:100], close[0] if close else None, tuple(close))
 
     async def random_paper(self, collection: str | None = None) -> Paper:
         slug = None
@@ -243,26 +173,26 @@ class Engine:
     async def collections(self) -> list[CollectionInfo]:
         return await self.store.collections()
 
+    async def loaded_collections(self) -> list[CollectionInfo]:
+        """The collections of the corpus in memory: no database round trip (chat uses it
+        on every message)."""
+        return self.corpus.collection_infos
+
+    async def explain(self, paper_ids: Sequence[str], question: str) -> list[Excerpt | None]:
+        """The best sentence of each paper for `question` (None where nothing matches)."""
+        papers = [await self.paper(paper_id) for paper_id in paper_ids]
+        weights = query_weights(self.corpus, question, self.options)
+        return await asyncio.to_thread(
+            best_sentences, [p.abstract for p in papers], weights, self.settings.excerpt_chars
+        )
+
     async def suggest_papers(self, text: str, limit: int = 25) -> list[tuple[str, str]]:
         """Autocomplete: ids and label words by prefix first, then full-text matches."""
         options = replace(self.options, max_results=limit, proximity_weight=0.0)
-        return await asyncio.to_thread(suggest_papers, self._corpus, text[:100], limit, options)
+        return await asyncio.to_thread(suggest_papers, self.corpus, text[:100], limit, options)
 
     async def stats(self) -> EngineStats:
-        papers, collections = await self.store.counts()
-        latencies = sorted(self._latencies)
-        index = self._corpus.index
-        return EngineStats(
-            papers=papers,
-            collections=collections,
-            vocabulary=len(index.terms),
-            postings=len(index.postings_docs),
-            index_bytes=index.nbytes,
-            database_bytes=await self.store.size_bytes(),
-            questions_answered=self.questions_answered,
-            latency_p50_ms=statistics.median(latencies) if latencies else None,
-            latency_p95_ms=latencies[int(0.95 * (len(latencies) - 1))] if latencies else None,
-        )
+        return await engine_stats(self.store, self.corpus, self.latencies)
 
     # -- ingest --------------------------------------------------------------------------------
 
@@ -277,7 +207,7 @@ class Engine:
         async with self._ingest_lock:
             report = await ingest_paths(self.store, paths, collection=collection, progress=progress)
             if report.files_read:
-                await self._refresh()
+                await self._live.refresh()
         return report
 
     async def ingest_bytes(
@@ -287,7 +217,7 @@ class Engine:
         async with self._ingest_lock:
             report = await ingest_upload(self.store, name, data, collection=collection)
             if report.files_read:
-                await self._refresh()
+                await self._live.refresh()
         return report
 
     async def reload_seeds(self) -> IngestReport:

@@ -23,9 +23,12 @@ class ListFormatError(PaperbotError):
 class PaperNotFound(PaperbotError):
     """No paper has the id the user gave."""
 
-    def __init__(self, paper_id: str, suggestion: str | None = None) -> None:
+    def __init__(
+        self, paper_id: str, suggestion: str | None = None, closest: tuple[str, ...] = ()
+    ) -> None:
         self.paper_id = paper_id
         self.suggestion = suggestion
+        self.closest = closest or ((suggestion,) if suggestion else ())
         hint = f" Did you mean `{suggestion}`?" if suggestion else ""
         super().__init__(f"No paper has the id `{paper_id}`.{hint}")
 

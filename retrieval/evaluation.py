@@ -40,6 +40,7 @@ from retrieval.metrics import (
     evaluate,
     mean_scores,
 )
+from retrieval.query_files import read_query_file
 
 DEPTH = 100
 
@@ -127,16 +128,7 @@ async def temporary_engine(settings: Settings) -> AsyncIterator[Engine]:
 
 def read_queries(path: Path) -> dict[str, str]:
     """BEIR queries.jsonl: query id -> text."""
-    queries: dict[str, str] = {}
-    for number, line in _lines(path):
-        try:
-            record = json.loads(line)
-            queries[str(record["_id"])] = str(record["text"])
-        except (json.JSONDecodeError, KeyError, TypeError):
-            raise EvaluationError(
-                f"{path}:{number}: expected a JSON object with _id and text"
-            ) from None
-    return queries
+    return dict(read_query_file(path))
 
 
 def read_qrels(path: Path) -> dict[str, dict[str, int]]:

@@ -32,3 +32,19 @@ def suggest_papers(
         if entry[0] not in seen:
             found.append(entry)
     return found[:limit]
+
+
+def closest_ids(corpus: Corpus, typed: str, limit: int = 3) -> list[str]:
+    """Real ids close to a typed one that does not exist: in the same collection, the nearest
+    numbers ('icml2026-999' -> icml2026-38, the last one); otherwise id and label prefixes."""
+    key = paper_key(typed)
+    if key is not None:
+        slug, _, number = key.rpartition("-")
+        numbers = corpus.numbers_by_slug.get(slug)
+        if numbers:
+            wanted = int(number)
+            nearest = sorted(numbers, key=lambda n: (abs(n - wanted), n))[:limit]
+            return [f"{slug}-{n}" for n in nearest]
+    if not corpus.labels_ready:
+        return []
+    return [paper_id for paper_id, _ in corpus.labels.suggest(typed[:100], limit)]

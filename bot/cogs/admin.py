@@ -18,11 +18,10 @@ from bot.boundary import NotAllowed, UserInputError
 from bot.cogs.base import PaperCog
 from bot.options import bot_of
 from bot.text import clip
+from retrieval.lists import PAPER_FILE_SUFFIXES
 
 if TYPE_CHECKING:
     from bot.client import PaperBot
-
-UPLOAD_SUFFIXES = (".txt", ".jsonl")
 
 
 def is_admin(interaction: discord.Interaction) -> bool:
@@ -48,7 +47,7 @@ def require_owner(interaction: discord.Interaction) -> bool:
 def check_upload(filename: str, size: int, max_bytes: int) -> str:
     """Validate an upload before reading it; returns a safe base filename."""
     name = PurePath(filename.replace("\\", "/")).name or "upload.txt"
-    if not name.lower().endswith(UPLOAD_SUFFIXES):
+    if not name.lower().endswith(PAPER_FILE_SUFFIXES):
         raise UserInputError(f"Upload a `.txt` paper list or a `.jsonl` file (got `{name[:80]}`).")
     if size <= 0:
         raise UserInputError(f"`{name[:80]}` is empty.")

@@ -1,0 +1,251 @@
+"""The chat service: a message and its conversation's memory in, a structured reply out.
+
+Every shell (Discord mentions and DMs, `/ask`, the terminal console) calls `ChatService.handle`
+so they understand messages the same way; they only word and render the `Reply`. Memory is
+kept in the store (per user and channel, per DM, and per sent answer message, so a reply to an
+older answer resolves against that answer) and is never used once it is older than the idle
+limit, except through an explicit reply to the message that showed it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Protocol
+
+from retrieval.api import ConversationMemory
+from retrieval.collection_names import NamedCollection
+from retrieval.conversation.errors import ConversationError, NoRecentAnswer
+from retrieval.conversation.intents import parse_message
+from retrieval.conversation.memory import (
+    ConversationState,
+    focus_on,
+    next_page,
+    next_state,
+    resolve_refs,
+)
+from retrieval.conversation.model import Intent, IntentKind
+from retrieval.errors import PaperbotError
+from retrieval.models import Answer, Excerpt, Paper
+
+Clock = Callable[[], float]
+
+
+class ReplyKind(Enum):
+    GREETING = "greeting"
+    THANKS = "thanks"
+    SMALL_TALK = "small_talk"
+    HELP = "help"
+    ANSWER = "answer"  # a ranked page: a search, "more", or similar papers
+    PAPERS = "papers"  # one or more papers shown in full ("icml2026-13", "the second one")
+    PAPER_QUESTION = "paper_question"  # the best sentences of papers for a question about them
+    COMPARE = "compare"  # papers side by side, each with its best sentence
+    PROBLEM = "problem"  # a reference or id that could not be resolved: `error` says why
+
+
+@dataclass(frozen=True, slots=True)
+class PaperNote:
+    """A paper with what the reply says about it: its best sentence for the question, if any."""
+
+    paper: Paper
+    sentence: Excerpt | None = None
+
+
+@dataclass(frozen=True)
+class Reply:
+    kind: ReplyKind
+    intent: Intent
+    answer: Answer | None = None
+    papers: tuple[PaperNote, ...] = ()
+    error: PaperbotError | None = None
+    # A loaded-collection miss ("ICML 2019"): answered over everything, and the shell says so.
+    unknown_collection: str | None = None
+    state: ConversationState | None = field(default=None, repr=False)
+
+    @property
+    def paper_ids(self) -> tuple[str, ...]:
+        """What this reply showed, in order: what "the second one" will mean next."""
+        if self.answer is not None:
+            return tuple(hit.paper.id for hit in self.answer.hits)
+        return tuple(note.paper.id for note in self.papers)
+
+
+class ChatEngine(Protocol):
+    """What the chat service needs of the engine (a subset of `EngineAPI`)."""
+
+    async def ask(
+        self,
+        question: str,
+        *,
+        limit: int | None = None,
+        offset: int = 0,
+        collection: str | None = None,
+    ) -> Answer: ...
+
+    async def similar(
+        self, paper_id: str, *, limit: int | None = None, offset: int = 0
+    ) -> Answer: ...
+
+    async def paper(self, paper_id: str) -> Paper: ...
+
+    async def loaded_collections(self) -> Sequence[NamedCollection]: ...
+
+    async def explain(self, paper_ids: Sequence[str], question: str) -> list[Excerpt | None]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Conversation:
+    """Who is talking where: `scope` is "dm:<user>" or "<channel>:<user>"."""
+
+    user_id: int
+    scope: str
+
+    @classmethod
+    def of(cls, user_id: int, channel_id: int | None) -> Conversation:
+        scope = f"dm:{user_id}" if channel_id is None else f"{channel_id}:{user_id}"
+        return cls(user_id, scope)
+
+
+class ChatService:
+    def __init__(
+        self,
+        engine: ChatEngine,
+        memory: ConversationMemory,
+        *,
+        idle_seconds: float,
+        page_size: int,
+        clock: Clock = time.time,
+    ) -> None:
+        self._engine = engine
+        self._memory_store = memory
+        self._idle = idle_seconds
+        self._page_size = page_size
+        self._clock = clock
+
+    async def handle(self, text: str, who: Conversation, *, reply_to: int | None = None) -> Reply:
+        """Understand `text` and answer it. A reply to one of the bot's messages resolves
+        positions and "it" against that message's answer. Raises PaperbotError only for what
+        the engine refuses (a bad query); reference problems come back as PROBLEM replies."""
+        intent = parse_message(text, await self._engine.loaded_collections())
+        state, max_idle = await self._memory(who, reply_to)
+        try:
+            reply = await self._answer(intent, state, max_idle)
+        except NoRecentAnswer as error:
+            if intent.kind is IntentKind.QUESTION_ABOUT_PAPER and intent.message:
+                # "which one is faster?" with nothing to point into is a question to search.
+                return await self._search(replace(intent, query=intent.message), state, who)
+            return Reply(ReplyKind.PROBLEM, intent, error=error)
+        except ConversationError as error:
+            return Reply(ReplyKind.PROBLEM, intent, error=error)
+        except PaperbotError as error:
+            if intent.kind in (IntentKind.SEARCH, IntentKind.MORE):
+                raise
+            return Reply(ReplyKind.PROBLEM, intent, error=error)
+        if reply.state is not None:
+            await self._memory_store.save(who.scope, who.user_id, reply.state)
+        return reply
+
+    async def remember_sent(self, message_id: int, who: Conversation, reply: Reply) -> None:
+        """Record which answer a sent message showed, so replies to it resolve against it."""
+        if reply.state is not None and reply.paper_ids:
+            await self._memory_store.save(
+                who.scope, who.user_id, reply.state, message_id=message_id
+            )
+
+    async def _memory(
+        self, who: Conversation, reply_to: int | None
+    ) -> tuple[ConversationState | None, float]:
+        if reply_to is not None:
+            replied = await self._memory_store.load(who.scope, message_id=reply_to)
+            if replied is not None:
+                # An explicit reply names its answer: age does not make it ambiguous.
+                return replied, float("inf")
+        return await self._memory_store.load(who.scope), self._idle
+
+    async def _answer(
+        self, intent: Intent, state: ConversationState | None, max_idle: float
+    ) -> Reply:
+        kind = intent.kind
+        now = self._clock()
+        if kind in _SIMPLE:
+            return Reply(_SIMPLE[kind], intent)
+        if kind is IntentKind.MORE:
+            page = next_page(state, now, max_idle)
+            answer = await self._engine.ask(
+                page.query, limit=self._page_size, offset=page.offset, collection=page.collection
+            )
+            return self._answered(intent, answer, state, page.query, page.offset, page.collection)
+        if kind is IntentKind.SIMILAR:
+            (paper_id, *_) = resolve_refs(intent.refs, state, now, max_idle)
+            answer = await self._engine.similar(paper_id, limit=self._page_size)
+            return self._answered(intent, answer, state, None, 0, None)
+        if kind is IntentKind.SEARCH:
+            return await self._search(intent, state, None)
+        ids = resolve_refs(intent.refs, state, now, max_idle)
+        papers = [await self._engine.paper(paper_id) for paper_id in ids]
+        question = intent.query if kind is IntentKind.QUESTION_ABOUT_PAPER else ""
+        if kind is IntentKind.COMPARE:
+            question = question or (state.query if state and state.query else "")
+        sentences = (
+            await self._engine.explain([p.id for p in papers], question)
+            if question
+            else [None] * len(papers)
+        )
+        notes = tuple(PaperNote(p, s) for p, s in zip(papers, sentences, strict=True))
+        reply_kind = {
+            IntentKind.PAPER: ReplyKind.PAPERS,
+            IntentKind.QUESTION_ABOUT_PAPER: ReplyKind.PAPER_QUESTION,
+            IntentKind.COMPARE: ReplyKind.COMPARE,
+        }[kind]
+        new_state = (
+            focus_on(state, papers[0].id, now)
+            if len(papers) == 1
+            else replace(state or ConversationState(), updated_at=now)
+        )
+        return Reply(reply_kind, intent, papers=notes, state=new_state)
+
+    async def _search(
+        self, intent: Intent, state: ConversationState | None, who: Conversation | None
+    ) -> Reply:
+        answer = await self._engine.ask(
+            intent.query or intent.message, limit=self._page_size, collection=intent.collection
+        )
+        reply = self._answered(intent, answer, state, answer.question, 0, intent.collection)
+        reply = replace(reply, unknown_collection=intent.unknown_collection)
+        if who is not None and reply.state is not None:
+            await self._memory_store.save(who.scope, who.user_id, reply.state)
+        return reply
+
+    def _answered(
+        self,
+        intent: Intent,
+        answer: Answer,
+        state: ConversationState | None,
+        query: str | None,
+        offset: int,
+        collection: str | None,
+    ) -> Reply:
+        ids = [hit.paper.id for hit in answer.hits]
+        new_state = (
+            next_state(
+                state,
+                answer_ids=ids,
+                query=query,
+                offset=offset,
+                collection=collection,
+                now=self._clock(),
+            )
+            if ids
+            else state
+        )
+        return Reply(ReplyKind.ANSWER, intent, answer=answer, state=new_state)
+
+
+_SIMPLE = {
+    IntentKind.GREETING: ReplyKind.GREETING,
+    IntentKind.THANKS: ReplyKind.THANKS,
+    IntentKind.SMALL_TALK: ReplyKind.SMALL_TALK,
+    IntentKind.HELP: ReplyKind.HELP,
+}
