@@ -6,6 +6,8 @@ import json
 import textwrap
 from typing import Any
 
+from bot import wording
+from bot.text import unmark_protected
 from retrieval.models import Answer, CollectionInfo, EngineStats, Excerpt, Paper
 
 BOLD_YELLOW = "\x1b[1;33m"
@@ -20,7 +22,7 @@ def _clean(text: str) -> str:
 
 def excerpt_text(excerpt: Excerpt, colour: bool) -> str:
     parts = []
-    for span in excerpt.spans:
+    for span in unmark_protected(excerpt.spans):
         text = _clean(span.text)
         if span.match:
             parts.append(f"{BOLD_YELLOW}{text}{RESET}" if colour else f"[{text}]")
@@ -38,9 +40,8 @@ def render_answer(answer: Answer, colour: bool = False) -> str:
     if answer.notice:
         lines.append(answer.notice)
     if answer.empty:
-        lines.append("No paper matches that question.")
-        if answer.suggestion:
-            lines.append(f"Did you mean: {_clean(answer.suggestion)}?")
+        suggestion = f'"{_clean(answer.suggestion)}"' if answer.suggestion else None
+        lines += wording.no_match_lines(suggestion, example=wording.EXAMPLE_QUESTION)
         return "\n".join(lines)
     if answer.lead is not None:
         lines.append(f"{excerpt_text(answer.lead, colour)}  ({answer.lead_paper_id})")

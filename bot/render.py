@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 import discord
 
+from bot import wording
 from bot.looplag import LagStats
 from bot.text import clean, clip, clip_plain, escape, one_line, render_excerpt, split_raw
 from config.settings import Settings
@@ -106,11 +107,9 @@ def answer_embed(
     if answer.notice:
         lines.append(f"*{clip(answer.notice, 300)}*")
     if answer.empty:
-        lines.append("No paper matched that question.")
-        if answer.suggestion:
-            lines.append(f"Did you mean **{clip(answer.suggestion, 200)}**?")
-        else:
-            lines.append("Try fewer or different words, or `/help` for the query syntax.")
+        suggestion = f"**{clip(answer.suggestion, 200)}**" if answer.suggestion else None
+        example = f"`/ask question: {wording.EXAMPLE_QUESTION}`"
+        lines += wording.no_match_lines(suggestion, example=example)
     elif show_lead and answer.lead is not None:
         lead = render_excerpt(answer.lead, _LEAD_MAX)
         source = f" — {code(answer.lead_paper_id)}" if answer.lead_paper_id else ""

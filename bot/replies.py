@@ -70,3 +70,20 @@ async def send(
         return message
     await interaction.response.send_message(**kwargs)
     return None
+
+
+async def send_private(
+    interaction: discord.Interaction,
+    *,
+    content: str | None = None,
+    embeds: list[discord.Embed] | None = None,
+) -> None:
+    """Send a message only the user sees, even after a public "thinking…" acknowledgement.
+
+    The first follow-up would fill that public placeholder, so it is deleted first.
+    """
+    state = progress(interaction)
+    if interaction.response.is_done() and state.deferred_public and not state.filled:
+        await interaction.delete_original_response()
+        state.filled = True
+    await send(interaction, content=content, embeds=embeds, ephemeral=True)

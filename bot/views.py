@@ -362,6 +362,10 @@ async def send_answer(
     """The one way an answer goes out: its embed and its AskView (select, More results, links),
     as the interaction's response or follow-up, or as a reply to a chat message."""
     embed = render.answer_embed(answer, heading=heading, show_lead=show_lead)
+    if answer.empty and isinstance(target, discord.Interaction):
+        # Nothing matched: the did-you-mean is for the asker only, not the channel.
+        await replies.send_private(target, embeds=[embed])
+        return
     view: AskView | None = AskView(engine, settings, answer, ref=ref)
     if view is not None and view.empty:
         view.stop()

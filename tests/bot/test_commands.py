@@ -43,8 +43,15 @@ async def test_ask_without_matches_suggests_and_has_no_empty_components(
     bot: PaperBot, recorder: Recorder
 ) -> None:
     interaction = await run(bot, slash(bot, "ask", {"question": "zzzz qqqq"}))
+    sent = recorder.for_interaction(interaction)
+    # public "thinking…" first, then removed so the no-match note stays private
+    assert [s.kind for s in sent] == ["callback", "delete", "followup"]
+    assert sent[-1].ephemeral
     body = recorder.visible(interaction)[-1]
-    assert "Did you mean **routing**?" in body["embeds"][0]["description"]
+    description = body["embeds"][0]["description"]
+    assert description.count("No paper") == 1
+    assert "Did you mean **routing**?" in description
+    assert description.count("Or try an example") == 1
     assert not body.get("components")
 
 
@@ -117,7 +124,7 @@ async def test_paper_typed_free_text_gets_a_helpful_error(
     interaction = await run(bot, slash(bot, "paper", {"id": "Diffusion models"}))
     sent = recorder.callbacks(interaction)
     assert len(sent) == 1 and sent[0].ephemeral
-    assert "Did you mean `icml2026-3`?" in sent[0].body["data"]["content"]
+    assert "Closest: `icml2026-3`." in sent[0].body["data"]["content"]
 
 
 async def test_paper_autocomplete_returns_at_most_25_short_choices(

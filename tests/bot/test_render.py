@@ -195,3 +195,46 @@ def test_validator_catches_what_discord_rejects() -> None:
     assert len(embed_problems([too_big.to_dict()])) == 2  # type: ignore[list-item]
     many = [discord.Embed(description="d" * 4000).to_dict() for _ in range(2)]
     assert embed_problems(many) == ["embeds total 8000 > 6000"]  # type: ignore[arg-type]
+
+
+def test_matched_words_inside_a_link_or_code_are_not_marked() -> None:
+    spans = (
+        Span("Code at https://"),
+        Span("github", True),
+        Span(".com/imethanlee/"),
+        Span("AliMark", True),
+        Span(" for "),
+        Span("AliMark", True),
+        Span(" and `"),
+        Span("AliMark", True),
+        Span("` https://x.org/a_b"),
+    )
+    text = render_excerpt(Excerpt(spans), 500)
+    assert "https://github.com/imethanlee/AliMark" in text
+    assert " for **AliMark** and " in text
+    assert "AliMark\\`" in text and "**AliMark**\\`" not in text
+    assert text.endswith("https://x.org/a_b")  # a plain URL is not escaped either
+    assert text.count("**") == 2
+
+
+URL_PARTS = st.text(alphabet="abcXYZ019-._~/?=&%", min_size=1, max_size=20)
+
+
+@FAST
+@given(
+    st.lists(st.tuples(URL_PARTS, st.booleans()), min_size=1, max_size=8),
+    st.text(alphabet="ab *_~|#>\n", max_size=40),
+)
+def test_a_link_survives_any_marks(parts: list[tuple[str, bool]], before: str) -> None:
+    url = "https://" + "".join(part for part, _ in parts)
+    spans = (Span(before + " https://"), *(Span(p, match) for p, match in parts), Span(" end"))
+    shown = render_excerpt(Excerpt(spans), 2000)
+    assert url in shown
+    assert bold_balanced(shown)
+
+
+def test_console_marks_stay_outside_links() -> None:
+    from bot.console import excerpt_text
+
+    spans = (Span("see https://"), Span("github", True), Span(".com/x "), Span("github", True))
+    assert excerpt_text(Excerpt(spans), colour=False) == "see https://github.com/x [github]"
