@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.boundary import handle_interaction_error
+from bot.chat_throttle import ChatThrottle
 from bot.cooldown import Cooldown
 from bot.looplag import LoopLag
 from bot.render import SAFE_MENTIONS
@@ -97,6 +98,13 @@ class PaperBot(commands.Bot):
         self.auto_sync = auto_sync
         self.cooldown = Cooldown(
             settings.cooldown_questions, settings.cooldown_seconds, clock=clock
+        )
+        self.chat_throttle = ChatThrottle(
+            self.cooldown,
+            channel_answers=settings.chat_channel_answers,
+            channel_seconds=settings.chat_channel_seconds,
+            repeat_seconds=settings.chat_repeat_seconds,
+            clock=clock,
         )
         self.loop_lag = LoopLag()
 

@@ -251,6 +251,9 @@ class Recorder(AsyncWebhookAdapter):
         if route.path.endswith("/typing"):
             self.sent.append(Sent("typing", None, {}))
             return None
+        if route.method == "PUT" and "/reactions/" in route.path:
+            self.sent.append(Sent("reaction", None, {"path": route.url}))
+            return None
         body, file_data = self._unpack(kwargs.get("json"), list(form) if form else None)
         if route.method == "POST" and route.path.endswith("/messages"):
             self._check("channel message", body, len(file_data))
