@@ -9,7 +9,6 @@ from bot.cogs.chat import Chat, strip_mentions
 from config.settings import Settings
 from tests.bot.conftest import Clock
 from tests.bot.discordfakes import BOT_ID, CHANNEL_ID, Recorder, chat_message
-
 from tests.bot.fakes import FakeEngine
 
 HOURGLASS = "%E2%8F%B3"
