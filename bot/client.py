@@ -21,8 +21,10 @@ from bot.boundary import handle_interaction_error
 from bot.chat_throttle import ChatThrottle
 from bot.cooldown import Cooldown
 from bot.looplag import LoopLag
+from bot.queries import QueryKeys
 from bot.render import SAFE_MENTIONS
 from bot.replies import started
+from bot.views import PERSISTENT_ITEMS, dispatch_older
 from config.settings import Settings
 
 if TYPE_CHECKING:
@@ -106,10 +108,13 @@ class PaperBot(commands.Bot):
             repeat_seconds=settings.chat_repeat_seconds,
             clock=clock,
         )
+        self.query_keys = QueryKeys()
         self.loop_lag = LoopLag()
 
     async def setup_hook(self) -> None:
         self.loop_lag.start()
+        # Buttons and menus on every message ever sent keep working across restarts.
+        self.add_dynamic_items(*PERSISTENT_ITEMS)
         for name in COGS:
             await self.load_extension(name)
         if self.auto_sync:
@@ -121,6 +126,10 @@ class PaperBot(commands.Bot):
 
     async def on_message(self, message: discord.Message, /) -> None:
         """No prefix commands: chat questions are handled by the chat cog's listener."""
+
+    async def on_interaction(self, interaction: discord.Interaction, /) -> None:
+        """Components from paperbot versions before persistent ones still get an answer."""
+        await dispatch_older(interaction)
 
     async def on_ready(self) -> None:
         user = self.user

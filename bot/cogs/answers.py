@@ -17,7 +17,7 @@ from bot.options import (
     resolve_paper,
 )
 from bot.queries import QueryRef, fetch_slice
-from bot.views import AnswerPages, Paginator, send_answer
+from bot.views import send_answer, send_pages
 
 if TYPE_CHECKING:
     from bot.client import PaperBot
@@ -45,8 +45,7 @@ class Answers(PaperCog):
         answer = await fetch_slice(self.engine, ref, 0, self.settings.answer_results)
         await send_answer(
             interaction,
-            self.engine,
-            self.settings,
+            self.bot,
             answer,
             ref=ref,
             heading="Answer",
@@ -73,14 +72,14 @@ class Answers(PaperCog):
         """Search all papers, a page at a time, with buttons to page through the results."""
         ephemeral = ephemeral_for(interaction, private)
         await replies.defer(interaction, ephemeral=ephemeral)
-        source = AnswerPages(
-            self.engine,
+        await send_pages(
+            interaction,
             QueryRef("ask", query, collection),
+            owner=interaction.user.id,
             per_page=results or self.settings.search_results,
-            max_results=self.settings.max_results,
             heading="Search",
+            ephemeral=ephemeral,
         )
-        await Paginator(source, interaction.user.id).start(interaction, ephemeral=ephemeral)
 
     @app_commands.command()
     @app_commands.describe(
@@ -103,8 +102,7 @@ class Answers(PaperCog):
         answer = await fetch_slice(self.engine, ref, 0, self.settings.search_results)
         await send_answer(
             interaction,
-            self.engine,
-            self.settings,
+            self.bot,
             answer,
             ref=ref,
             heading="Similar",

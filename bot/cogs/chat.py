@@ -87,8 +87,7 @@ class Chat(PaperCog):
             answer = await self.respond(question)
         await send_answer(
             message,
-            self.engine,
-            self.settings,
+            self.bot,
             answer,
             ref=QueryRef("ask", question),
             heading="Answer",

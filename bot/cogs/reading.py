@@ -10,7 +10,7 @@ from discord import app_commands
 from bot import render, replies
 from bot.cogs.base import PaperCog
 from bot.options import paper_choices, resolve_paper, saved_choices
-from bot.views import ListPages, Paginator, saved_text
+from bot.views import saved_page, saved_text
 
 if TYPE_CHECKING:
     from bot.client import PaperBot
@@ -67,7 +67,8 @@ class Reading(PaperCog):
                 interaction, content=text, file=replies.to_file((name, data)), ephemeral=True
             )
             return
-        await Paginator(ListPages(papers), interaction.user.id).start(interaction, ephemeral=True)
+        embed, view = saved_page(papers, interaction.user.id, 0)
+        await replies.send(interaction, embeds=[embed], view=view, ephemeral=True)
 
 
 async def setup(bot: PaperBot) -> None:

@@ -11,12 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot import render
-from bot.queries import QueryRef
+from bot.queries import QueryKeys, QueryRef
 from bot.text import bold_balanced, clip, escape, render_excerpt, split_escaped
-from bot.views import AskView, PaperView
-from config.settings import Settings
+from bot.views import answer_view, paper_view
 from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery, Span
-from tests.bot.fakes import FakeEngine
 from tests.bot.limits import component_problems, embed_problems
 
 NASTY = "*_~`|>#-[]()<>@:\\\n\t \u200b\u200c\u200d\u2060\ufeff\u202e\u00adé😀中\u0301"
@@ -160,15 +158,11 @@ def components_of(view: discord.ui.View) -> list[dict[str, Any]]:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(answers(), papers)
-def test_views_fit_the_component_limits(answer: Answer, paper: Paper) -> None:
+def test_views_fit_the_component_limits(answer: Answer, paper_: Paper) -> None:
     async def build() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        engine = FakeEngine()
-        settings = Settings(_env_file=None)  # type: ignore[call-arg]
-        ask = AskView(engine, settings, answer, ref=QueryRef("ask", answer.question))
-        paper_view = PaperView(engine, settings, paper)
-        ask.stop()
-        paper_view.stop()
-        return components_of(ask), components_of(paper_view)
+        ask = answer_view(answer, QueryRef("ask", answer.question), QueryKeys())
+        paper = paper_view(paper_)
+        return (components_of(ask) if ask else []), components_of(paper)
 
     ask_rows, paper_rows = asyncio.run(build())
     assert component_problems(ask_rows) == []
