@@ -50,7 +50,8 @@ class QueryKeys:
         self._refs: OrderedDict[str, QueryRef] = OrderedDict()
 
     def remember(self, ref: QueryRef) -> str:
-        payload = f"{ref.kind}\0{ref.collection or ''}\0{ref.text}".encode()
+        text = f"{ref.kind}\0{ref.collection or ''}\0{ref.text}"
+        payload = text.encode("utf-8", "surrogatepass")  # lone surrogates can arrive in JSON
         key = "h" + hashlib.sha256(payload).hexdigest()[:16]
         self._refs[key] = ref
         self._refs.move_to_end(key)
@@ -66,7 +67,16 @@ def encode_query(ref: QueryRef, room: int, keys: QueryKeys) -> str:
     """The query written into at most `room` characters: inline when it fits, else a key."""
     collection = ref.collection or ""
     inline = f"{_KINDS[ref.kind]}{len(collection)}.{collection}{one_line(ref.text)}"
-    return inline if len(inline) <= room else keys.remember(ref)
+    return inline if len(inline) <= room and _sendable(inline) else keys.remember(ref)
+
+
+def _sendable(text: str) -> bool:
+    """Text Discord can carry in a custom id (valid UTF-8: no lone surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def decode_query(code: str, keys: QueryKeys) -> QueryRef | None:
