@@ -175,13 +175,34 @@ class PaperBot(commands.Bot):
         log.info("synced %d commands %s", len(synced), where)
         return True
 
-    async def sync_now(self, guild_id: int | None) -> str:
-        """Sync unconditionally (CLI `paperbot sync`, owner command); returns a summary line."""
+    async def sync_now(self, guild_id: int | None, *, here: int | None = None) -> str:
+        """Sync unconditionally (CLI `paperbot sync`, owner command); returns a summary line.
+
+        A command registered both globally and in a guild shows twice there, so the two scopes
+        are exclusive: a guild sync copies the global commands into the guild and clears the
+        global registration; a global sync run from guild `here` clears that guild's copy.
+        """
         guild = discord.Object(id=guild_id) if guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         synced = await self.tree.sync(guild=guild)
         digest = payload_hash(tree_payload(self.tree, guild))
         await self.engine.record_command_sync(str(guild.id) if guild else "global", digest)
-        where = f"to guild {guild.id}" if guild else "globally (may take a while to appear)"
-        return f"Synced {len(synced)} commands {where}."
+        app_id = self.application_id
+        if guild is not None:
+            if app_id is not None:
+                await self.http.bulk_upsert_global_commands(app_id, payload=[])
+            # Recorded as in sync so the next start does not quietly publish them globally
+            # again (that would bring the duplicates back); `sync` globally does that on purpose.
+            global_digest = payload_hash(tree_payload(self.tree, None))
+            await self.engine.record_command_sync("global", global_digest)
+            return (
+                f"Synced {len(synced)} commands to guild {guild.id} and removed the global "
+                "registration, so none shows twice there. Sync globally to publish everywhere "
+                "again (that removes this server's copy)."
+            )
+        if here is not None and app_id is not None:
+            self.tree.clear_commands(guild=discord.Object(id=here))
+            await self.http.bulk_upsert_guild_commands(app_id, here, payload=[])
+            await self.engine.record_command_sync(str(here), payload_hash([]))
+        return f"Synced {len(synced)} commands globally (may take a while to appear)."

@@ -8,6 +8,7 @@ from typing import Any
 
 from bot import wording
 from bot.text import unmark_protected
+from bot.wording import plural
 from retrieval.models import Answer, CollectionInfo, EngineStats, Excerpt, Paper
 
 BOLD_YELLOW = "\x1b[1;33m"
@@ -54,7 +55,7 @@ def render_answer(answer: Answer, colour: bool = False) -> str:
         for url in paper.urls:
             lines.append(f"    {url}")
     shown = f"{answer.hits[0].rank}-{answer.hits[-1].rank}"
-    footer = f"{shown} of {answer.total} matching papers · {answer.took_ms:.1f} ms"
+    footer = f"{shown} of {plural(answer.total, 'matching paper')} · {answer.took_ms:.1f} ms"
     if answer.expansions:
         footer += " · also searched: " + "; ".join(answer.expansions)
     lines.append(f"{DIM}{footer}{RESET}" if colour else footer)
@@ -77,7 +78,8 @@ def render_collections(infos: list[CollectionInfo]) -> str:
         return "No collections yet. Add one with: paperbot ingest PATH"
     width = max(len(info.name) for info in infos)
     rows = [
-        f"{info.name:<{width}}  in:{info.slug:<12} {info.papers:>7,} papers  {info.files} files"
+        f"{info.name:<{width}}  in:{info.slug:<12} {plural(info.papers, 'paper'):>13}  "
+        f"{plural(info.files, 'file')}"
         for info in infos
     ]
     return "\n".join(rows)

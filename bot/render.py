@@ -76,10 +76,6 @@ def _footer(text: str) -> str:
     return clip_plain(text, FOOTER_MAX)
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def _hit_field(hit: Hit, budget: int) -> tuple[str, str]:
     paper = hit.paper
     prefix = f"{hit.rank}. "
@@ -116,7 +112,7 @@ def answer_embed(
         lines.append(f"> {lead}{source}" if lead else "")
     description = "\n".join(line for line in lines if line)[:DESCRIPTION_MAX]
 
-    footer = f"{_plural(answer.total, 'matching paper')} · {answer.took_ms:.0f} ms"
+    footer = f"{wording.plural(answer.total, 'matching paper')} · {answer.took_ms:.0f} ms"
     if page is not None:
         footer = f"Page {page[0] + 1}/{max(page[1], 1)} · {footer}"
     embed = discord.Embed(title=title, description=description or None, colour=COLOUR)
@@ -252,7 +248,7 @@ def collections_embed(infos: Sequence[CollectionInfo]) -> discord.Embed:
     for index, info in enumerate(infos):
         line = (
             f"**{clip(info.name, 200)}** {code(info.slug)} — "
-            f"{_plural(info.papers, 'paper')}, {_plural(info.files, 'file')}"
+            f"{wording.plural(info.papers, 'paper')}, {wording.plural(info.files, 'file')}"
         )
         if used + len(line) + 1 > DESCRIPTION_MAX - 60:
             lines.append(f"…and {len(infos) - index} more")
@@ -261,7 +257,9 @@ def collections_embed(infos: Sequence[CollectionInfo]) -> discord.Embed:
         used += len(line) + 1
     embed.description = "\n".join(lines)
     total = sum(info.papers for info in infos)
-    embed.set_footer(text=f"{_plural(total, 'paper')} · filter with in:slug or /search collection")
+    embed.set_footer(
+        text=f"{wording.plural(total, 'paper')} · filter with in:slug or /search collection"
+    )
     return embed
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
 from bot import replies
+from bot.boundary import UserInputError
 from bot.cogs.base import PaperCog
 from bot.options import (
     collection_choices,
@@ -23,6 +25,8 @@ if TYPE_CHECKING:
     from bot.client import PaperBot
 
 QUESTION_MAX = 4000
+# An `in:collection` filter typed in the query (see retrieval/query.py's syntax).
+IN_FILTER = re.compile(r"(?:^|\s)-?in:\S", re.IGNORECASE)
 
 
 class Answers(PaperCog):
@@ -70,6 +74,11 @@ class Answers(PaperCog):
         private: bool | None = None,
     ) -> None:
         """Search all papers, a page at a time, with buttons to page through the results."""
+        if collection and IN_FILTER.search(query):
+            raise UserInputError(
+                "Choose the collection one way: `in:` in the query or the `collection` option, "
+                "not both."
+            )
         ephemeral = ephemeral_for(interaction, private)
         await replies.defer(interaction, ephemeral=ephemeral)
         await send_pages(

@@ -11,6 +11,7 @@ from bot import render, replies
 from bot.cogs.base import PaperCog
 from bot.options import paper_choices, resolve_paper, saved_choices
 from bot.views import saved_page, saved_text
+from bot.wording import plural
 
 if TYPE_CHECKING:
     from bot.client import PaperBot
@@ -62,7 +63,7 @@ class Reading(PaperCog):
         papers = await self.engine.saved_papers(interaction.user.id)
         if export is not None and papers:
             name, data = render.saved_export(papers, export.value)
-            text = f"Your reading list: {len(papers)} paper(s)."
+            text = f"Your reading list: {plural(len(papers), 'paper')}."
             await replies.send(
                 interaction, content=text, file=replies.to_file((name, data)), ephemeral=True
             )

@@ -177,3 +177,18 @@ async def test_engine_failure_is_reported_once_with_a_reference(
     # logged once, at ERROR, with the original exception attached (its traceback goes to the log)
     logged = [(r.levelname, repr(r.exc_info[1])) for r in caplog.records if r.exc_info]
     assert logged == [("ERROR", "RuntimeError('disk on fire')")]
+
+
+async def test_search_refuses_in_filter_together_with_the_collection_option(
+    bot: PaperBot, recorder: Recorder, engine: FakeEngine
+) -> None:
+    asked = engine.questions
+    interaction = await run(
+        bot, slash(bot, "search", {"query": "routing in:iclr2024", "collection": "icml2026"})
+    )
+    sent = recorder.for_interaction(interaction)
+    assert len(sent) == 1 and sent[0].ephemeral
+    assert "not both" in sent[0].body["data"]["content"]
+    assert engine.questions == asked  # nothing was searched
+    ok = await run(bot, slash(bot, "search", {"query": "routing", "collection": "icml2026"}))
+    assert "Search: routing" in recorder.text(ok)
