@@ -10,6 +10,7 @@ import sys
 import textwrap
 
 from bot import console, wording
+from retrieval.conversation import IntentKind
 from retrieval.conversation.chat import ChatService, Conversation, Reply, ReplyKind
 from retrieval.engine import Engine
 from retrieval.errors import PaperbotError
@@ -41,6 +42,8 @@ def render_reply(reply: Reply, colour: bool) -> str:
     if reply.unknown_collection:
         lines.append(wording.unknown_collection(reply.unknown_collection))
     if kind is ReplyKind.ANSWER and reply.answer is not None:
+        if reply.intent.kind is IntentKind.SIMILAR:
+            lines.append(f"{reply.answer.question.capitalize()}:")
         lines.append(console.render_answer(reply.answer, colour))
         return "\n".join(lines)
     for number, note in enumerate(reply.papers, start=1):

@@ -64,6 +64,8 @@ def _parser() -> argparse.ArgumentParser:
     beir.add_argument("--split", default="test", help="qrels split(s), e.g. test or train,test")
     known = modes.add_parser("known-item", help="JSONL lists with titles: title -> its abstract")
     known.add_argument("files", nargs="+", type=Path)
+    labels = modes.add_parser("labels", help="JSONL lists with titles: labels vs real titles")
+    labels.add_argument("files", nargs="+", type=Path)
     for sub in (beir, known):
         sub.add_argument("--ranking", choices=["exact", "enhanced"])
         sub.add_argument("--k1", type=float)
@@ -147,6 +149,8 @@ async def _eval(settings: Settings, args: argparse.Namespace) -> int:
     def progress(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
+    if args.eval_mode == "labels":
+        return _eval_labels(args.files)
     settings = evaluation.with_ranking(settings, args.ranking, args.k1, args.b)
     if args.eval_mode == "beir":
         splits = [split.strip() for split in args.split.split(",") if split.strip()]
@@ -162,6 +166,22 @@ async def _eval(settings: Settings, args: argparse.Namespace) -> int:
         print(console.dumps(evaluation.reports_json(reports, per_query=args.per_query)))
     else:
         print(evaluation.format_reports(reports))
+    return 0
+
+
+def _eval_labels(files: list[Path]) -> int:
+    from retrieval.label_eval import evaluate_labels, format_label_reports
+    from retrieval.lists import read_paper_file
+
+    reports = []
+    for path in files:
+        papers = read_paper_file(path).papers
+        pairs = [(paper.abstract, paper.title) for paper in papers if paper.title]
+        if not pairs:
+            print(f"{path}: no titles; eval labels needs JSONL lists with titles", file=sys.stderr)
+            return 2
+        reports.append(evaluate_labels(path.name, pairs))
+    print(format_label_reports(reports))
     return 0
 
 

@@ -68,6 +68,8 @@ async def run_bot(settings: Settings) -> None:
     configure_logging(settings)
     token = _token(settings)
     engine = await Engine.open(settings)
+    # Papers ingested by another process (`paperbot ingest` in a terminal) reach this one.
+    follower = asyncio.create_task(engine.live.follow(settings.corpus_poll_seconds))
     try:
         bot = PaperBot(settings, engine)
         stop = asyncio.Event()
@@ -93,6 +95,7 @@ async def run_bot(settings: Settings) -> None:
         for sig in installed:
             loop.remove_signal_handler(sig)
     finally:
+        follower.cancel()
         await engine.close()
         log.info("database closed")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from dotenv import dotenv_values
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
     NoDecode,
@@ -82,11 +82,23 @@ class Settings(BaseSettings):
         description="The same question from the same user within this is answered once.",
     )
     public_answers: bool = Field(default=True, description="Answers visible to the channel.")
+    shard_count: int | None = Field(
+        default=None, ge=1, le=10_000, description="Shards in the deployment; unset: Discord's."
+    )
+    shard_ids: Annotated[list[int], NoDecode] = Field(
+        default_factory=list, description="Shards this process runs, e.g. `0,1` or `0-3`."
+    )
     max_upload_bytes: int = Field(default=5_000_000, ge=1_000, le=25_000_000)
 
     # Storage
     db_path: Path = Field(default=PROJECT_ROOT / "data" / "paperbot.db")
     seeds_dir: Path = Field(default=PROJECT_ROOT / "seeds")
+    max_list_file_bytes: int = Field(
+        default=512 * 1024 * 1024, ge=1_000, description="Largest list file ingest reads."
+    )
+    max_list_papers: int = Field(
+        default=200_000, ge=1, description="Most abstracts one list file may hold."
+    )
     index_dir: Path | None = Field(
         default=None, description="Folder for index files; unset: <database>.index beside it."
     )
@@ -107,6 +119,10 @@ class Settings(BaseSettings):
     max_query_chars: int = Field(default=2000, ge=50, le=100_000)
     max_query_terms: int = Field(default=64, ge=1, le=1024)
 
+    corpus_poll_seconds: float = Field(
+        default=5.0, gt=0, le=3600, description="How often a running bot checks for new papers."
+    )
+
     # Conversation
     conversation_idle_minutes: float = Field(
         default=30.0,
@@ -126,6 +142,11 @@ class Settings(BaseSettings):
             return self.index_dir
         return self.db_path.with_name(self.db_path.name + ".index")
 
+    @property
+    def owns_shard_zero(self) -> bool:
+        """This process runs shard 0: it gets the DMs and syncs the commands for everyone."""
+        return not self.shard_ids or 0 in self.shard_ids
+
     @field_validator("owner_ids", "chat_channel_ids", mode="before")
     @classmethod
     def _split_id_list(cls, value: Any) -> Any:
@@ -134,6 +155,31 @@ class Settings(BaseSettings):
         if isinstance(value, int):
             return [value]
         return value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _split_shard_ids(cls, value: Any) -> Any:
+        if isinstance(value, int):
+            return [value]
+        if not isinstance(value, str):
+            return value
+        ids: list[int] = []
+        for part in value.replace(",", " ").split():
+            first, dash, last = part.partition("-")
+            if not (first.isdigit() and (not dash or last.isdigit())):
+                raise ValueError(f"expected shard numbers like `0,1` or `0-3`, not `{part}`")
+            ids.extend(range(int(first), int(last) + 1) if dash else [int(first)])
+        return ids
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids and self.shard_count is None:
+            raise ValueError("PAPERBOT_SHARD_IDS needs PAPERBOT_SHARD_COUNT too")
+        if self.shard_count is not None and any(i >= self.shard_count for i in self.shard_ids):
+            raise ValueError(
+                f"PAPERBOT_SHARD_IDS must be below PAPERBOT_SHARD_COUNT ({self.shard_count})"
+            )
+        return self
 
     @classmethod
     def settings_customise_sources(
@@ -186,12 +232,15 @@ def _looks_secret(given: object) -> bool:
 
 def _describe(error: ValidationError) -> str:
     first = error.errors()[0]
-    name = ".".join(str(part) for part in first["loc"]) or "settings"
+    message = str(first["msg"]).removeprefix("Value error, ")
+    if not first["loc"]:  # a rule across settings; its message names them
+        return f"settings: {message}"
+    name = ".".join(str(part) for part in first["loc"])
     given = first.get("input")
     # The token, or a token pasted into the wrong setting, is never echoed.
     hidden = name == "discord_token" or isinstance(given, dict) or _looks_secret(given)
     shown = "" if hidden else f" (got {given!r})"
-    return f"setting {ENV_PREFIX}{name.upper()}: {first['msg']}{shown}"
+    return f"setting {ENV_PREFIX}{name.upper()}: {message}{shown}"
 
 
 def load_settings(**overrides: Any) -> Settings:

@@ -31,9 +31,20 @@ class ConversationMemory(Protocol):
     ) -> None: ...
 
 
+class CorpusFollower(Protocol):
+    """The engine's current corpus, as a running bot sees it (`LiveCorpus`)."""
+
+    async def follow(self, interval: float) -> None:
+        """Run until cancelled, picking up other processes' corpus changes."""
+        ...
+
+
 class EngineAPI(Protocol):
     @property
     def memory(self) -> ConversationMemory: ...
+
+    @property
+    def live(self) -> CorpusFollower: ...
 
     async def ask(
         self,

@@ -19,6 +19,7 @@ import numpy as np
 from retrieval import text as analysis
 from retrieval.acronyms import AcronymTable
 from retrieval.autocomplete import LabelIndex
+from retrieval.errors import StoreError
 from retrieval.index import BM25Index, BM25Params, BoolArray
 from retrieval.models import CollectionInfo
 from retrieval.stores.protocol import IndexRow, Store
@@ -165,6 +166,7 @@ class LiveCorpus:
         self._params = params
         self._index_dir = index_dir
         self._background: set[asyncio.Task[object]] = set()
+        self._refreshing = asyncio.Lock()
         self.current = corpus
         self._warm(corpus)
 
@@ -174,9 +176,42 @@ class LiveCorpus:
 
     async def refresh(self) -> None:
         """Load the store's current corpus and make it the one questions see."""
-        corpus = await load_corpus(self._store, self._params, self._index_dir)
-        self.current = corpus
-        self._warm(corpus)
+        async with self._refreshing:
+            corpus = await load_corpus(self._store, self._params, self._index_dir)
+            self.current = corpus
+            self._warm(corpus)
+
+    async def refresh_if_changed(self) -> bool:
+        """Refresh when another process (or `paperbot ingest` in a terminal) changed the store.
+
+        The whole corpus is reloaded, so BM25 statistics (N, average length, document
+        frequencies) are always those of the whole store: a process that caught up ranks exactly
+        as a freshly started one.
+        """
+        if await self._store.generation() == self.current.generation:
+            return False
+        async with self._refreshing:
+            if await self._store.generation() == self.current.generation:
+                return False  # another caller refreshed while this one waited
+            corpus = await load_corpus(self._store, self._params, self._index_dir)
+            self.current = corpus
+            self._warm(corpus)
+        return True
+
+    async def catch_up(self) -> bool:
+        """`refresh_if_changed` that never raises for a database that is briefly away: the
+        next call tries again."""
+        try:
+            return await self.refresh_if_changed()
+        except StoreError as error:
+            log.warning("could not check for corpus changes: %s", error)
+            return False
+
+    async def follow(self, interval: float) -> None:
+        """Run until cancelled: catch up every `interval` seconds."""
+        while True:
+            await asyncio.sleep(interval)
+            await self.catch_up()
 
     async def close(self) -> None:
         # Let a background build finish so no thread outlives the corpus it belongs to.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -31,7 +31,7 @@ from retrieval.models import (
     Paper,
     ParsedQuery,
 )
-from retrieval.parameters import bm25_params, rank_options
+from retrieval.parameters import bm25_params, list_limits, rank_options
 from retrieval.questions import rank_free_text, rank_question, rank_similar
 from retrieval.ranking import Ranking
 from retrieval.stores import open_store
@@ -48,7 +48,7 @@ class Engine:
     def __init__(self, settings: Settings, store: Store, live: LiveCorpus) -> None:
         self.settings = settings
         self.store = store
-        self._live = live
+        self.live = live  # the current corpus; `live.follow()` picks up other processes' changes
         self._ingest_lock = asyncio.Lock()
         self.latencies = LatencyLog()
         self.memory = StoredMemory(store)
@@ -77,7 +77,7 @@ class Engine:
         return engine
 
     async def close(self) -> None:
-        await self._live.close()
+        await self.live.close()
         await self.store.close()
 
     async def __aenter__(self) -> Engine:
@@ -88,7 +88,7 @@ class Engine:
 
     @property
     def corpus(self) -> Corpus:
-        return self._live.current
+        return self.live.current
 
     # -- questions -----------------------------------------------------------------------------
 
@@ -100,10 +100,8 @@ class Engine:
         offset: int = 0,
         collection: str | None = None,
     ) -> Answer:
-        """Rank papers for a question; `hits` is the page [offset, offset + limit).
-
-        A `collection` argument replaces any `in:` filter written in the question.
-        """
+        """Rank papers for a question; `hits` is the page [offset, offset + limit). A
+        `collection` argument replaces any `in:` filter written in the question."""
         started = time.perf_counter()
         corpus, settings = self.corpus, self.settings
         parsed, ranking, notice = await asyncio.to_thread(
@@ -180,11 +178,9 @@ class Engine:
 
     async def explain(self, paper_ids: Sequence[str], question: str) -> list[Excerpt | None]:
         """The best sentence of each paper for `question` (None where nothing matches)."""
-        papers = [await self.paper(paper_id) for paper_id in paper_ids]
+        abstracts = [(await self.paper(paper_id)).abstract for paper_id in paper_ids]
         weights = query_weights(self.corpus, question, self.options)
-        return await asyncio.to_thread(
-            best_sentences, [p.abstract for p in papers], weights, self.settings.excerpt_chars
-        )
+        return best_sentences(abstracts, weights, self.settings.excerpt_chars)
 
     async def suggest_papers(self, text: str, limit: int = 25) -> list[tuple[str, str]]:
         """Autocomplete: ids and label words by prefix first, then full-text matches."""
@@ -204,20 +200,25 @@ class Engine:
         progress: Progress | None = None,
     ) -> IngestReport:
         """Ingest files and folders, each file atomically; then refresh the corpus once."""
-        async with self._ingest_lock:
-            report = await ingest_paths(self.store, paths, collection=collection, progress=progress)
-            if report.files_read:
-                await self._live.refresh()
-        return report
+        limits = list_limits(self.settings)
+        return await self._then_refresh(
+            ingest_paths(self.store, paths, collection=collection, progress=progress, limits=limits)
+        )
 
     async def ingest_bytes(
         self, name: str, data: bytes, *, collection: str | None = None
     ) -> IngestReport:
         """Ingest an uploaded list; raises ListFormatError (with file and line) if it is bad."""
+        limits = list_limits(self.settings)
+        return await self._then_refresh(
+            ingest_upload(self.store, name, data, collection=collection, limits=limits)
+        )
+
+    async def _then_refresh(self, work: Awaitable[IngestReport]) -> IngestReport:
         async with self._ingest_lock:
-            report = await ingest_upload(self.store, name, data, collection=collection)
+            report = await work
             if report.files_read:
-                await self._live.refresh()
+                await self.live.refresh()
         return report
 
     async def reload_seeds(self) -> IngestReport:

@@ -8,20 +8,43 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
+import os
+import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from retrieval import text as analysis
 from retrieval.errors import PaperbotError, StoreError
 from retrieval.ids import content_hash
 from retrieval.labels import LABELER_VERSION, derive_label, extract_urls
-from retrieval.lists import ParsedList, find_paper_files, read_paper_bytes, read_paper_file
-from retrieval.models import IngestReport
+from retrieval.lists import (
+    DEFAULT_MAX_FILE_BYTES,
+    DEFAULT_MAX_PAPERS,
+    ParsedList,
+    find_paper_files,
+    read_paper_bytes,
+    read_paper_file,
+)
+from retrieval.models import IngestReport, ParsedPaper
 from retrieval.stores.protocol import NewPaper, Store, StoredText
 
 log = logging.getLogger(__name__)
 
 Progress = Callable[[str], None]
+# Files with fewer papers are analyzed in one worker thread; bigger ones in CHUNKs over all cores.
+PARALLEL_FROM = 20_000
+CHUNK = 5_000
+
+
+@dataclass(frozen=True, slots=True)
+class ListLimits:
+    """How big one list file may be (PAPERBOT_MAX_LIST_FILE_BYTES, _MAX_LIST_PAPERS)."""
+
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    max_papers: int = DEFAULT_MAX_PAPERS
 
 
 def searchable_text(title: str | None, abstract: str) -> str:
@@ -29,10 +52,10 @@ def searchable_text(title: str | None, abstract: str) -> str:
     return f"{title}\n{abstract}" if title else abstract
 
 
-def prepare_papers(parsed: ParsedList) -> list[NewPaper]:
+def prepare_papers(papers: Sequence[ParsedPaper]) -> list[NewPaper]:
     """Analyze, label and hash parsed papers: everything the store keeps for each one."""
     prepared = []
-    for paper in parsed.papers:
+    for paper in papers:
         urls = extract_urls(paper.abstract)
         if paper.url and paper.url not in urls:
             urls = (paper.url, *urls)
@@ -58,6 +81,7 @@ async def ingest_paths(
     *,
     collection: str | None = None,
     progress: Progress | None = None,
+    limits: ListLimits = ListLimits(),
 ) -> IngestReport:
     """Ingest files and folders, each file atomically; a store fault stops the run."""
     files = await asyncio.to_thread(find_paper_files, list(paths))
@@ -66,12 +90,18 @@ async def ingest_paths(
         if progress:
             progress(f"[{number}/{len(files)}] {path}")
         try:
-            parsed = await asyncio.to_thread(read_paper_file, path, collection=collection)
+            parsed = await asyncio.to_thread(
+                read_paper_file,
+                path,
+                collection=collection,
+                max_file_bytes=limits.max_file_bytes,
+                max_papers=limits.max_papers,
+            )
         except PaperbotError as error:
             report = report.merge(IngestReport(errors=(str(error),)))
             continue
         try:
-            report = report.merge(await store_parsed(store, parsed, str(path)))
+            report = report.merge(await store_parsed(store, parsed, str(path), progress))
         except StoreError as error:
             # Disk full or read-only: later files would fail alike. Files stored before this
             # one stay, and the caller's refresh makes them searchable now.
@@ -83,17 +113,60 @@ async def ingest_paths(
 
 
 async def ingest_upload(
-    store: Store, name: str, data: bytes, *, collection: str | None = None
+    store: Store,
+    name: str,
+    data: bytes,
+    *,
+    collection: str | None = None,
+    limits: ListLimits = ListLimits(),
 ) -> IngestReport:
     """Ingest an uploaded list; raises ListFormatError (with file and line) if it is bad."""
-    parsed = await asyncio.to_thread(read_paper_bytes, name, data, collection=collection)
+    parsed = await asyncio.to_thread(
+        read_paper_bytes,
+        name,
+        data,
+        collection=collection,
+        max_file_bytes=limits.max_file_bytes,
+        max_papers=limits.max_papers,
+    )
     return await store_parsed(store, parsed, f"upload:{name}")
 
 
-async def store_parsed(store: Store, parsed: ParsedList, origin: str) -> IngestReport:
+async def prepare_all(
+    papers: Sequence[ParsedPaper], origin: str, progress: Progress | None = None
+) -> list[NewPaper]:
+    """`prepare_papers` over all cores for big files (in chunks, with papers/s and an ETA on
+    `progress`); in a worker thread for small ones, where starting processes costs more."""
+    if len(papers) < PARALLEL_FROM or (os.cpu_count() or 1) < 2:
+        return await asyncio.to_thread(prepare_papers, papers)
+    chunks = [papers[i : i + CHUNK] for i in range(0, len(papers), CHUNK)]
+    loop = asyncio.get_running_loop()
+    prepared: list[NewPaper] = []
+    started = time.perf_counter()
+    # "spawn": forking a process that runs threads (the bot, asyncio's workers) is unsafe.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=os.cpu_count(), mp_context=context) as pool:
+        futures = [loop.run_in_executor(pool, prepare_papers, chunk) for chunk in chunks]
+        for future in futures:
+            prepared.extend(await future)
+            if progress:
+                progress(_rate_line(origin, len(prepared), len(papers), started))
+    return prepared
+
+
+def _rate_line(origin: str, done: int, total: int, started: float) -> str:
+    elapsed = max(time.perf_counter() - started, 1e-6)
+    rate = done / elapsed
+    eta = (total - done) / rate if rate else 0.0
+    return f"  {origin}: {done:,}/{total:,} papers analyzed, {rate:,.0f}/s, ETA {eta:,.0f} s"
+
+
+async def store_parsed(
+    store: Store, parsed: ParsedList, origin: str, progress: Progress | None = None
+) -> IngestReport:
     if await store.file_ingested(parsed.sha256):
         return IngestReport(files_skipped=1, notes=(f"{origin}: already ingested",))
-    prepared = await asyncio.to_thread(prepare_papers, parsed)
+    prepared = await prepare_all(parsed.papers, origin, progress)
     result = await store.add_file(
         origin=origin, sha256=parsed.sha256, collection=parsed.collection, papers=prepared
     )

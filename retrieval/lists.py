@@ -45,7 +45,7 @@ from retrieval.models import ParsedPaper
 
 DEFAULT_MAX_ABSTRACT_CHARS = 20_000
 DEFAULT_MAX_FILE_BYTES = 512 * 1024 * 1024
-# Above the largest BEIR scientific corpus (TREC-COVID, 171k); split bigger collections.
+# Above the largest BEIR scientific corpus (TREC-COVID, 171k); Settings can raise it.
 DEFAULT_MAX_PAPERS = 200_000
 PAPER_FILE_SUFFIXES = (".txt", ".jsonl")
 
@@ -225,8 +225,8 @@ def _check_size(name: str, size: int, max_file_bytes: int) -> None:
         raise ListFormatError(
             name,
             None,
-            f"file is {size:,} bytes, over the {max_file_bytes:,}-byte limit; "
-            "split it into smaller files",
+            f"file is {size:,} bytes, over the {max_file_bytes:,}-byte limit; split it, or "
+            "raise PAPERBOT_MAX_LIST_FILE_BYTES",
         )
 
 
@@ -243,7 +243,7 @@ def _check_count(name: str, line: int, count: int, max_papers: int) -> None:
             name,
             line,
             f"more than {max_papers:,} abstracts in one file (this is number {count:,}); "
-            "split it into smaller files",
+            "split it, or raise PAPERBOT_MAX_LIST_PAPERS",
         )
 
 

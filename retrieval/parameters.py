@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from config.settings import Settings
 from retrieval.index import BM25Params
+from retrieval.ingest import ListLimits
 from retrieval.ranking import RankOptions
 
 
@@ -18,4 +19,10 @@ def rank_options(settings: Settings) -> RankOptions:
         max_results=settings.max_results,
         expansion_weight=settings.acronym_weight,
         proximity_weight=settings.proximity_weight,
+    )
+
+
+def list_limits(settings: Settings) -> ListLimits:
+    return ListLimits(
+        max_file_bytes=settings.max_list_file_bytes, max_papers=settings.max_list_papers
     )

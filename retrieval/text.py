@@ -138,13 +138,24 @@ def _strip_markup(text: str) -> str:
     return text
 
 
+_ENTITY_START = re.compile(r"&(?=#?[0-9A-Za-z])")
+
+
 def clean_for_display(text: str) -> str:
     """Human-readable text: LaTeX/markdown markup removed, words kept, whitespace collapsed.
 
     `analyze(clean_for_display(t)) == analyze(t)`, so words found in the cleaned text carry the
     same terms as the index.
     """
-    return _SPACES.sub(" ", _strip_markup(text)).strip()
+    cleaned = _SPACES.sub(" ", _strip_markup(text)).strip()
+    # Unescaping can leave a new entity ("&amp#00" -> "&#00"), which analyzing the cleaned text
+    # would unescape a second time; a space after its "&" keeps it literal text.
+    return _ENTITY_START.sub(_literal_entity, cleaned) if "&" in cleaned else cleaned
+
+
+def _literal_entity(match: re.Match[str]) -> str:
+    ahead = match.string[match.start() : match.start() + 34]
+    return "& " if html.unescape(ahead)[:1] != "&" else "&"
 
 
 # --- words ---------------------------------------------------------------------------------

@@ -8,24 +8,38 @@ with `str.find`, regexes only run anchored at those spots, and every quantifier 
 
 This module assembles the label. The parts: `markup` cleans the text, `urls` finds links,
 `names` finds the introduced name (scored in `candidates`, with the vocabulary of
-`words`), `topics` gives the topic phrase and `text` trims to the limit.
+`words`), `salient` the coined name the abstract keeps using or its code link repeats,
+`topics` gives the topic phrase and `text` trims to the limit.
 """
 
 from __future__ import annotations
 
+from typing import Final
+
 from retrieval.labels.candidates import Candidate
 from retrieval.labels.markup import clean
 from retrieval.labels.names import best_name
-from retrieval.labels.text import MAX_LABEL_CHARS, fit
+from retrieval.labels.salient import repository_names, salient_name
+from retrieval.labels.text import MAX_LABEL_CHARS, fit, opens_with_punctuation
 from retrieval.labels.topics import topic_phrase
 from retrieval.labels.urls import extract_urls, url_matches
 
-__all__ = ["LABELER_VERSION", "MAX_LABEL_CHARS", "derive_label", "extract_urls"]
+__all__ = [
+    "LABELER_VERSION",
+    "MAX_LABEL_CHARS",
+    "derive_label",
+    "extract_urls",
+    "opens_with_punctuation",
+]
 
-# Bump on any change to what derive_label returns: stored labels are re-derived on next open.
-LABELER_VERSION = 1
+# Bump on any change to the labels derived from abstracts: stored labels are re-derived.
+# 2: introduced names found wherever the abstract introduces them (salient.py, code links),
+#    topic phrases from the contribution sentence, compressed.
+LABELER_VERSION: Final = 2
 
 _FALLBACK_LABEL = "Untitled abstract"
+# A label shorter than this has room for what the named method is for.
+_ROOM = 60
 
 
 def derive_label(abstract: str, title: str | None = None) -> str:
@@ -33,12 +47,20 @@ def derive_label(abstract: str, title: str | None = None) -> str:
     cleaned_title = clean(title) if title else ""
     label = fit(cleaned_title) if cleaned_title else _label_from_abstract(abstract)
     # Rare Unicode spaces survive NFKC; a label must read as one clean line.
-    return " ".join(label.split()) or _FALLBACK_LABEL
+    return _drop_leading_punctuation(" ".join(label.split())) or _FALLBACK_LABEL
+
+
+def _drop_leading_punctuation(label: str) -> str:
+    """', a video tokenizer' -> 'a video tokenizer': a label never opens with punctuation."""
+    while opens_with_punctuation(label):
+        label = label[1:].lstrip()
+    return label
 
 
 def _label_from_abstract(abstract: str) -> str:
     text = clean(abstract)
     urls = url_matches(text)
+    hints = repository_names([url.group() for url in urls]) if urls else {}
     if urls:
         kept: list[str] = []
         start = 0
@@ -50,6 +72,13 @@ def _label_from_abstract(abstract: str) -> str:
     if not text:
         return ""
     candidate = best_name(text)
+    if candidate is None or (hints and candidate.name.casefold() not in hints):
+        # A name the code link repeats beats one found by the introducing sentence alone.
+        salient = salient_name(text, hints)
+        if candidate is None or (
+            salient is not None and salient.name.casefold() in hints and salient.name in text
+        ):
+            candidate = salient
     label = _compose(candidate, text) if candidate else topic_phrase(text)
     return label or fit(text)
 
@@ -57,12 +86,32 @@ def _label_from_abstract(abstract: str) -> str:
 def _compose(candidate: Candidate, text: str) -> str:
     name = candidate.name
     expansion = candidate.expansion.strip(" ,;:.\"'“”")
+    if " " not in expansion and "-" in expansion and expansion[:1].isupper():
+        # "Think-on-Graph (ToG)": a hyphenated long form is what papers call it by.
+        name, expansion = expansion, ""
     if expansion and expansion.casefold() != name.casefold():
-        return fit(f"{name}: {expansion}")
+        label = f"{name}: {expansion}"
+        if len(label) < _ROOM:
+            # "DMC: Dynamic Memory Compression" says little of what it is for: add the
+            # description or the topic while there is room.
+            more = candidate.description.removeprefix(": ").removeprefix(", ")
+            more = more or topic_phrase(text)
+            if more and name not in more and expansion.casefold() not in more.casefold():
+                label = (
+                    f"{label}, {more[:1].lower()}{more[1:]}"
+                    if candidate.description
+                    else f"{label} – {more}"
+                )
+        return fit(label)
     if candidate.description:
         return fit(name + candidate.description)
     # A bare name says little in a list of papers: add what the abstract is about.
     topic = topic_phrase(text)
-    if name.casefold() in topic.casefold():
+    if topic.casefold().startswith(name.casefold()):
         return topic
+    if name in topic:
+        # "Method, eXpRT, prunes experts": the name leads, so it need not be said twice.
+        for spelled in (f", {name},", f" ({name})", f" {name}"):
+            topic = topic.replace(spelled, "")
+        topic = topic[:1].upper() + topic[1:]
     return fit(f"{name}: {topic}" if topic else name)

@@ -27,6 +27,9 @@ _DESCRIPTION_HEAD = re.compile(
 _TAIL_HEAD = re.compile(r",? (?=(?:for|to|that|which|with|in|on|of|based on|using|via) )")
 _TITLE_RUN = re.compile(r"(?:a|an|the) (?P<words>(?:[A-Z][\w\-]{0,30} ){0,7}[A-Z][\w\-]{0,30})\b")
 _TYPED_DESCRIPTION = re.compile(rf": (?:a|an|the|our) (?:[\w\-]{{1,30}},? ){{0,5}}?{TYPES}\b")
+_DATA_DESCRIPTION = re.compile(
+    r": (?:a|an|the|our) (?:[\w\-]{1,30},? ){0,6}?(?:data ?set|benchmark|corpus|suite|collection)"
+)
 _NOT_ARTIFACT = re.compile(
     r"\b(?:hypothes[ie]s|problem|phenomen(?:on|a)|effect|dilemma|paradox|tax|law|conjecture"
     r"|principle|theorem|lemma|assumption|property|condition|regime|bias|gap|fallacy|trap"
@@ -86,10 +89,18 @@ def scored(
         score += 1
     if recurs:
         score += 1
-    if typed or _TYPED_DESCRIPTION.match(description):
+    if (typed or _TYPED_DESCRIPTION.match(description)) and not _DATA_DESCRIPTION.match(
+        description
+    ):
+        # A typed artefact; data sets and benchmarks come with the method more often than not
+        # ("Leveraging ECInstruct, we develop eCeLLM"), and the method names the paper.
         score += 1
     if _NOT_ARTIFACT.search(expansion or name):
         score -= 4
+    if text.find(f"({name})", 0, max(start - 1, 0)) >= 0:
+        # Defined before the sentence that introduces it: background ("test-time adaptation
+        # (TTA) ... we propose a TTA method, called PROGRAM").
+        score -= 2
     return Candidate(name, expansion, description, score, start)
 
 

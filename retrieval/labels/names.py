@@ -17,6 +17,7 @@ from retrieval.labels.words import (
     acronym_start,
     all_capitalised,
     is_acronym,
+    is_coined_word,
     is_strong,
     strip_leading_noise,
 )
@@ -28,13 +29,17 @@ _NAME = rf"{_TOKEN}(?: {_TOKEN}){{0,5}}"
 # Where the authors speak ("we", "this paper") or name something, found with `str.find` on the
 # lowercased text: a handful of C-speed scans instead of one slow alternation over every position.
 _PAPER_WORDS = ("paper ", "work ", "study ", "article ", "note ")
-_CALL_STEMS = ("called ", "name", "dubbed ", "termed ", "coined ", "referred to as ")
-_CALL_WORDS = ("called ", "named ", "namely ", "dubbed ", "termed ", "coined ", "referred to as ")
+_CALL_STEMS = ("called ", "name", "dubbed ", "termed ", "coined ", "referred to as ", "denoted ")
+# Longest first: "coined as X" must not read "as X" as the name.
+_CALL_WORDS = (
+    "called as ", "named as ", "dubbed as ", "termed as ", "coined as ", "denoted as ",
+    "called ", "named ", "namely, ", "namely ", "dubbed ", "termed ", "coined ", "referred to as ",
+)  # fmt: skip
 _VERB = re.compile(
     r"(?P<adverbs>(?:(?:[a-z]{2,14}ly|also|further|then|thus|hence|first|here|now|therefore"
     r"|instead|accordingly|finally|additionally|next|to this end),? ){0,2})"
     r"(?:(?P<intro>propos|introduc|present|develop|design|devis|buil[dt]|construct|releas"
-    r"|creat|contribut|offer|unveil|curat|formulat)[a-z]{0,3}"
+    r"|creat|contribut|offer|unveil|curat|formulat|provid|pioneer|put forth)[a-z]{0,3}"
     r"|(?:call|term|name|dub|coin)[a-z]{0,3}(?: (?:it|this|them|these|our|the|such)"
     rf"(?: (?:new |proposed |resulting |overall |novel )?{TYPES})?)?"
     r"|refer(?:s|red)? to (?:it|this|them|these|our|the)(?: [\w\-]{1,30}){0,3}? as) "
@@ -48,7 +53,7 @@ _ACRONYM_DEF = re.compile(
     r"(?P<exp>(?:[^\s(),.;:]{1,40} ){0,9}?[^\s(),.;:]{1,40}) ?\( ?(?P<acr>[^()\s,;]{1,20}) ?\)"
 )
 _DIRECT_NAME = re.compile(
-    rf"(?P<name>{_NAME})(?P<after> ?[,(:]| (?:which|that|is|for|to|as|in|with|on|by|—|–)\b"
+    rf"(?P<name>{_NAME})(?P<after> ?[,(:]| -(?= )| (?:which|that|is|for|to|as|in|with|on|by|—|–)\b"
     r"| ?\.(?: |$)|$)"
 )
 # Singular only: "we propose CD algorithms for ..." is a family of methods, not a name.
@@ -59,7 +64,17 @@ _TYPE_THEN_NAME = re.compile(
     rf"(?:[\w\-]{{1,30}},? ){{0,4}}?(?P<type>{TYPES}),? (?P<name>{_NAME})"
     r"(?= ?[,(:]| ?\.(?: |$)| (?:which|that|for|to|as|in|with|on|by)\b|$)"
 )
-_OUR_NAME = re.compile(rf"(?:[\w\-]{{1,30}} ){{0,3}}?{TYPES}, (?P<name>{_NAME}),")
+# "our solution, Layerwise Proximal Replay (LPR), balances", "our algorithm, ACE: Off-policy ..."
+_OUR_NAME = re.compile(
+    rf"(?:[\w\-]{{1,30}} ){{0,3}}?{TYPES}, (?P<name>{_NAME})(?= \([^()]{{1,20}}\),|,|:)"
+)
+_TYPE_AFTER = re.compile(rf" {TYPES}\b(?!-)")
+# "novel evolution-strategies based method": lowercase words ending in an artefact noun.
+_NOUN_PHRASE_TYPE = re.compile(
+    rf"(?:(?!(?:using|with|for|of|by|via|to|on|in|from|and|or)\b)[a-z][\w\-]{{0,30}} ){{0,6}}"
+    rf"{TYPES}"
+)
+_RESULT_WORDS = ("resulting ", "resulted ", "proposed ")
 _TAIL_WORDS = frozenset(("for", "as", "via", "with"))
 # A plain capitalised phrase counts as a name only when an appositive follows ("Decrypto, a
 # game-based benchmark"); "Relational Graph Recognition, where ..." defines a task, not a method.
@@ -97,6 +112,14 @@ def best_name(text: str) -> Candidate | None:
             ours.append(position)
             end = lower.find(" ", position + 5) + 1
             candidates.append(_after_subject(text, position, end))
+    for word in _RESULT_WORDS:
+        # "The resulting model, Tripod, achieves", "the proposed framework, X,"
+        for position in occurrences(lower, word):
+            our_name = _OUR_NAME.match(text, position + len(word))
+            if our_name and not lower[position - 1 : position].isalnum():
+                name = our_name.group("name")
+                end = our_name.end()
+                candidates.append(scored(text, name, "", our_name.start("name"), end, base=4))
     for position in occurrences(lower, "our "):
         if not lower[position - 1 : position].isalnum():
             ours.append(position)
@@ -119,13 +142,12 @@ def _named_inside(text: str, lower: str, ours: list[int]) -> list[Candidate | No
     for stem in _CALL_STEMS:
         for position in occurrences(lower, stem):
             word = next((word for word in _CALL_WORDS if lower.startswith(word, position)), "")
-            if (
-                word
-                and not lower[position - 1 : position].isalnum()
-                and _is_ours(lower, ours, position)
-            ):
+            if word and not lower[position - 1 : position].isalnum():
+                # "The resulting approach, referred to as BRAIn": naming is introducing, even
+                # outside the authors' own sentences, but those come first.
+                base = 5 if _is_ours(lower, ours, position) else 4
                 after = position + len(word)
-                candidates.append(_name_at(text, after, base=5, verb_start=position, named=True))
+                candidates.append(_name_at(text, after, base=base, verb_start=position, named=True))
     for position in occurrences(lower, ", a"):
         if (
             lower.startswith((" ", "n "), position + 3)
@@ -146,7 +168,12 @@ def _after_subject(text: str, subject: int, end: int) -> Candidate | None:
     """The name after 'we propose', 'this paper introduces', 'we call this method' ..."""
     verb = _VERB.match(text, end)
     if verb is None:
-        return None
+        # "we close this gap and introduce LASER": the second verb of the same clause.
+        stop = text.find(". ", end, end + 120)
+        joined = text.find(" and ", end, stop if stop >= 0 else end + 120)
+        verb = _VERB.match(text, joined + 5) if joined >= 0 else None
+        if verb is None or verb.group("intro") is None:
+            return None
     base = 4 if _ALSO.search(verb.group("adverbs")) else 5  # "we also propose" is secondary
     named = verb.group("intro") is None
     return _name_at(text, verb.end(), base=base, verb_start=subject, named=named)
@@ -178,7 +205,11 @@ def _name_at(
     if found:
         return found
     after_type = _TYPE_THEN_NAME.match(text, position)
-    if after_type and is_strong(after_type.group("name")):
+    if after_type and (
+        is_strong(after_type.group("name"))
+        or _spelled_by_paren(text, after_type)
+        or _recurring_word(text, after_type.group("name"))
+    ):
         # "an expansive benchmark suite SciBench for LLMs", "a graph neural network, Graph2Tac,"
         end = after_type.end("name")
         noun = text[phrase_start : after_type.end("type")].rstrip(",")
@@ -211,7 +242,23 @@ def _name_at(
             typed=True,
             description=described,
         )
+    coined = _TOKEN_WORD.match(text, position)
+    if coined and is_coined_word(coined.group()) and text.count(coined.group()) >= 2:
+        # "this paper introduces ZeRO++ composing of ...": a coined word the paper keeps using.
+        return scored(text, coined.group(), "", position, coined.end(), base=base - 1)
     return None
+
+
+def _recurring_word(text: str, name: str) -> bool:
+    """'a GPT based model, Duolando, which': one capitalised word the abstract uses again."""
+    return " " not in name and name[:1].isupper() and text.count(name) >= 2
+
+
+def _spelled_by_paren(text: str, match: re.Match[str]) -> bool:
+    """'a novel framework, Online Auxiliary Knowledge (OAK)': the acronym makes it a name."""
+    paren = PAREN_AFTER.match(text, match.end("name"))
+    acronym = paren.group("paren") if paren else ""
+    return is_acronym(acronym) and acronym_start(acronym, match.group("name")) == 0
 
 
 def _direct_name(
@@ -230,18 +277,18 @@ def _direct_name(
         if paren and acronym_start(name, paren.group("paren")) == 0:
             expansion = paren.group("paren")
             end = paren.end()
-    elif after in {":", ","}:
+    elif after in {":", ",", "-"}:
         # "ERP, Entropy-Reinforced Planning for Transformer Decoding, which ..." and
         # "LASER: LineAr CompreSsion in WirEless DistRibuted Optimization."
         stop = _segment_end(text, direct.end())
         if after == ":" and len(name) < 3:
             return None  # "Dr. Strategy" broken at its period
         segment = text[direct.end() : stop].strip()
-        spelled = after == ":" or acronym_start(name, segment) == 0
+        spelled = after != "," or acronym_start(name, segment) == 0
         if segment and spelled and segment.count(" ") < 12 and all_capitalised(segment):
             expansion = segment
             end = stop
-    weak_ok = named or after in {"(", ":"}
+    weak_ok = named or after in {"(", ":", "-"}
     weak_ok = weak_ok or (after == "," and _WEAK_FOLLOW.match(text, direct.end()) is not None)
     described = _called_description(text, verb_start, end) if named else ""
     if not described and after in _TAIL_WORDS:
@@ -261,7 +308,7 @@ def _direct_name(
 
 
 def _segment_end(text: str, start: int) -> int:
-    ends = [text.find(stop, start, start + 150) for stop in (", ", ". ", "; ", " (")]
+    ends = [text.find(stop, start, start + 150) for stop in (", ", ". ", "; ", " (", " - ")]
     found = [end for end in ends if end >= 0]
     return min(found) if found else min(len(text), start + 150)
 
@@ -299,20 +346,29 @@ def _from_definition(text: str, match: re.Match[str], *, base: int) -> Candidate
     # AutoEncoder (DMAE)" names a part. A title-case phrase is accepted whole even when the
     # letters spell only its tail ("Switchable Sparse-Dense Learning (SSD)") or do not spell out
     # at all ("Side-by-Side (SxS)").
+    described = ""
     if start != 0 and not (all_capitalised(words) and words.count(" ") < 8):
-        return None
+        # "a novel evolution-strategies based method (EvIL)": a plain noun phrase that ends in
+        # what is introduced describes the name; "a framework using a ... (DMAE)" names a part.
+        if not (_NOUN_PHRASE_TYPE.fullmatch(words) and is_strong(acronym)):
+            return None
+        described, words = ": " + words, ""
+    elif " " not in words and is_coined_word(words):
+        # "Cell2Sentence (C2S)": a coined word is the name its acronym abbreviates.
+        acronym, words = words, ""
     expansion = words
     end = match.end()
-    continuation = _CONTINUATION.match(text, end)
+    continuation = _CONTINUATION.match(text, end) if expansion else None
     if continuation:
         # "Side-by-Side (SxS) Interleaved Reasoning": the name goes on after the acronym.
         expansion += continuation.group()
         end = continuation.end()
-    elif _MODIFIER_AFTER.match(text, end):
+    elif _MODIFIER_AFTER.match(text, end) and not _TYPE_AFTER.match(text, end):
         # "linear program (LP)-based policies", "imitation learning (IL) algorithm, PAIL":
-        # the acronym qualifies the thing introduced rather than naming it.
+        # the acronym qualifies the thing introduced rather than naming it; "(RCOT) approach"
+        # names it.
         return None
-    return scored(text, acronym, expansion, match.start(), end, base=base)
+    return scored(text, acronym, expansion, match.start(), end, base=base, description=described)
 
 
 def _appositive(text: str, comma: int) -> Candidate | None:
@@ -341,6 +397,9 @@ def _appositive(text: str, comma: int) -> Candidate | None:
         first = acronym_start(paren, long_form)
         if first < 0:
             return None
+        if " " not in long_form[first:] and is_coined_word(long_form[first:]):
+            # "Gene2Text (G2T), a method": the coined word is the name its acronym abbreviates.
+            return scored(text, long_form[first:], "", start, comma, base=4, typed=True)
         return scored(text, paren, long_form[first:], start, comma, base=4, typed=True)
     if not name:
         return None

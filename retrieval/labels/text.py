@@ -5,6 +5,8 @@ Both stay cheap and never raise on any input: scans are capped, trimming works o
 
 from __future__ import annotations
 
+import unicodedata
+
 MAX_LABEL_CHARS = 90
 
 # A cut label must not end on a word that promises more: 'a benchmark for the…'.
@@ -16,6 +18,15 @@ _DANGLING = frozenset(
     ]
 )  # fmt: skip
 _DANGLING_END = " ,;:([-–—/&+"
+# Punctuation a label may open with: quotes and brackets around its first words.
+_OPENERS = "\"'“‘«([{"
+
+
+def opens_with_punctuation(label: str) -> bool:
+    """A comma, period, dash ... first ('“', '(' and '[' may open a label)."""
+    return (
+        bool(label) and unicodedata.category(label[0]).startswith("P") and label[0] not in _OPENERS
+    )
 
 
 def occurrences(text: str, needle: str) -> list[int]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from retrieval.labels.text import fit
-from retrieval.labels.words import ANAPHORA
+from retrieval.labels.text import fit, occurrences
+from retrieval.labels.words import ANAPHORA, is_coined_word
 
 # A period after these does not end a sentence.
 _ABBREVIATIONS = tuple(
@@ -49,6 +49,23 @@ _LEADING_DETERMINERS = re.compile(
     r"|unified|yet|effective|and) )+",
     re.IGNORECASE,
 )
+_SHORT = 60
+# "Despite the remarkable capabilities, LLMs face ...": the concession is not the subject.
+_CONCESSION = re.compile(
+    r"(?:despite|although|though|while|even though|whereas) [^,;]{3,120}, ", re.I
+)
+# Only a free-standing aside: "(ε, δ)-private" keeps its parenthesis.
+_ASIDE = re.compile(r" \([^()]{0,80}\)(?=[\s,.;:]|$)")
+# Words a 90-character label can do without; whole words only, so the "A" of "A/B testing"
+# and the "simple" of "simple-yet-efficient" stay.
+_FILLER_WORDS = frozenset(
+    [
+        "a", "an", "the", "novel", "new", "simple", "yet", "effective", "general", "generic",
+        "unified", "principled", "several", "various", "some", "very", "highly", "also", "both",
+        "existing", "different", "specific", "particular", "powerful", "practical",
+        "lightweight", "systematic", "comprehensive",
+    ]
+)  # fmt: skip
 _CLAUSE_BREAK = re.compile(
     r": |; | — | – | - |, (?:which|where|whereas|while|and|but|so|thus|with|[a-z]{3,20}ing)\b"
 )
@@ -61,7 +78,8 @@ def _sentences(text: str, limit: int = 4) -> list[str]:
     stop = text.find(". ")
     while stop >= 0 and len(sentences) < limit:
         following = text[stop + 2 : stop + 3]
-        if (following.isupper() or following.isdigit() or following in "\"“'([") and not (
+        # A lowercase start counts too: "clips. \\modelname{} halves" lost its subject to markup.
+        if (following.isalnum() or following in "\"“'([") and not (
             text.endswith(_ABBREVIATIONS, start, stop)
         ):
             sentences.append(text[start : stop + 1])
@@ -76,20 +94,59 @@ def topic_phrase(text: str) -> str:
     """A compact phrase from the contribution sentence, else from the first sentence."""
     sentences = _sentences(text)
     chosen = ""
-    for sentence in sentences:
+    later = False  # whether the contribution comes after the opening sentence
+    for index, sentence in enumerate(sentences):
         lead = _LEAD_IN.match(sentence)
         rest = sentence[lead.end() :] if lead else sentence
         contribution = _CONTRIBUTION.match(rest)
+        if contribution is None and " we " in rest:
+            # "Based on this insight, we propose ...": the contribution after an opening clause.
+            contribution = _contribution_inside(rest)
         if contribution:
             chosen = rest[contribution.end() :]
             second = _SECOND_VERB.match(chosen)
             chosen = chosen[second.end() :] if second else chosen
             if len(chosen) < 16 or ANAPHORA.search(chosen, 0, 60):
                 chosen = ""
+            later = index > 0
             break
+    opening = _opening(sentences[0])
     if not chosen:
-        lead = _LEAD_IN.match(sentences[0])
-        chosen = sentences[0][lead.end() :] if lead else sentences[0]
+        chosen, opening = opening, ""
+    chosen = _phrase(chosen)
+    if later and opening and len(chosen) < _SHORT:
+        # A short contribution leaves room for the problem the abstract opens with.
+        chosen = f"{chosen}; {_phrase(opening)}"
+    if not chosen:
+        return ""
+    return fit(chosen[0].upper() + chosen[1:])
+
+
+def _contribution_inside(sentence: str) -> re.Match[str] | None:
+    """'Based on this insight, we propose ...': the contribution after an opening clause."""
+    for position in occurrences(sentence, " we "):
+        found = _CONTRIBUTION.match(sentence, position + 1)
+        if found:
+            return found
+    return None
+
+
+def _aside(match: re.Match[str]) -> str:
+    """'(LLMs)', '(e.g., ...)' go; a coined name such as '(X-Prompt)' stays."""
+    inner = match.group()[2:-1]
+    keep = " " not in inner and is_coined_word(inner) and not inner.rstrip("s").isupper()
+    return match.group() if keep else ""
+
+
+def _opening(sentence: str) -> str:
+    lead = _LEAD_IN.match(sentence)
+    sentence = sentence[lead.end() :] if lead else sentence
+    concession = _CONCESSION.match(sentence)
+    return sentence[concession.end() :] if concession else sentence
+
+
+def _phrase(chosen: str) -> str:
+    """The clause, without leading determiners, asides in parentheses or filler adjectives."""
     determiners = _LEADING_DETERMINERS.match(chosen)
     if determiners and determiners.end() < len(chosen):
         chosen = chosen[determiners.end() :]
@@ -99,6 +156,8 @@ def topic_phrase(text: str) -> str:
         chosen = chosen[: broken.start()]
         if chosen.count("(") > chosen.count(")"):  # the break fell inside a parenthesis
             chosen = chosen[: chosen.rfind("(")].rstrip()
-    if not chosen:
-        return ""
-    return fit(chosen[0].upper() + chosen[1:])
+    # 90 characters hold more of what the paper does without "(LLMs)", "a novel", "the".
+    if "(" in chosen:
+        chosen = _ASIDE.sub(_aside, chosen)
+    words = [word for word in chosen.split() if word.lower() not in _FILLER_WORDS]
+    return " ".join(words).strip(" ,;:")

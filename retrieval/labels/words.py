@@ -50,6 +50,7 @@ ANAPHORA = re.compile(
     r"^(?:that|those|it|they|its|their|them|both|one)\b|\b(?:this|these|such|above)\b",
     re.IGNORECASE,
 )
+_COINED_PART = re.compile(r"[a-z][A-Z]|[A-Z][^\-\s]*[A-Z0-9]|[0-9][^\-\s]*[A-Z]")
 _CONNECTORS = frozenset(
     [
         "and", "of", "for", "with", "in", "on", "the", "to", "via", "a", "an", "by", "from",
@@ -77,6 +78,13 @@ def is_strong(name: str) -> bool:
     return False
 
 
+def is_coined_word(word: str) -> bool:
+    """One word coined inside itself: 'Cell2Sentence', 'eCeLLM', 'CF-OPT' (not 'Side-by-Side')."""
+    # Within one hyphen-separated part: two capitals, a capital and a digit, or a lowercase
+    # letter followed by a capital.
+    return _COINED_PART.search(word) is not None
+
+
 def all_capitalised(words: str) -> bool:
     """'Zero-shot Cross-task Preference Alignment and Robust Reward Learning': a coined phrase."""
     parts = words.split(" ")
@@ -95,8 +103,24 @@ def title_case(words: str) -> bool:
 
 
 def acronym_start(acronym: str, words: str) -> int:
-    """Start of the shortest tail of `words` that spells the acronym (Schwartz & Hearst), or -1."""
-    letters = [char.lower() for char in acronym if char.isalnum()]
+    """Start of the shortest tail of `words` that spells the acronym (Schwartz & Hearst), or -1.
+
+    A digit after a letter may count it: "AD3" spells "Action-informed Diverse ... Distractors
+    Distinguisher" as A, D, D, D.
+    """
+    start = _spelled_start([char.lower() for char in acronym if char.isalnum()], words)
+    if start >= 0 or not any(char.isdigit() for char in acronym):
+        return start
+    letters: list[str] = []
+    for char in acronym.lower():
+        if char in "234" and letters and letters[-1].isalpha():
+            letters.extend(letters[-1] * (int(char) - 1))
+        elif char.isalnum():
+            letters.append(char)
+    return _spelled_start(letters, words)
+
+
+def _spelled_start(letters: list[str], words: str) -> int:
     if not letters or len(words) > 400:
         return -1
     lower = words.lower()

@@ -99,6 +99,17 @@ class FakeMemory:
             self.messages[message_id] = state
 
 
+class FakeLive:
+    """The corpus follower: nothing changes underneath a fake engine."""
+
+    def __init__(self) -> None:
+        self.following = False
+
+    async def follow(self, interval: float) -> None:
+        self.following = True
+        await asyncio.Event().wait()
+
+
 class FakeEngine:
     """Keyword matching over PAPERS; records saved papers and meta like the store would."""
 
@@ -112,6 +123,7 @@ class FakeEngine:
         self.fail_with: BaseException | None = None
         self.closed = False
         self._memory = FakeMemory()
+        self.live = FakeLive()
 
     async def _maybe_fail(self) -> None:
         if self.delay:

@@ -148,3 +148,26 @@ def test_python_dash_m_bot_and_console_script_agree(tmp_path: Path) -> None:
         assert module.returncode == console.returncode == 0, (args, module.stderr, console.stderr)
         assert module.stdout == console.stdout, args
         assert module.stdout.strip(), args
+
+
+def test_eval_labels_prints_both_measures_per_file(tmp_path: Path) -> None:
+    records = [
+        {"title": "FooNet: Graph Networks", "abstract": "We propose FooNet, a network for graphs."},
+        {"title": "Pruning Graphs", "abstract": "Graphs are large. We study pruning of graphs."},
+    ]
+    path = tmp_path / "conf.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    result = run(tmp_path, "eval", "labels", str(path))
+    assert result.returncode == 0, result.stderr
+    row = next(line for line in result.stdout.splitlines() if line.startswith("conf.jsonl"))
+    # papers, named, named rate, baseline named rate, recall, baseline recall, recall all, punct
+    assert row.split()[1:5] == ["2", "1", "1.000", "0.000"]
+
+
+def test_eval_labels_without_titles_is_one_line_and_nonzero(tmp_path: Path) -> None:
+    path = tmp_path / "list.txt"
+    path.write_text("ICML 2026 论文列表\n\nWe propose FooNet, a network.\n", encoding="utf-8")
+    result = run(tmp_path, "eval", "labels", str(path))
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0
+    assert "needs JSONL lists with titles" in result.stderr

@@ -71,3 +71,28 @@ def test_missing_or_broken_toml_is_one_line(
     monkeypatch.setenv("PAPERBOT_CONFIG", str(broken))
     with pytest.raises(SettingsError, match=r"broken\.toml"):
         load_settings()
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ({"shard_count": 4, "shard_ids": "0-1"}, [0, 1]),
+        ({"shard_count": 4, "shard_ids": "0,3"}, [0, 3]),
+        ({"shard_count": 4, "shard_ids": "2 - 3"}, None),
+        ({"shard_ids": "1"}, "PAPERBOT_SHARD_IDS needs PAPERBOT_SHARD_COUNT"),
+        ({"shard_count": 2, "shard_ids": "0-3"}, "must be below PAPERBOT_SHARD_COUNT (2)"),
+        ({"shard_count": 2, "shard_ids": "a"}, "setting PAPERBOT_SHARD_IDS: expected shard"),
+    ],
+)
+def test_shard_ranges(given: dict[str, object], expected: list[int] | str | None) -> None:
+    if isinstance(expected, list):
+        settings = load_settings(_env_file=None, **given)
+        assert settings.shard_ids == expected
+        assert settings.owns_shard_zero is (0 in expected)
+        return
+    with pytest.raises(SettingsError) as raised:
+        load_settings(_env_file=None, **given)
+    message = str(raised.value)
+    assert "\n" not in message
+    if expected is not None:
+        assert expected in message

@@ -277,3 +277,37 @@ async def test_huge_unknown_question_gets_a_short_suggestion(fixture_engine: Eng
     assert answer.hits == ()
     assert answer.suggestion is not None and len(answer.suggestion.split()) <= 12
     assert len(answer.question) <= fixture_engine.settings.max_query_chars
+
+
+async def test_a_running_engine_catches_up_with_another_process_ingest(
+    fixture_seeds: Path, make_settings: Callable[..., Settings], tmp_path: Path
+) -> None:
+    settings = make_settings(seeds_dir=fixture_seeds)
+    extra = tmp_path / "more.txt"
+    extra.write_text(
+        "Later 2026\n\nQuantum annealing schedules for protein folding landscapes.\n",
+        encoding="utf-8",
+    )
+    async with await Engine.open(settings) as running:
+        assert not await running.live.catch_up()  # nothing changed yet
+        async with await Engine.open(settings, ingest_seeds=False) as other:
+            await other.ingest([extra])
+        assert (await running.ask("quantum annealing")).hits == ()
+        assert await running.live.catch_up()
+        caught_up = await running.rank_text("quantum annealing protein folding", depth=7)
+    async with await Engine.open(settings) as fresh:
+        assert caught_up == await fresh.rank_text("quantum annealing protein folding", depth=7)
+    assert caught_up[0][0] == "later2026-1"
+
+
+async def test_list_size_limits_are_settings_and_the_error_names_them(
+    fixture_seeds: Path, make_settings: Callable[..., Settings], tmp_path: Path
+) -> None:
+    big = tmp_path / "big.txt"
+    big.write_text("Big 2026\n\n" + "\n\n".join(f"Abstract number {n}." for n in range(5)) + "\n")
+    async with await Engine.open(make_settings(seeds_dir=fixture_seeds, max_list_papers=3)) as e:
+        report = await e.ingest([big])
+    assert report.files_read == 0
+    assert len(report.errors) == 1 and "PAPERBOT_MAX_LIST_PAPERS" in report.errors[0]
+    async with await Engine.open(make_settings(seeds_dir=fixture_seeds, max_list_papers=5)) as e:
+        assert (await e.ingest([big])).papers_added == 5

@@ -1,0 +1,174 @@
+"""Label quality against real titles: `paperbot eval labels FILE.jsonl...`.
+
+Pure: given (abstract, real title) pairs, derive each label from the abstract alone and measure
+
+- named-method rate: of the papers whose real title starts with a method name ("NAME: ...") that
+  the abstract also uses, the share whose label starts with that name;
+- title content-word recall: the share of the real title's content words (index terms of the one
+  analyzer, so stemmed and without stopwords) found in the label, averaged over the papers that
+  are not in the named set (their label has to say what the paper does).
+
+Both are also given for the baseline label "first 90 characters of the abstract".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from retrieval.labels import MAX_LABEL_CHARS, derive_label, opens_with_punctuation
+from retrieval.labels.markup import clean
+from retrieval.text import analyze
+
+# "NAME: rest of the title": a name is at most three words and 40 characters.
+_TITLE_NAME = re.compile(r"(?P<name>[^\s:][^:]{0,39}?):\s")
+_MAX_EXAMPLES = 10
+
+
+@dataclass(frozen=True, slots=True)
+class LabelCase:
+    """One paper's label next to its real title."""
+
+    title: str
+    label: str
+    name: str | None  # the method name the title starts with, when the abstract uses it
+    recall: float
+
+
+@dataclass(frozen=True, slots=True)
+class LabelReport:
+    """Both measures for one list, for the labeler and for the baseline."""
+
+    name: str
+    papers: int
+    named: int
+    named_hits: int
+    baseline_named_hits: int
+    recall: float  # over papers outside the named set
+    baseline_recall: float
+    recall_all: float  # over every paper
+    starts_with_punctuation: int
+    named_misses: list[LabelCase] = field(default_factory=list)
+    recall_misses: list[LabelCase] = field(default_factory=list)
+
+    @property
+    def named_rate(self) -> float:
+        return self.named_hits / self.named if self.named else 0.0
+
+    @property
+    def baseline_named_rate(self) -> float:
+        return self.baseline_named_hits / self.named if self.named else 0.0
+
+
+def title_name(title: str, abstract: str) -> str | None:
+    """'Pruner-Zero' for 'Pruner-Zero: Evolving ...' when the abstract uses the name, else None."""
+    # Both as a reader sees them: "RoboMP$^2$" is "RoboMP²".
+    match = _TITLE_NAME.match(clean(title))
+    if match is None:
+        return None
+    name = match.group("name").strip()
+    if name.count(" ") > 2 or not any(char.isupper() or char.isdigit() for char in name):
+        return None
+    if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", clean(abstract)) is None:
+        return None
+    return name
+
+
+def starts_with_name(label: str, name: str) -> bool:
+    """Whether the label opens with the name as a whole word (case-insensitively)."""
+    head = label[: len(name)]
+    following = label[len(name) : len(name) + 1]
+    return head.casefold() == name.casefold() and not (following.isalnum() or following == "-")
+
+
+def content_recall(title: str, label: str) -> float:
+    """Share of the title's index terms that the label holds (1.0 for a title without any)."""
+    wanted = set(analyze(title))
+    if not wanted:
+        return 1.0
+    return len(wanted & set(analyze(label))) / len(wanted)
+
+
+def baseline_label(abstract: str) -> str:
+    """The label to beat: the abstract's first 90 characters."""
+    return abstract[:MAX_LABEL_CHARS]
+
+
+def evaluate_labels(
+    name: str,
+    records: Iterable[tuple[str, str]],
+    labeler: Callable[[str], str] = derive_label,
+) -> LabelReport:
+    """Measure `labeler` on (abstract, title) pairs; the title is never shown to it."""
+    papers = named = hits = baseline_hits = punctuation = 0
+    recalls: list[float] = []
+    baseline_recalls: list[float] = []
+    all_recalls: list[float] = []
+    named_misses: list[LabelCase] = []
+    recall_misses: list[LabelCase] = []
+    for abstract, title in records:
+        papers += 1
+        label = labeler(abstract)
+        baseline = baseline_label(abstract)
+        if opens_with_punctuation(label):
+            punctuation += 1
+        recall = content_recall(title, label)
+        all_recalls.append(recall)
+        method = title_name(title, abstract)
+        case = LabelCase(title, label, method, recall)
+        if method is not None:
+            named += 1
+            if starts_with_name(label, method):
+                hits += 1
+            elif len(named_misses) < _MAX_EXAMPLES:
+                named_misses.append(case)
+            baseline_hits += starts_with_name(baseline, method)
+        else:
+            recalls.append(recall)
+            baseline_recalls.append(content_recall(title, baseline))
+            if recall == 0.0 and len(recall_misses) < _MAX_EXAMPLES:
+                recall_misses.append(case)
+    return LabelReport(
+        name=name,
+        papers=papers,
+        named=named,
+        named_hits=hits,
+        baseline_named_hits=baseline_hits,
+        recall=_mean(recalls),
+        baseline_recall=_mean(baseline_recalls),
+        recall_all=_mean(all_recalls),
+        starts_with_punctuation=punctuation,
+        named_misses=named_misses,
+        recall_misses=recall_misses,
+    )
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def format_label_reports(reports: Sequence[LabelReport], *, examples: bool = True) -> str:
+    """A table of both measures per list, then examples of misses."""
+    lines = [
+        f"{'list':<24} {'papers':>6} {'named':>6} {'named rate':>10} {'(baseline)':>10} "
+        f"{'recall':>7} {'(baseline)':>10} {'recall all':>10} {'punct':>5}"
+    ]
+    for report in reports:
+        lines.append(
+            f"{report.name:<24} {report.papers:>6} {report.named:>6} "
+            f"{report.named_rate:>10.3f} {report.baseline_named_rate:>10.3f} "
+            f"{report.recall:>7.3f} {report.baseline_recall:>10.3f} {report.recall_all:>10.3f} "
+            f"{report.starts_with_punctuation:>5}"
+        )
+    lines.append(
+        "named rate: label starts with the title's 'NAME:' (papers whose abstract uses NAME); "
+        "recall: title content words in the label, other papers; baseline: first 90 characters"
+    )
+    if examples:
+        for report in reports:
+            lines.append(f"\n{report.name}: named misses (title | label)")
+            lines.extend(f"  {case.title}\n    -> {case.label}" for case in report.named_misses)
+            lines.append(f"{report.name}: labels with no title word (title | label)")
+            lines.extend(f"  {case.title}\n    -> {case.label}" for case in report.recall_misses)
+    return "\n".join(lines)

@@ -1,0 +1,188 @@
+"""The chat service over the real engine and store: intents, memory, replies, expiry."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from config.settings import Settings
+from retrieval.conversation import NoPaperInFocus, NoRecentAnswer, PositionOutOfRange
+from retrieval.conversation.chat import ChatService, Conversation, Reply, ReplyKind
+from retrieval.engine import Engine
+from retrieval.errors import PaperNotFound
+from tests.conftest import write_list
+
+IDLE = 30 * 60.0
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def chat(fixture_engine: Engine, clock: Clock) -> ChatService:
+    return ChatService(
+        fixture_engine, fixture_engine.memory, idle_seconds=IDLE, page_size=2, clock=clock
+    )
+
+
+ALICE = Conversation.of(1, 10)
+
+
+def ids(reply: Reply) -> list[str]:
+    return list(reply.paper_ids)
+
+
+async def test_small_talk_and_help_never_search(chat: ChatService) -> None:
+    for text, kind in (
+        ("hi", ReplyKind.GREETING),
+        ("thanks!", ReplyKind.THANKS),
+        ("help", ReplyKind.HELP),
+        ("?", ReplyKind.HELP),
+    ):
+        reply = await chat.handle(text, ALICE)
+        assert reply.kind is kind
+        assert reply.answer is None and reply.papers == ()
+
+
+async def test_a_follow_up_by_position_opens_that_result(chat: ChatService) -> None:
+    first = await chat.handle("mixture of experts routing", ALICE)
+    assert first.kind is ReplyKind.ANSWER and len(ids(first)) == 2
+    second = await chat.handle("the second one", ALICE)
+    assert second.kind is ReplyKind.PAPERS
+    assert ids(second) == [ids(first)[1]]
+    # "it" now means the paper just opened.
+    code = await chat.handle("does it have code?", ALICE)
+    assert code.kind is ReplyKind.PAPER_QUESTION and code.intent.wants_code
+    assert ids(code) == [ids(first)[1]]
+
+
+async def test_a_position_past_the_end_says_how_many_there_were(chat: ChatService) -> None:
+    await chat.handle("mixture of experts routing", ALICE)
+    reply = await chat.handle("the ninth one", ALICE)
+    assert reply.kind is ReplyKind.PROBLEM
+    assert isinstance(reply.error, PositionOutOfRange)
+    assert (reply.error.wanted, reply.error.available) == (9, 2)
+
+
+async def test_memory_expires_and_is_never_used_silently(chat: ChatService, clock: Clock) -> None:
+    await chat.handle("mixture of experts routing", ALICE)
+    clock.now += IDLE + 1
+    reply = await chat.handle("the second one", ALICE)
+    assert reply.kind is ReplyKind.PROBLEM
+    assert isinstance(reply.error, NoRecentAnswer) and reply.error.stale
+
+
+async def test_with_no_answer_yet_a_position_is_a_problem(chat: ChatService) -> None:
+    reply = await chat.handle("the second one", ALICE)
+    assert isinstance(reply.error, NoRecentAnswer) and not reply.error.stale
+
+
+async def test_memory_is_per_conversation(chat: ChatService) -> None:
+    await chat.handle("mixture of experts routing", ALICE)
+    bob = await chat.handle("the second one", Conversation.of(2, 10))
+    same_user_other_channel = await chat.handle("the second one", Conversation.of(1, 11))
+    assert isinstance(bob.error, NoRecentAnswer)
+    assert isinstance(same_user_other_channel.error, NoRecentAnswer)
+
+
+async def test_a_reply_resolves_against_the_message_it_replies_to(chat: ChatService) -> None:
+    old = await chat.handle("diffusion sampler denoising", ALICE)
+    await chat.remember_sent(555, ALICE, old)
+    new = await chat.handle("graph networks oversmoothing", ALICE)
+    assert ids(new)[0] != ids(old)[0]
+    plain = await chat.handle("the first one", ALICE)
+    assert ids(plain) == [ids(new)[0]]
+    by_reply = await chat.handle("the first one", ALICE, reply_to=555)
+    assert ids(by_reply) == [ids(old)[0]]
+    # The conversation now continues from the answer replied to.
+    assert ids(await chat.handle("it", ALICE)) == [ids(old)[0]]
+
+
+async def test_a_reply_to_an_old_answer_still_resolves(chat: ChatService, clock: Clock) -> None:
+    old = await chat.handle("diffusion sampler denoising", ALICE)
+    await chat.remember_sent(556, ALICE, old)
+    clock.now += 10 * IDLE
+    reply = await chat.handle("the first one", ALICE, reply_to=556)
+    assert ids(reply) == [ids(old)[0]]
+
+
+async def test_memory_survives_a_restart(
+    fixture_seeds: Path, make_settings: Callable[..., Settings], clock: Clock
+) -> None:
+    settings = make_settings(seeds_dir=fixture_seeds)
+    async with await Engine.open(settings) as engine:
+        chat = ChatService(engine, engine.memory, idle_seconds=IDLE, page_size=3, clock=clock)
+        first = await chat.handle("mixture of experts routing", ALICE)
+    async with await Engine.open(settings) as engine:
+        chat = ChatService(engine, engine.memory, idle_seconds=IDLE, page_size=3, clock=clock)
+        again = await chat.handle("number 2", ALICE)
+    assert ids(again) == [ids(first)[1]]
+
+
+async def test_more_continues_the_last_results(chat: ChatService) -> None:
+    first = await chat.handle("routing networks experts", ALICE)
+    more = await chat.handle("more", ALICE)
+    assert more.kind is ReplyKind.ANSWER and more.answer is not None
+    assert more.answer.hits[0].rank == 3
+    assert not set(ids(first)) & set(ids(more))
+
+
+async def test_similar_and_compare_by_position(chat: ChatService) -> None:
+    first = await chat.handle("mixture of experts routing", ALICE)
+    similar = await chat.handle("more like the first one", ALICE)
+    assert similar.kind is ReplyKind.ANSWER
+    assert ids(first)[0] not in ids(similar)
+    await chat.handle("mixture of experts routing", ALICE)
+    compared = await chat.handle("compare the first two", ALICE)
+    assert compared.kind is ReplyKind.COMPARE
+    assert ids(compared) == ids(first)[:2]
+    # The last question's words pick each paper's sentence.
+    assert compared.papers[0].sentence is not None
+
+
+async def test_an_id_opens_that_paper_and_a_missing_one_names_real_ids(
+    chat: ChatService,
+) -> None:
+    reply = await chat.handle("paper FIXTURE2026-03", ALICE)
+    assert reply.kind is ReplyKind.PAPERS and ids(reply) == ["fixture2026-3"]
+    missing = await chat.handle("fixture2026-999", ALICE)
+    assert missing.kind is ReplyKind.PROBLEM
+    assert isinstance(missing.error, PaperNotFound)
+    assert missing.error.closest[0] == "fixture2026-6"
+
+
+async def test_it_after_several_results_asks_which_one(chat: ChatService) -> None:
+    await chat.handle("routing", ALICE)
+    reply = await chat.handle("does it have code?", ALICE)
+    assert isinstance(reply.error, NoPaperInFocus)
+
+
+async def test_a_collection_named_in_words_filters(
+    tmp_path: Path, make_settings: Callable[..., Settings], clock: Clock
+) -> None:
+    seeds = tmp_path / "two"
+    seeds.mkdir()
+    write_list(
+        seeds / "a.txt", ["Expert routing in sparse mixture of experts models."], "ICML 2026"
+    )
+    write_list(seeds / "b.txt", ["Mixture of experts routing with load balancing."], "ICLR 2024")
+    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+        chat = ChatService(engine, engine.memory, idle_seconds=IDLE, page_size=3, clock=clock)
+        everywhere = await chat.handle("mixture of experts routing", ALICE)
+        iclr = await chat.handle("what did ICLR 2024 publish on mixture of experts routing?", ALICE)
+        unknown = await chat.handle("ICML 2019 papers about mixture of experts routing", ALICE)
+    assert len(ids(everywhere)) == 2
+    assert ids(iclr) == ["iclr2024-1"]
+    assert unknown.unknown_collection == "ICML 2019" and len(ids(unknown)) == 2

@@ -1,0 +1,76 @@
+"""The label evaluation: which titles name a method, both measures, the baseline, misses."""
+
+from __future__ import annotations
+
+import pytest
+
+from retrieval.label_eval import (
+    baseline_label,
+    content_recall,
+    evaluate_labels,
+    format_label_reports,
+    starts_with_name,
+    title_name,
+)
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract", "name"),
+    [
+        ("FooNet: Fast Graphs", "We propose FooNet, a network.", "FooNet"),
+        ("Foo-2 Bar: Fast Graphs", "We propose Foo-2 Bar for graphs.", "Foo-2 Bar"),
+        ("RoboMP$^2$: Robots", r"We propose RoboMP$^2$ for robots.", "RoboMP²"),
+        # the abstract never uses the name
+        ("FooNet: Fast Graphs", "We propose a network.", None),
+        # only as part of a longer word
+        ("Foo: Fast Graphs", "We propose FooNet.", None),
+        # no colon, or a long lowercase phrase before it
+        ("Fast Graphs", "We propose FooNet.", None),
+        ("on the role of graphs: a study", "on the role of graphs", None),
+    ],
+)
+def test_title_name(title: str, abstract: str, name: str | None) -> None:
+    assert title_name(title, abstract) == name
+
+
+def test_starts_with_name_needs_a_whole_word() -> None:
+    assert starts_with_name("FooNet: a network", "FooNet")
+    assert starts_with_name("foonet, a network", "FooNet")
+    assert not starts_with_name("FooNet2: a network", "FooNet")
+    assert not starts_with_name("Foo-Net: a network", "Foo")
+    assert not starts_with_name("A FooNet network", "FooNet")
+
+
+def test_content_recall_counts_stemmed_title_words() -> None:
+    assert content_recall("Pruning Large Models", "pruned large model weights") == 1.0
+    assert content_recall("Pruning Large Models", "large graphs") == pytest.approx(1 / 3)
+    assert content_recall("The Of And", "anything") == 1.0  # no content words
+
+
+def test_baseline_is_the_first_90_characters() -> None:
+    assert baseline_label("x" * 200) == "x" * 90
+
+
+def test_evaluate_labels_splits_named_and_other_papers() -> None:
+    records = [
+        ("We propose FooNet, a network for graphs.", "FooNet: Graph Networks"),
+        ("We propose BarNet for images.", "BarNet: Image Networks"),
+        ("Graphs are large. We study pruning of graphs.", "Pruning Graphs"),
+        ("Images are noisy. We study denoising.", "Denoising Images"),
+    ]
+    labels = {
+        records[0][0]: "FooNet: a network",  # hit
+        records[1][0]: "Images, a study",  # miss
+        records[2][0]: "Pruning of graphs",  # recall 1
+        records[3][0]: ", denoising",  # recall 1/2, opens with punctuation
+    }
+    report = evaluate_labels("test", records, labeler=labels.__getitem__)
+    assert (report.papers, report.named, report.named_hits) == (4, 2, 1)
+    assert report.named_rate == 0.5
+    assert report.recall == pytest.approx(0.75)
+    assert report.starts_with_punctuation == 1
+    assert [case.title for case in report.named_misses] == ["BarNet: Image Networks"]
+    assert report.baseline_named_hits == 0
+    text = format_label_reports([report])
+    assert "test" in text
+    assert "BarNet: Image Networks" in text
