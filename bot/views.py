@@ -527,23 +527,23 @@ async def send_answer(
     ephemeral: bool = False,
     show_lead: bool = True,
     note: str | None = None,
-) -> None:
+) -> discord.Message | None:
     """The one way an answer goes out: its embed and components (select, More results, links),
     as the interaction's response or follow-up, or as a reply to a chat message. A slash
-    command's no-match note is private."""
+    command's no-match note is private. Returns the sent message when discord.py gives it
+    (chat replies, follow-ups), e.g. to remember which answer it shows."""
     embed = render.answer_embed(answer, heading=heading, show_lead=show_lead)
     if isinstance(target, discord.Message):
         view = answer_view(answer, ref, bot.query_keys)
-        await target.reply(
+        return await target.reply(
             content=note,
             embed=embed,
             view=view or discord.utils.MISSING,
             mention_author=False,
             allowed_mentions=render.SAFE_MENTIONS,
         )
-        return
     if answer.empty:
         await replies.send_private(target, content=note, embeds=[embed])
-        return
+        return None
     view = answer_view(answer, ref, bot.query_keys)
-    await replies.send(target, content=note, embeds=[embed], view=view, ephemeral=ephemeral)
+    return await replies.send(target, content=note, embeds=[embed], view=view, ephemeral=ephemeral)

@@ -84,7 +84,7 @@ class Chat(PaperCog):
             )
             return
         async with message.channel.typing():
-            answer = await self.respond(question)
+            answer = await self.respond(message, question)
         await send_answer(
             message,
             self.bot,
@@ -105,8 +105,10 @@ class Chat(PaperCog):
             wait_text(wait), mention_author=False, allowed_mentions=render.SAFE_MENTIONS
         )
 
-    async def respond(self, question: str) -> Answer:
-        """The one place a chat message becomes an answer (the conversation service's seam)."""
+    async def respond(self, message: discord.Message, question: str) -> Answer:
+        """The one place a chat message becomes an answer: the seam for the conversation
+        service (scope from `message.author`/`message.channel`, a reply's
+        `message.reference`); `send_answer` returns the sent message for the answer map."""
         return await fetch_slice(
             self.engine, QueryRef("ask", question), 0, self.settings.answer_results
         )
