@@ -13,8 +13,10 @@ from dataclasses import dataclass
 import discord
 from discord import app_commands
 
+from bot import wording
 from bot.cooldown import wait_text
 from bot.render import SAFE_MENTIONS, error_text
+from bot.replies import send_private
 from retrieval.errors import PaperbotError
 
 log = logging.getLogger(__name__)
@@ -63,6 +65,8 @@ def judge(error: BaseException) -> Verdict:
     """Map an error to what the user sees (pure)."""
     error = unwrap(error)
     if isinstance(error, PaperbotError):
+        # The shells' own wording for domain errors (ids, collections, references).
+        return Verdict(wording.problem(error), True)
         return Verdict(str(error), True)
     if isinstance(error, OnCooldown | NotAllowed):
         return Verdict(str(error), True)
@@ -127,19 +131,8 @@ async def handle_interaction_error(interaction: discord.Interaction, error: Base
         )
     if interaction.type is discord.InteractionType.autocomplete:
         return
-    text = error_text(verdict.message)
     try:
-        if not interaction.response.is_done():
-            await interaction.response.send_message(
-                text, ephemeral=True, allowed_mentions=SAFE_MENTIONS
-            )
-            return
-        if interaction.extras.get("deferred_public") and not interaction.extras.get("filled"):
-            # The first follow-up would fill the public "thinking…" message: remove it so
-            # the error stays private.
-            await interaction.delete_original_response()
-            interaction.extras["filled"] = True
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=SAFE_MENTIONS)
+        await send_private(interaction, content=error_text(verdict.message))
     except discord.HTTPException as http_error:
         log.warning(
             "could not report an error to the user (%s): %s", _describe(interaction), http_error

@@ -6,7 +6,6 @@ The console is one conversation (the local user, no channel), so follow-ups work
 
 from __future__ import annotations
 
-import asyncio
 import sys
 import textwrap
 
@@ -87,8 +86,10 @@ async def run_chat(engine: Engine) -> int:
     colour = sys.stdout.isatty()
     while True:
         try:
-            line = (await asyncio.to_thread(input, "paperbot> ")).strip()
-        except EOFError:
+            # Read on the loop's own thread: Ctrl-C then interrupts input() at once (a worker
+            # thread would keep asyncio.run waiting for it). Nothing else runs meanwhile.
+            line = input("paperbot> ").strip()  # noqa: ASYNC250 - see the comment above
+        except (EOFError, KeyboardInterrupt):
             print()
             return 0
         if not line:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 
 from bot import console
 from bot.chat_console import run_chat
+from bot.wording import plural
 from config.settings import Settings, SettingsError, env_file_warning, load_settings
 from retrieval.engine import Engine
 from retrieval.errors import PaperbotError
@@ -44,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     for name, text in (("paper", "show one paper"), ("similar", "papers like one paper")):
         sub = commands.add_parser(name, help=text)
-        sub.add_argument("id")
+        sub.add_argument("id", nargs="?", help="a paper id, e.g. icml2026-7")
         sub.add_argument("--json", action="store_true", help="machine-readable output")
         if name == "similar":
             sub.add_argument("--top-k", type=int, default=None, metavar="N")
@@ -196,9 +198,9 @@ async def _ingest(engine: Engine, args: argparse.Namespace) -> int:
     for error in report.errors:
         print(f"error: {error}", file=sys.stderr)
     print(
-        f"{report.papers_added:,} papers added, {report.papers_skipped:,} already known; "
-        f"{report.files_read} files read, {report.files_skipped} already ingested, "
-        f"{len(report.errors)} rejected"
+        f"{plural(report.papers_added, 'paper')} added, {report.papers_skipped:,} already known; "
+        f"{plural(report.files_read, 'file')} read, {report.files_skipped:,} already ingested, "
+        f"{len(report.errors):,} rejected"
     )
     await _print_console_digests(engine)
     return 1 if report.errors else 0
@@ -274,6 +276,9 @@ async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if command == "eval":
         return await _eval(settings, args)
 
+    if command in {"paper", "similar"} and not (args.id or "").strip():
+        raise PaperbotError(f"{command} needs a paper id, e.g. paperbot {command} icml2026-7")
+
     async def work(engine: Engine) -> int:
         if command == "chat":
             return await run_chat(engine)
@@ -320,7 +325,24 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return asyncio.run(_dispatch(args, settings))
     except PaperbotError as error:
-        print(f"paperbot: {error}", file=sys.stderr)
+        if getattr(args, "json", False):
+            # --json callers parse stdout: the error is JSON too (and the exit is non-zero).
+            print(console.dumps({"error": str(error)}))
+        else:
+            print(f"paperbot: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # Output piped into `head` and the like: the reader left; stop quietly.
+        _silence_stdout()
+        return 141
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so Python's final flush does not fail a second time."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

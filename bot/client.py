@@ -18,14 +18,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.boundary import handle_interaction_error
+from bot.chat_throttle import ChatThrottle
 from bot.cooldown import Cooldown
 from bot.looplag import LoopLag
+from bot.queries import QueryKeys
 from bot.render import SAFE_MENTIONS
 from bot.replies import started
+from bot.views import PERSISTENT_ITEMS, dispatch_older
 from config.settings import Settings
 
 if TYPE_CHECKING:
-    from retrieval.engine import Engine
+    from retrieval.api import EngineAPI
 
 log = logging.getLogger(__name__)
 command_log = logging.getLogger("paperbot.commands")
@@ -85,7 +88,7 @@ class PaperBot(commands.Bot):
     def __init__(
         self,
         settings: Settings,
-        engine: Engine,
+        engine: EngineAPI,
         *,
         auto_sync: bool = True,
         clock: Callable[[], float] = time.monotonic,
@@ -103,10 +106,20 @@ class PaperBot(commands.Bot):
         self.cooldown = Cooldown(
             settings.cooldown_questions, settings.cooldown_seconds, clock=clock
         )
+        self.chat_throttle = ChatThrottle(
+            self.cooldown,
+            channel_answers=settings.chat_channel_answers,
+            channel_seconds=settings.chat_channel_seconds,
+            repeat_seconds=settings.chat_repeat_seconds,
+            clock=clock,
+        )
+        self.query_keys = QueryKeys()
         self.loop_lag = LoopLag()
 
     async def setup_hook(self) -> None:
         self.loop_lag.start()
+        # Buttons and menus on every message ever sent keep working across restarts.
+        self.add_dynamic_items(*PERSISTENT_ITEMS)
         for name in COGS:
             await self.load_extension(name)
         if self.auto_sync:
@@ -118,6 +131,10 @@ class PaperBot(commands.Bot):
 
     async def on_message(self, message: discord.Message, /) -> None:
         """No prefix commands: chat questions are handled by the chat cog's listener."""
+
+    async def on_interaction(self, interaction: discord.Interaction, /) -> None:
+        """Components from paperbot versions before persistent ones still get an answer."""
+        await dispatch_older(interaction)
 
     async def on_ready(self) -> None:
         user = self.user
@@ -163,13 +180,34 @@ class PaperBot(commands.Bot):
         log.info("synced %d commands %s", len(synced), where)
         return True
 
-    async def sync_now(self, guild_id: int | None) -> str:
-        """Sync unconditionally (CLI `paperbot sync`, owner command); returns a summary line."""
+    async def sync_now(self, guild_id: int | None, *, here: int | None = None) -> str:
+        """Sync unconditionally (CLI `paperbot sync`, owner command); returns a summary line.
+
+        A command registered both globally and in a guild shows twice there, so the two scopes
+        are exclusive: a guild sync copies the global commands into the guild and clears the
+        global registration; a global sync run from guild `here` clears that guild's copy.
+        """
         guild = discord.Object(id=guild_id) if guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         synced = await self.tree.sync(guild=guild)
         digest = payload_hash(tree_payload(self.tree, guild))
         await self.engine.record_command_sync(str(guild.id) if guild else "global", digest)
-        where = f"to guild {guild.id}" if guild else "globally (may take a while to appear)"
-        return f"Synced {len(synced)} commands {where}."
+        app_id = self.application_id
+        if guild is not None:
+            if app_id is not None:
+                await self.http.bulk_upsert_global_commands(app_id, payload=[])
+            # Recorded as in sync so the next start does not quietly publish them globally
+            # again (that would bring the duplicates back); `sync` globally does that on purpose.
+            global_digest = payload_hash(tree_payload(self.tree, None))
+            await self.engine.record_command_sync("global", global_digest)
+            return (
+                f"Synced {len(synced)} commands to guild {guild.id} and removed the global "
+                "registration, so none shows twice there. Sync globally to publish everywhere "
+                "again (that removes this server's copy)."
+            )
+        if here is not None and app_id is not None:
+            self.tree.clear_commands(guild=discord.Object(id=here))
+            await self.http.bulk_upsert_guild_commands(app_id, here, payload=[])
+            await self.engine.record_command_sync(str(here), payload_hash([]))
+        return f"Synced {len(synced)} commands globally (may take a while to appear)."

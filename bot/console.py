@@ -6,6 +6,9 @@ import json
 import textwrap
 from typing import Any
 
+from bot import wording
+from bot.text import unmark_protected
+from bot.wording import plural
 from retrieval.models import Answer, CollectionInfo, EngineStats, Excerpt, Paper
 
 BOLD_YELLOW = "\x1b[1;33m"
@@ -20,7 +23,7 @@ def _clean(text: str) -> str:
 
 def excerpt_text(excerpt: Excerpt, colour: bool) -> str:
     parts = []
-    for span in excerpt.spans:
+    for span in unmark_protected(excerpt.spans):
         text = _clean(span.text)
         if span.match:
             parts.append(f"{BOLD_YELLOW}{text}{RESET}" if colour else f"[{text}]")
@@ -38,9 +41,8 @@ def render_answer(answer: Answer, colour: bool = False) -> str:
     if answer.notice:
         lines.append(answer.notice)
     if answer.empty:
-        lines.append("No paper matches that question.")
-        if answer.suggestion:
-            lines.append(f"Did you mean: {_clean(answer.suggestion)}?")
+        suggestion = f'"{_clean(answer.suggestion)}"' if answer.suggestion else None
+        lines += wording.no_match_lines(suggestion, example=wording.EXAMPLE_QUESTION)
         return "\n".join(lines)
     if answer.lead is not None:
         lines.append(f"{excerpt_text(answer.lead, colour)}  ({answer.lead_paper_id})")
@@ -53,7 +55,7 @@ def render_answer(answer: Answer, colour: bool = False) -> str:
         for url in paper.urls:
             lines.append(f"    {url}")
     shown = f"{answer.hits[0].rank}-{answer.hits[-1].rank}"
-    footer = f"{shown} of {answer.total} matching papers · {answer.took_ms:.1f} ms"
+    footer = f"{shown} of {plural(answer.total, 'matching paper')} · {answer.took_ms:.1f} ms"
     if answer.expansions:
         footer += " · also searched: " + "; ".join(answer.expansions)
     lines.append(f"{DIM}{footer}{RESET}" if colour else footer)
@@ -76,7 +78,8 @@ def render_collections(infos: list[CollectionInfo]) -> str:
         return "No collections yet. Add one with: paperbot ingest PATH"
     width = max(len(info.name) for info in infos)
     rows = [
-        f"{info.name:<{width}}  in:{info.slug:<12} {info.papers:>7,} papers  {info.files} files"
+        f"{info.name:<{width}}  in:{info.slug:<12} {plural(info.papers, 'paper'):>13}  "
+        f"{plural(info.files, 'file')}"
         for info in infos
     ]
     return "\n".join(rows)

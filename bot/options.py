@@ -16,7 +16,7 @@ from retrieval.models import Paper
 
 if TYPE_CHECKING:
     from bot.client import PaperBot
-    from retrieval.engine import Engine
+    from retrieval.api import EngineAPI
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ async def collection_choices(
     return choices[:AUTOCOMPLETE_MAX]
 
 
-async def resolve_paper(engine: Engine, value: str) -> Paper:
+async def resolve_paper(engine: EngineAPI, value: str) -> Paper:
     """The paper a typed value names: an id (any case), or else the best autocomplete match.
 
     Users may ignore suggestions, so a free-text value that is not an id gets a helpful error

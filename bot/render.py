@@ -12,8 +12,10 @@ from urllib.parse import urlsplit
 
 import discord
 
+from bot import wording
 from bot.looplag import LagStats
 from bot.text import clean, clip, clip_plain, escape, one_line, render_excerpt, split_raw
+from config.settings import Settings
 from retrieval.models import Answer, CollectionInfo, EngineStats, Hit, IngestReport, Paper
 
 # Every message the bot sends uses this: text from abstracts and users must never ping.
@@ -74,10 +76,6 @@ def _footer(text: str) -> str:
     return clip_plain(text, FOOTER_MAX)
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def _hit_field(hit: Hit, budget: int) -> tuple[str, str]:
     paper = hit.paper
     prefix = f"{hit.rank}. "
@@ -105,18 +103,16 @@ def answer_embed(
     if answer.notice:
         lines.append(f"*{clip(answer.notice, 300)}*")
     if answer.empty:
-        lines.append("No paper matched that question.")
-        if answer.suggestion:
-            lines.append(f"Did you mean **{clip(answer.suggestion, 200)}**?")
-        else:
-            lines.append("Try fewer or different words, or `/help` for the query syntax.")
+        suggestion = f"**{clip(answer.suggestion, 200)}**" if answer.suggestion else None
+        example = f"`/ask question: {wording.EXAMPLE_QUESTION}`"
+        lines += wording.no_match_lines(suggestion, example=example)
     elif show_lead and answer.lead is not None:
         lead = render_excerpt(answer.lead, _LEAD_MAX)
         source = f" — {code(answer.lead_paper_id)}" if answer.lead_paper_id else ""
         lines.append(f"> {lead}{source}" if lead else "")
     description = "\n".join(line for line in lines if line)[:DESCRIPTION_MAX]
 
-    footer = f"{_plural(answer.total, 'matching paper')} · {answer.took_ms:.0f} ms"
+    footer = f"{wording.plural(answer.total, 'matching paper')} · {answer.took_ms:.0f} ms"
     if page is not None:
         footer = f"Page {page[0] + 1}/{max(page[1], 1)} · {footer}"
     embed = discord.Embed(title=title, description=description or None, colour=COLOUR)
@@ -252,7 +248,7 @@ def collections_embed(infos: Sequence[CollectionInfo]) -> discord.Embed:
     for index, info in enumerate(infos):
         line = (
             f"**{clip(info.name, 200)}** {code(info.slug)} — "
-            f"{_plural(info.papers, 'paper')}, {_plural(info.files, 'file')}"
+            f"{wording.plural(info.papers, 'paper')}, {wording.plural(info.files, 'file')}"
         )
         if used + len(line) + 1 > DESCRIPTION_MAX - 60:
             lines.append(f"…and {len(infos) - index} more")
@@ -261,7 +257,9 @@ def collections_embed(infos: Sequence[CollectionInfo]) -> discord.Embed:
         used += len(line) + 1
     embed.description = "\n".join(lines)
     total = sum(info.papers for info in infos)
-    embed.set_footer(text=f"{_plural(total, 'paper')} · filter with in:slug or /search collection")
+    embed.set_footer(
+        text=f"{wording.plural(total, 'paper')} · filter with in:slug or /search collection"
+    )
     return embed
 
 
@@ -302,7 +300,7 @@ HELP_TEXT = (
     "Ask about ML paper abstracts and get ranked papers with the matching sentences.\n\n"
     "**Questions**\n"
     "`/ask question: which papers study MoE routing?` — the best answer and top papers\n"
-    "`/search query: diffusion -video in:icml2026` — every match, 5 per page\n"
+    "`/search query: diffusion -video in:icml2026` — every match, {per_page} per page\n"
     "Mention me or DM me a question for the same answer as `/ask`.\n\n"
     '**Query syntax**: `"exact phrase"`, `-exclude`, `in:collection`\n\n'
     "**Papers**\n"
@@ -314,8 +312,15 @@ HELP_TEXT = (
 )
 
 
-def help_embed() -> discord.Embed:
-    return discord.Embed(title="How to use paperbot", description=HELP_TEXT, colour=COLOUR)
+def help_text(settings: Settings) -> str:
+    """The usage guide, with the page size this bot is configured for."""
+    return HELP_TEXT.format(per_page=settings.search_results)
+
+
+def help_embed(settings: Settings) -> discord.Embed:
+    return discord.Embed(
+        title="How to use paperbot", description=help_text(settings), colour=COLOUR
+    )
 
 
 SAVED_PER_PAGE = 10

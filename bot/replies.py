@@ -7,21 +7,17 @@ webhook from `interaction.response.is_done()` and always passes `SAFE_MENTIONS`.
 from __future__ import annotations
 
 import io
-import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.interaction_state import progress
 from bot.render import SAFE_MENTIONS, Rendered
-
-if TYPE_CHECKING:
-    from bot.views import TimedView
 
 
 def started(interaction: discord.Interaction) -> float:
     """When paperbot started handling this interaction (perf_counter seconds)."""
-    value = interaction.extras.setdefault("started", time.perf_counter())
-    return float(value)
+    return progress(interaction).started
 
 
 async def defer(interaction: discord.Interaction, *, ephemeral: bool) -> None:
@@ -32,7 +28,7 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool) -> None:
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
     else:
         await interaction.response.defer(ephemeral=ephemeral)
-    interaction.extras["deferred_public"] = not ephemeral
+    progress(interaction).deferred_public = not ephemeral
 
 
 def to_file(attachment: tuple[str, bytes]) -> discord.File:
@@ -46,11 +42,14 @@ async def send(
     *,
     content: str | None = None,
     embeds: list[discord.Embed] | None = None,
-    view: TimedView | None = None,
+    view: discord.ui.View | None = None,
     file: discord.File | None = None,
     ephemeral: bool,
-) -> None:
-    """Send one message as the response, or as a follow-up once the response is done."""
+) -> discord.Message | None:
+    """Send one message as the response, or as a follow-up once the response is done.
+
+    Returns the follow-up message, or None for a direct response (its message is reached
+    through `interaction.original_response()`)."""
     if rendered is not None:
         embeds = [*(embeds or []), *rendered.embeds]
         content = content or rendered.content
@@ -67,10 +66,24 @@ async def send(
         kwargs["file"] = file
     if interaction.response.is_done():
         message = await interaction.followup.send(wait=True, **kwargs)
-        interaction.extras["filled"] = True
-        if view is not None:
-            view.message = message
-    else:
-        await interaction.response.send_message(**kwargs)
-        if view is not None:
-            view.origin = interaction
+        progress(interaction).filled = True
+        return message
+    await interaction.response.send_message(**kwargs)
+    return None
+
+
+async def send_private(
+    interaction: discord.Interaction,
+    *,
+    content: str | None = None,
+    embeds: list[discord.Embed] | None = None,
+) -> None:
+    """Send a message only the user sees, even after a public "thinking…" acknowledgement.
+
+    The first follow-up would fill that public placeholder, so it is deleted first.
+    """
+    state = progress(interaction)
+    if interaction.response.is_done() and state.deferred_public and not state.filled:
+        await interaction.delete_original_response()
+        state.filled = True
+    await send(interaction, content=content, embeds=embeds, ephemeral=True)

@@ -10,12 +10,51 @@ import contextlib
 import logging
 import signal
 
+import aiohttp
+import discord
+
 from bot.client import PaperBot
 from bot.logs import configure_logging
 from config.settings import Settings
 from retrieval.engine import Engine
+from retrieval.errors import PaperbotError
 
 log = logging.getLogger(__name__)
+
+
+class DiscordUnavailable(PaperbotError):
+    """The bot could not log in or connect; the message is one line saying what to do."""
+
+
+def startup_error(error: BaseException | None) -> BaseException:
+    """A failed login or connection as one logged line (a DiscordUnavailable); other errors
+    are returned unchanged, to be raised with their traceback."""
+    if isinstance(error, discord.LoginFailure):
+        line = (
+            "Discord refused the token: check PAPERBOT_DISCORD_TOKEN "
+            "(Developer Portal > Bot > Reset Token)"
+        )
+    elif isinstance(error, discord.PrivilegedIntentsRequired):
+        line = (
+            "Discord refused the Message Content intent: enable it in the Developer Portal "
+            "(Bot > Privileged Gateway Intents) or set PAPERBOT_MESSAGE_CONTENT_INTENT=false"
+        )
+    elif isinstance(
+        error,
+        OSError
+        | aiohttp.ClientError
+        | discord.GatewayNotFound
+        | discord.ConnectionClosed
+        | discord.DiscordServerError,
+    ):
+        line = (
+            f"cannot reach Discord ({type(error).__name__}: {error}); check the network or "
+            "proxy, then run `paperbot run` again"
+        )
+    else:
+        return error if error is not None else RuntimeError("the gateway task failed")
+    log.error("%s", line)
+    return DiscordUnavailable(line)
 
 
 def _token(settings: Settings) -> str:
@@ -48,12 +87,11 @@ async def run_bot(settings: Settings) -> None:
                 log.info("signal received; closing the gateway")
             await bot.close()
             waiter.cancel()
-            if runner.done() and not runner.cancelled():
-                runner.result()  # re-raise login failures and the like
-            else:
-                runner.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await runner
+            if runner.done() and not runner.cancelled() and runner.exception() is not None:
+                raise startup_error(runner.exception())
+            runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await runner
         for sig in installed:
             loop.remove_signal_handler(sig)
     finally:

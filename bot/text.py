@@ -5,11 +5,12 @@ Everything here is pure and independent of discord.py objects, so it can be prop
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from retrieval.models import Excerpt
+from retrieval.models import Excerpt, Span
 
 ELLIPSIS = "…"
 
@@ -27,6 +28,12 @@ _LINE_START = re.compile(r"(?m)^(\s*)([#>\-+])")
 _NUMBERED = re.compile(r"(?m)^(\s*\d+)\.")
 _MENTION = re.compile(r"@(everyone|here)", re.IGNORECASE)
 _WHITESPACE = re.compile(r"\s+")
+# Where match marks must not go: links (a mark inside breaks them) and inline code.
+_PROTECTED = re.compile(r"(?:https?://|www\.)[^\s<>\"]+|`[^`\n]+`")
+_URL = re.compile(r"(?:https?://|www\.)[^\s<>\"]+")
+# URLs made only of these characters are emitted as they are: Discord links the whole URL before
+# reading markdown in it, whereas an escaping backslash would become part of the link.
+_PLAIN_URL = re.compile(r"[A-Za-z0-9\-._~:/?#@!$&'()+,;=%]+")
 
 
 def clean(text: str) -> str:
@@ -105,6 +112,45 @@ def clip_plain(raw: str, limit: int, *, fallback: str = "untitled") -> str:
     return text[:cut].rstrip() + ELLIPSIS
 
 
+def unmark_protected(spans: Sequence[Span]) -> list[Span]:
+    """The spans with no match marks inside a URL or inline code (spans are split as needed)."""
+    text = "".join(span.text for span in spans)
+    protected = [match.span() for match in _PROTECTED.finditer(text)]
+    if not protected:
+        return list(spans)
+    out: list[Span] = []
+    position = 0
+    for span in spans:
+        start, end = position, position + len(span.text)
+        position = end
+        if not span.match:
+            out.append(span)
+            continue
+        cuts = {start, end}
+        for low, high in protected:
+            cuts.update(cut for cut in (low, high) if start < cut < end)
+        edges = sorted(cuts)
+        for low, high in itertools.pairwise(edges):
+            inside = any(p_low <= low and high <= p_high for p_low, p_high in protected)
+            out.append(Span(text[low:high], match=not inside))
+    return out
+
+
+def escape_text(text: str) -> str:
+    """`escape`, except that plain URLs stay as they are so they remain working links."""
+    parts: list[str] = []
+    position = 0
+    for match in _URL.finditer(text):
+        url = match.group()
+        if not _PLAIN_URL.fullmatch(url):
+            continue
+        parts.append(escape(text[position : match.start()]))
+        parts.append(clean(url))
+        position = match.end()
+    parts.append(escape(text[position:]))
+    return "".join(parts)
+
+
 def render_excerpt(excerpt: Excerpt, limit: int) -> str:
     """Excerpt spans escaped, matched words in bold, at most `limit` characters.
 
@@ -112,7 +158,7 @@ def render_excerpt(excerpt: Excerpt, limit: int) -> str:
     inside the marks, and adjacent matched spans are merged so no `****` appears.
     """
     merged: list[tuple[str, bool]] = []
-    for span in excerpt.spans:
+    for span in unmark_protected(excerpt.spans):
         text = fold(span.text)
         if not text:
             continue
@@ -131,7 +177,7 @@ def render_excerpt(excerpt: Excerpt, limit: int) -> str:
             piece = f"{lead}**{escape(core)}**{trail}"
         else:
             lead, core, trail = "", text, ""
-            piece = escape(text)
+            piece = escape_text(text)
         last = index == len(merged) - 1
         room = limit - used - (0 if last else len(ELLIPSIS))
         if len(piece) <= room:

@@ -1,213 +1,387 @@
-"""Message components: the paginator, the /ask view and the paper view.
+"""Message components that survive restarts: every button and menu is a `DynamicItem`.
 
-Views time out (buttons are then disabled by editing the message), route their errors to the
-one error boundary, and answer clicks on shared messages privately to the person who clicked.
-Custom ids are discord.py's generated 32-character ids: unique and well under 100 characters.
+State lives in the custom id (at most 100 characters): the action, the invoker for paging, the
+page, and the query (inline, or a short key into `QueryKeys` when too long). discord.py routes a
+click to the item class whose template matches, whichever process sent the message, so nothing
+is edited or disabled at shutdown. Clicks whose state is unknown (a long query from before a
+restart, buttons from an older version) get a private note and a fresh answer, never a failure.
+Callbacks go through the one error boundary (discord.py would only log their errors).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Protocol
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
+from discord.ui import DynamicItem
 
 from bot import render, replies
 from bot.boundary import handle_interaction_error
+from bot.queries import QueryKeys, QueryRef, decode_query, encode_query, fetch_slice
 from bot.text import clip
 from retrieval.models import Answer, Paper
 
+if TYPE_CHECKING:
+    from bot.client import PaperBot
+
 log = logging.getLogger(__name__)
 
-VIEW_TIMEOUT = 600.0
-PAGER_TIMEOUT = 300.0
+ID_MAX = 100
 ASK_LINKS = 9
 PAPER_LINKS = 8
+NOT_YOURS = "Only the person who asked can use these buttons. Run the command yourself to page."
+STALE = (
+    "These buttons are from an earlier session and I no longer remember their question"
+    "; here is a fresh answer."
+)
+STALE_NO_QUESTION = (
+    "These buttons are from an earlier session and I no longer remember their question. "
+    "Ask again with `/ask` or `/search`."
+)
+_UNESCAPE = re.compile(r"\\([\\*_~|`\[\]<#>\-+.])")
 
 
-class EngineLike(Protocol):
-    """The part of the engine the views use (retrieval.engine.Engine satisfies it)."""
-
-    async def paper(self, paper_id: str) -> Paper: ...
-
-    async def similar(
-        self, paper_id: str, *, limit: int | None = ..., offset: int = ...
-    ) -> Answer: ...
-
-    async def save_paper(self, user_id: int, paper_id: str) -> tuple[Paper, bool]: ...
-
-    async def saved_papers(self, user_id: int) -> list[Paper]: ...
+def _bot(interaction: discord.Interaction) -> PaperBot:
+    return cast("PaperBot", interaction.client)
 
 
-class TimedView(discord.ui.View):
-    """Disables its buttons when it times out; reports errors through the boundary."""
+class RoutedItem:
+    """Routes a dynamic item's errors to the error boundary; subclasses implement `run`."""
 
-    def __init__(self, *, timeout: float | None = VIEW_TIMEOUT) -> None:
-        super().__init__(timeout=timeout)
-        self.message: discord.Message | None = None
-        self.origin: discord.Interaction | None = None
-
-    def disable(self) -> None:
-        for item in self.children:
-            if isinstance(item, discord.ui.Button) and item.style is discord.ButtonStyle.link:
-                continue
-            if isinstance(item, discord.ui.Button | discord.ui.Select):
-                item.disabled = True
-
-    async def on_timeout(self) -> None:
-        self.disable()
+    async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            if self.message is not None:
-                await self.message.edit(view=self, allowed_mentions=render.SAFE_MENTIONS)
-            elif self.origin is not None:
-                await self.origin.edit_original_response(view=self)
-        except discord.HTTPException as error:
-            log.debug("could not disable an expired view: %s", error)
+            await self.run(interaction)
+        except Exception as error:
+            await handle_interaction_error(interaction, error)
 
-    async def on_error(
-        self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any], /
-    ) -> None:
-        await handle_interaction_error(interaction, error)
+    async def run(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
 
 
-class OwnedView(TimedView):
-    """Only `owner_id` may use it; anyone else gets a private note."""
+# -- what a click may need: the question behind a stale button -------------------------------
+def question_from_message(message: discord.Message | None) -> str | None:
+    """The question an answer message shows in its title ("Answer: …"), unescaped, if any."""
+    if message is None or not message.embeds or not message.embeds[0].title:
+        return None
+    _, _, question = message.embeds[0].title.partition(": ")
+    question = _UNESCAPE.sub(r"\1", question.replace("@\u200b", "@")).removesuffix("…").strip()
+    return question or None
 
-    def __init__(self, owner_id: int, *, timeout: float | None = PAGER_TIMEOUT) -> None:
-        super().__init__(timeout=timeout)
-        self.owner_id = owner_id
 
-    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        if interaction.user.id == self.owner_id:
-            return True
-        await interaction.response.send_message(
-            "Only the person who asked can use these buttons. Run the command yourself to page.",
-            ephemeral=True,
-            allowed_mentions=render.SAFE_MENTIONS,
+async def answer_stale(interaction: discord.Interaction) -> None:
+    """A click whose state is gone: say so privately, and answer the message's question again."""
+    bot = _bot(interaction)
+    question = question_from_message(interaction.message)
+    if question is None:
+        await replies.send(interaction, content=STALE_NO_QUESTION, ephemeral=True)
+        return
+    await replies.defer(interaction, ephemeral=True)
+    ref = QueryRef("ask", question)
+    answer = await fetch_slice(bot.engine, ref, 0, bot.settings.answer_results)
+    await send_answer(
+        interaction, bot, answer, ref=ref, heading="Answer", ephemeral=True, note=STALE
+    )
+
+
+# -- the items ---------------------------------------------------------------------------------
+class OpenPaper(RoutedItem, DynamicItem[discord.ui.Select[discord.ui.View]], template=r"pb:open"):
+    """Open any listed paper in full, privately, for whoever picks it."""
+
+    @classmethod
+    def make(cls, options: Sequence[render.Option]) -> OpenPaper:
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
+            custom_id="pb:open",
+            placeholder="Open a paper in full…",
+            options=[
+                discord.SelectOption(label=o.label, value=o.value, description=o.description)
+                for o in options
+            ],
+            row=0,
         )
-        return False
+        return cls(select)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> OpenPaper:
+        return cls(cast("discord.ui.Select[discord.ui.View]", item))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        bot = _bot(interaction)
+        paper = await bot.engine.paper(self.item.values[0])
+        await replies.send(
+            interaction, render.paper_message(paper), view=paper_view(paper), ephemeral=True
+        )
 
 
-class PageSource(Protocol):
-    """Pages for the paginator. `pages` may change after the first `render`."""
+class MoreResults(
+    RoutedItem,
+    DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"pb:more:(?P<start>\d{1,4}):(?P<q>.+)",
+):
+    """Under an answer: the following results, in a private paginator for whoever clicks."""
 
-    pages: int
-    slow: bool
-
-    async def render(self, page: int) -> list[discord.Embed]: ...
-
-
-Fetch = Callable[[int, int], Awaitable[Answer]]
-
-
-class AnswerPages:
-    """Pages of ranked results; `fetch(offset, limit)` returns that slice as an Answer."""
-
-    slow = True
-
-    def __init__(
-        self, fetch: Fetch, *, per_page: int, start: int = 0, max_results: int = 50, heading: str
-    ) -> None:
-        self.fetch = fetch
-        self.per_page = per_page
+    def __init__(self, start: int, query: str) -> None:
         self.start = start
-        self.max_results = max_results
-        self.heading = heading
-        self.pages = 1
-        self.last: Answer | None = None
-
-    async def render(self, page: int) -> list[discord.Embed]:
-        answer = await self.fetch(self.start + page * self.per_page, self.per_page)
-        self.last = answer
-        reachable = max(0, min(answer.total, self.max_results) - self.start)
-        self.pages = max(1, -(-reachable // self.per_page))
-        return [
-            render.answer_embed(
-                answer, heading=self.heading, show_lead=False, page=(page, self.pages)
+        self.query = query
+        super().__init__(
+            discord.ui.Button(
+                label="More results",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"pb:more:{start}:{query}",
             )
-        ]
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> MoreResults:
+        return cls(int(match["start"]), match["q"])
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        bot = _bot(interaction)
+        ref = decode_query(self.query, bot.query_keys)
+        if ref is None:
+            await answer_stale(interaction)
+            return
+        await replies.defer(interaction, ephemeral=True)
+        heading = "Similar" if ref.kind == "similar" else "More results"
+        await send_pages(
+            interaction,
+            ref,
+            owner=interaction.user.id,
+            per_page=bot.settings.search_results,
+            start=self.start,
+            heading=heading,
+            ephemeral=True,
+        )
 
 
-class ListPages:
-    """Pages of a reading list (already in memory)."""
-
-    slow = False
-
-    def __init__(self, papers: Sequence[Paper]) -> None:
-        self.papers = list(papers)
-        self.pages = render.saved_pages(self.papers)
-
-    async def render(self, page: int) -> list[discord.Embed]:
-        return [render.saved_embed(self.papers, page)]
+PAGER_SLOTS = {
+    "f": ("First", discord.ButtonStyle.secondary),
+    "p": ("Prev", discord.ButtonStyle.primary),
+}
+PAGER_SLOTS |= {
+    "n": ("Next", discord.ButtonStyle.primary),
+    "l": ("Last", discord.ButtonStyle.secondary),
+}
 
 
-class Paginator(OwnedView):
-    """First / Prev / page indicator / Next / Last over a PageSource; only the invoker can page."""
+class PageButton(
+    RoutedItem,
+    DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=(
+        r"pb:pg:(?P<owner>\d{1,20}):(?P<page>\d{1,4}):(?P<per>\d{1,2}):(?P<start>\d{1,4})"
+        r":(?P<slot>[fpnl]):(?P<q>.+)"
+    ),
+):
+    """First / Prev / Next / Last over ranked results; only the invoker may page."""
 
     def __init__(
-        self, source: PageSource, owner_id: int, *, timeout: float = PAGER_TIMEOUT
+        self, owner: int, page: int, per: int, start: int, slot: str, query: str, *, off: bool
     ) -> None:
-        super().__init__(owner_id, timeout=timeout)
-        self.source = source
-        self.page = 0
+        self.owner, self.page, self.per, self.start, self.query = owner, page, per, start, query
+        label, style = PAGER_SLOTS[slot]
+        custom_id = f"pb:pg:{owner}:{page}:{per}:{start}:{slot}:{query}"
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=custom_id, disabled=off, row=0)
+        )
 
-    def _sync_buttons(self) -> None:
-        last = self.source.pages - 1
-        self.first.disabled = self.prev.disabled = self.page <= 0
-        self.next.disabled = self.last_page.disabled = self.page >= last
-        self.indicator.label = f"{self.page + 1}/{self.source.pages}"
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PageButton:
+        return cls(
+            int(match["owner"]),
+            int(match["page"]),
+            int(match["per"]),
+            int(match["start"]),
+            match["slot"],
+            match["q"],
+            off=False,
+        )
 
-    async def first_embeds(self) -> list[discord.Embed]:
-        embeds = await self.source.render(0)
-        self._sync_buttons()
-        return embeds
+    async def run(self, interaction: discord.Interaction) -> None:
+        if interaction.user.id != self.owner:
+            await replies.send(interaction, content=NOT_YOURS, ephemeral=True)
+            return
+        bot = _bot(interaction)
+        ref = decode_query(self.query, bot.query_keys)
+        if ref is None:
+            await answer_stale(interaction)
+            return
+        await interaction.response.defer()
+        heading = _heading_of(interaction.message)
+        embeds, view = await answer_page(
+            bot,
+            ref,
+            owner=self.owner,
+            page=self.page,
+            per_page=self.per,
+            start=self.start,
+            heading=heading,
+        )
+        await interaction.edit_original_response(embeds=embeds, view=view)
 
-    async def start(self, interaction: discord.Interaction, *, ephemeral: bool) -> None:
-        """Render page 1 and send it (with buttons only when there is more than one page)."""
-        embeds = await self.first_embeds()
-        if self.source.pages > 1:
-            await replies.send(interaction, embeds=embeds, view=self, ephemeral=ephemeral)
+
+class SavedPage(
+    RoutedItem,
+    DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"pb:saved:(?P<owner>\d{1,20}):(?P<page>\d{1,4}):(?P<slot>[fpnl])",
+):
+    """Pages of a reading list (read afresh from the store on every click)."""
+
+    def __init__(self, owner: int, page: int, slot: str, *, off: bool) -> None:
+        self.owner, self.page = owner, page
+        label, style = PAGER_SLOTS[slot]
+        custom_id = f"pb:saved:{owner}:{page}:{slot}"
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=custom_id, disabled=off, row=0)
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SavedPage:
+        return cls(int(match["owner"]), int(match["page"]), match["slot"], off=False)
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        if interaction.user.id != self.owner:
+            await replies.send(interaction, content=NOT_YOURS, ephemeral=True)
+            return
+        papers = await _bot(interaction).engine.saved_papers(self.owner)
+        embed, view = saved_page(papers, self.owner, self.page)
+        await interaction.response.edit_message(embeds=[embed], view=view)
+
+
+class PageIndicator(
+    RoutedItem, DynamicItem[discord.ui.Button[discord.ui.View]], template=r"pb:at:\d{1,4}"
+):
+    """The disabled "2/5" between the paging buttons (dynamic so no view is kept per message)."""
+
+    def __init__(self, page: int, pages: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=f"{page + 1}/{pages}",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"pb:at:{page}",
+                disabled=True,
+                row=0,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PageIndicator:
+        return cls(0, 1)
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()  # pragma: no cover - the indicator is disabled
+
+
+class SimilarPapers(
+    RoutedItem,
+    DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"pb:sim:(?P<id>.+)",
+):
+    """Under a paper: papers like it, privately for whoever clicks."""
+
+    def __init__(self, paper_id: str) -> None:
+        self.paper_id = paper_id
+        super().__init__(
+            discord.ui.Button(
+                label="Similar papers",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"pb:sim:{paper_id}",
+                row=0,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SimilarPapers:
+        return cls(match["id"])
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        bot = _bot(interaction)
+        await replies.defer(interaction, ephemeral=True)
+        ref = QueryRef("similar", self.paper_id)
+        answer = await fetch_slice(bot.engine, ref, 0, bot.settings.search_results)
+        await send_answer(interaction, bot, answer, ref=ref, heading="Similar", ephemeral=True)
+
+
+class SavePaper(
+    RoutedItem,
+    DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"pb:save:(?P<id>.+)",
+):
+    """Under a paper: save it to the reading list of whoever clicks."""
+
+    def __init__(self, paper_id: str) -> None:
+        self.paper_id = paper_id
+        super().__init__(
+            discord.ui.Button(
+                label="Save",
+                style=discord.ButtonStyle.success,
+                custom_id=f"pb:save:{paper_id}",
+                row=0,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SavePaper:
+        return cls(match["id"])
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        engine = _bot(interaction).engine
+        paper, added = await engine.save_paper(interaction.user.id, self.paper_id)
+        await replies.send(interaction, content=saved_text(paper, added), ephemeral=True)
+
+
+# Registered in PaperBot.setup_hook.
+PERSISTENT_ITEMS: tuple[type[DynamicItem[Any]], ...] = (
+    OpenPaper,
+    MoreResults,
+    PageButton,
+    SavedPage,
+    PageIndicator,
+    SimilarPapers,
+    SavePaper,
+)
+
+
+async def dispatch_older(interaction: discord.Interaction) -> bool:
+    """Older-version components (random 32-hex ids): a select opens its paper, a button answers
+    afresh. Returns False when the interaction is not one of them."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = str(data.get("custom_id") or "")
+    if interaction.type is not discord.InteractionType.component or not re.fullmatch(
+        r"[0-9a-f]{32}", custom_id
+    ):
+        return False
+    try:
+        if data.get("component_type") == discord.ComponentType.select.value and data.get("values"):
+            paper = await _bot(interaction).engine.paper(str(data["values"][0]))
+            await replies.send(
+                interaction, render.paper_message(paper), view=paper_view(paper), ephemeral=True
+            )
         else:
-            self.stop()
-            await replies.send(interaction, embeds=embeds, ephemeral=ephemeral)
+            await answer_stale(interaction)
+    except Exception as error:
+        await handle_interaction_error(interaction, error)
+    return True
 
-    async def show(self, interaction: discord.Interaction, page: int) -> None:
-        self.page = min(max(page, 0), max(self.source.pages - 1, 0))
-        if self.source.slow:
-            await interaction.response.defer()
-            embeds = await self.source.render(self.page)
-            self.page = min(self.page, self.source.pages - 1)
-            self._sync_buttons()
-            await interaction.edit_original_response(embeds=embeds, view=self)
-        else:
-            embeds = await self.source.render(self.page)
-            self._sync_buttons()
-            await interaction.response.edit_message(embeds=embeds, view=self)
 
-    @discord.ui.button(label="First", style=discord.ButtonStyle.secondary, row=0)
-    async def first(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
-        await self.show(interaction, 0)
-
-    @discord.ui.button(label="Prev", style=discord.ButtonStyle.primary, row=0)
-    async def prev(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
-        await self.show(interaction, self.page - 1)
-
-    @discord.ui.button(label="1/1", style=discord.ButtonStyle.secondary, disabled=True, row=0)
-    async def indicator(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
-        await interaction.response.defer()  # pragma: no cover - the indicator is always disabled
-
-    @discord.ui.button(label="Next", style=discord.ButtonStyle.primary, row=0)
-    async def next(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
-        await self.show(interaction, self.page + 1)
-
-    @discord.ui.button(label="Last", style=discord.ButtonStyle.secondary, row=0)
-    async def last_page(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
-        await self.show(interaction, self.source.pages - 1)
-
-    def disable(self) -> None:
-        super().disable()
-        self.indicator.disabled = True
+# -- building component sets -------------------------------------------------------------------
+def _view() -> discord.ui.View:
+    return discord.ui.View(timeout=None)
 
 
 def _add_links(
@@ -224,107 +398,122 @@ def _add_links(
         free -= 1
 
 
-class PaperSelect(discord.ui.Select["AskView"]):
-    """Open any listed paper in full (privately, for whoever picks it)."""
-
-    def __init__(self, options: Sequence[render.Option]) -> None:
-        super().__init__(
-            placeholder="Open a paper in full…",
-            options=[
-                discord.SelectOption(label=o.label, value=o.value, description=o.description)
-                for o in options
-            ],
-            row=0,
-        )
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        assert self.view is not None
-        await self.view.open_paper(interaction, self.values[0])
-
-
-class AskView(TimedView):
-    """Under an answer: open a listed paper, see more results, follow code links."""
-
-    def __init__(
-        self,
-        engine: EngineLike,
-        answer: Answer,
-        *,
-        more: Fetch | None,
-        per_page: int = 5,
-        max_results: int = 50,
-        heading: str = "More results",
-    ) -> None:
-        super().__init__()
-        self.engine = engine
-        self.answer = answer
-        self.more_fetch = more
-        self.per_page = per_page
-        self.max_results = max_results
-        self.heading = heading
-        options = render.hit_options(answer.hits)
-        if options:
-            self.add_item(PaperSelect(options))
-        room = 5
-        if more is None or answer.total <= len(answer.hits):
-            self.remove_item(self.more_results)
-        else:
-            room = 4
-        links = render.paper_links([(hit.rank, hit.paper) for hit in answer.hits], ASK_LINKS)
-        _add_links(self, links, first_row=1, room=room)
-
-    @property
-    def empty(self) -> bool:
-        return not self.children
-
-    @discord.ui.button(label="More results", style=discord.ButtonStyle.primary, row=1)
-    async def more_results(
-        self, interaction: discord.Interaction, _: discord.ui.Button[Any]
-    ) -> None:
-        assert self.more_fetch is not None
-        await replies.defer(interaction, ephemeral=True)
-        source = AnswerPages(
-            self.more_fetch,
-            per_page=self.per_page,
-            start=len(self.answer.hits),
-            max_results=self.max_results,
-            heading=self.heading,
-        )
-        await Paginator(source, interaction.user.id).start(interaction, ephemeral=True)
-
-    async def open_paper(self, interaction: discord.Interaction, paper_id: str) -> None:
-        paper = await self.engine.paper(paper_id)
-        view = PaperView(self.engine, paper)
-        await replies.send(interaction, render.paper_message(paper), view=view, ephemeral=True)
+def answer_view(answer: Answer, ref: QueryRef | None, keys: QueryKeys) -> discord.ui.View | None:
+    """Under an answer: open a listed paper, More results, code links. None when empty."""
+    view = _view()
+    options = render.hit_options(answer.hits)
+    if options:
+        view.add_item(OpenPaper.make(options))
+    room = 5
+    if ref is not None and answer.total > len(answer.hits):
+        start = len(answer.hits) + (answer.hits[0].rank - 1 if answer.hits else 0)
+        prefix = f"pb:more:{start}:"
+        query = encode_query(ref, ID_MAX - len(prefix), keys)
+        more = MoreResults(start, query)
+        more.row = 1
+        view.add_item(more)
+        room = 4
+    links = render.paper_links([(hit.rank, hit.paper) for hit in answer.hits], ASK_LINKS)
+    _add_links(view, links, first_row=1, room=room)
+    return view if view.children else None
 
 
-class PaperView(TimedView):
-    """Under a paper: its links, "Similar papers" and "Save" (for whoever clicks)."""
+def paper_view(paper: Paper) -> discord.ui.View:
+    """Under a paper: "Similar papers", "Save" (ids permitting) and its links."""
+    view = _view()
+    room = 5
+    if len(f"pb:sim:{paper.id}") <= ID_MAX:
+        view.add_item(SimilarPapers(paper.id))
+        view.add_item(SavePaper(paper.id))
+        room = 3
+    _add_links(view, render.paper_links([(None, paper)], PAPER_LINKS), first_row=0, room=room)
+    return view
 
-    def __init__(self, engine: EngineLike, paper: Paper, *, per_page: int = 5) -> None:
-        super().__init__()
-        self.engine = engine
-        self.paper = paper
-        self.per_page = per_page
-        _add_links(self, render.paper_links([(None, paper)], PAPER_LINKS), first_row=0, room=3)
 
-    @discord.ui.button(label="Similar papers", style=discord.ButtonStyle.primary, row=0)
-    async def similar(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
-        await replies.defer(interaction, ephemeral=True)
-        answer = await self.engine.similar(self.paper.id, limit=self.per_page)
-        await send_answer(
-            interaction,
-            self.engine,
-            answer,
-            heading="Similar",
-            more=similar_fetch(self.engine, self.paper.id),
-            ephemeral=True,
-        )
+def add_pager(view: discord.ui.View, page: int, pages: int, make: Any) -> None:
+    """First / Prev / indicator / Next / Last; `make(target, slot, off)` builds a button."""
+    last = pages - 1
+    view.add_item(make(0, "f", page <= 0))
+    view.add_item(make(max(page - 1, 0), "p", page <= 0))
+    view.add_item(PageIndicator(page, pages))
+    view.add_item(make(min(page + 1, last), "n", page >= last))
+    view.add_item(make(last, "l", page >= last))
 
-    @discord.ui.button(label="Save", style=discord.ButtonStyle.success, row=0)
-    async def save(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
-        paper, added = await self.engine.save_paper(interaction.user.id, self.paper.id)
-        await replies.send(interaction, content=saved_text(paper, added), ephemeral=True)
+
+async def answer_page(
+    bot: PaperBot,
+    ref: QueryRef,
+    *,
+    owner: int,
+    page: int,
+    per_page: int,
+    start: int,
+    heading: str,
+) -> tuple[list[discord.Embed], discord.ui.View | None]:
+    """One page of ranked results with its paging buttons (None when one page holds all)."""
+    max_results = bot.settings.max_results
+    answer = await fetch_slice(bot.engine, ref, start + page * per_page, per_page)
+    reachable = max(0, min(answer.total, max_results) - start)
+    pages = max(1, -(-reachable // per_page))
+    if page >= pages and page > 0:
+        page = pages - 1
+        answer = await fetch_slice(bot.engine, ref, start + page * per_page, per_page)
+    embed = render.answer_embed(answer, heading=heading, show_lead=False, page=(page, pages))
+    if pages <= 1:
+        return [embed], None
+    prefix = f"pb:pg:{owner}:{pages}:{per_page}:{start}:f:"
+    query = encode_query(ref, ID_MAX - len(prefix), bot.query_keys)
+    view = _view()
+    add_pager(
+        view,
+        page,
+        pages,
+        lambda target, slot, off: PageButton(owner, target, per_page, start, slot, query, off=off),
+    )
+    return [embed], view
+
+
+async def send_pages(
+    interaction: discord.Interaction,
+    ref: QueryRef,
+    *,
+    owner: int,
+    per_page: int,
+    heading: str,
+    ephemeral: bool,
+    start: int = 0,
+) -> None:
+    """The first page of ranked results, with paging buttons when there is more than one."""
+    embeds, view = await answer_page(
+        _bot(interaction),
+        ref,
+        owner=owner,
+        page=0,
+        per_page=per_page,
+        start=start,
+        heading=heading,
+    )
+    await replies.send(interaction, embeds=embeds, view=view, ephemeral=ephemeral)
+
+
+def saved_page(
+    papers: Sequence[Paper], owner: int, page: int
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    pages = render.saved_pages(papers)
+    page = min(max(page, 0), pages - 1)
+    embed = render.saved_embed(papers, page)
+    if pages <= 1:
+        return embed, None
+    view = _view()
+    add_pager(view, page, pages, lambda target, slot, off: SavedPage(owner, target, slot, off=off))
+    return embed, view
+
+
+def _heading_of(message: discord.Message | None) -> str:
+    if message is None or not message.embeds or not message.embeds[0].title:
+        return "Search"
+    heading, _, _ = message.embeds[0].title.partition(": ")
+    return heading or "Search"
 
 
 def saved_text(paper: Paper, added: bool) -> str:
@@ -334,28 +523,33 @@ def saved_text(paper: Paper, added: bool) -> str:
     return f"{render.code(paper.id)} {title} is already in your reading list."
 
 
-def similar_fetch(engine: EngineLike, paper_id: str) -> Fetch:
-    async def fetch(offset: int, limit: int) -> Answer:
-        return await engine.similar(paper_id, limit=limit, offset=offset)
-
-    return fetch
-
-
 async def send_answer(
-    interaction: discord.Interaction,
-    engine: EngineLike,
+    target: discord.Interaction | discord.Message,
+    bot: PaperBot,
     answer: Answer,
     *,
+    ref: QueryRef | None,
     heading: str,
-    more: Fetch | None,
-    ephemeral: bool,
+    ephemeral: bool = False,
     show_lead: bool = True,
-) -> None:
-    """An answer embed with its AskView (select, More results, links) when it has anything."""
+    note: str | None = None,
+) -> discord.Message | None:
+    """The one way an answer goes out: its embed and components (select, More results, links),
+    as the interaction's response or follow-up, or as a reply to a chat message. A slash
+    command's no-match note is private. Returns the sent message when discord.py gives it
+    (chat replies, follow-ups), e.g. to remember which answer it shows."""
     embed = render.answer_embed(answer, heading=heading, show_lead=show_lead)
-    view = AskView(engine, answer, more=more)
-    if view.empty:
-        view.stop()
-        await replies.send(interaction, embeds=[embed], ephemeral=ephemeral)
-    else:
-        await replies.send(interaction, embeds=[embed], view=view, ephemeral=ephemeral)
+    if isinstance(target, discord.Message):
+        view = answer_view(answer, ref, bot.query_keys)
+        return await target.reply(
+            content=note,
+            embed=embed,
+            view=view or discord.utils.MISSING,
+            mention_author=False,
+            allowed_mentions=render.SAFE_MENTIONS,
+        )
+    if answer.empty:
+        await replies.send_private(target, content=note, embeds=[embed])
+        return None
+    view = answer_view(answer, ref, bot.query_keys)
+    return await replies.send(target, content=note, embeds=[embed], view=view, ephemeral=ephemeral)

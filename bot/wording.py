@@ -59,6 +59,18 @@ def problem(error: PaperbotError, reply: Reply | None = None) -> str:
     return str(error)
 
 
+def no_match_lines(suggestion: str | None, *, example: str) -> list[str]:
+    """What to say when nothing matched, once: the sentence, a did-you-mean, one example.
+
+    `suggestion` and `example` arrive formatted for the shell (bold and code in Discord).
+    """
+    lines = [NO_MATCH]
+    if suggestion:
+        lines.append(f"Did you mean {suggestion}?")
+    lines.append(f"Or try an example: {example}")
+    return lines
+
+
 def unknown_collection(name: str) -> str:
     return f"No collection called “{name}” is loaded, so this answer covers all papers."
 

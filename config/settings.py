@@ -69,6 +69,18 @@ class Settings(BaseSettings):
     )
     cooldown_questions: int = Field(default=5, ge=1, le=1000)
     cooldown_seconds: float = Field(default=30.0, gt=0, le=3600)
+    chat_channel_answers: int = Field(
+        default=10, ge=1, le=1000, description="Most chat answers per channel per window."
+    )
+    chat_channel_seconds: float = Field(
+        default=60.0, gt=0, le=3600, description="The per-channel chat answer window."
+    )
+    chat_repeat_seconds: float = Field(
+        default=60.0,
+        ge=0,
+        le=3600,
+        description="The same question from the same user within this is answered once.",
+    )
     public_answers: bool = Field(default=True, description="Answers visible to the channel.")
     shard_count: int | None = Field(
         default=None, ge=1, le=10_000, description="Shards in the deployment; unset: Discord's."

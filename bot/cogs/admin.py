@@ -131,7 +131,7 @@ class Admin(
         guild_id = interaction.guild_id if scope.value == "guild" else None
         if scope.value == "guild" and guild_id is None:
             raise UserInputError("Run this in a server to sync there, or choose global.")
-        summary = await bot_of(interaction).sync_now(guild_id)
+        summary = await bot_of(interaction).sync_now(guild_id, here=interaction.guild_id)
         await replies.send(interaction, content=summary, ephemeral=True)
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
 from bot import replies
+from bot.boundary import UserInputError
 from bot.cogs.base import PaperCog
 from bot.options import (
     collection_choices,
@@ -16,24 +18,18 @@ from bot.options import (
     question_cooldown,
     resolve_paper,
 )
-from bot.views import AnswerPages, Fetch, Paginator, send_answer, similar_fetch
-from retrieval.models import Answer
+from bot.queries import QueryRef, fetch_slice
+from bot.views import send_answer, send_pages
 
 if TYPE_CHECKING:
     from bot.client import PaperBot
 
 QUESTION_MAX = 4000
+# An `in:collection` filter typed in the query (see retrieval/query.py's syntax).
+IN_FILTER = re.compile(r"(?:^|\s)-?in:\S", re.IGNORECASE)
 
 
 class Answers(PaperCog):
-    def ask_fetch(self, question: str, collection: str | None = None) -> Fetch:
-        async def fetch(offset: int, limit: int) -> Answer:
-            return await self.engine.ask(
-                question, limit=limit, offset=offset, collection=collection
-            )
-
-        return fetch
-
     @app_commands.command()
     @app_commands.describe(
         question="What you want to know, e.g. which papers study MoE routing?",
@@ -49,13 +45,14 @@ class Answers(PaperCog):
         """Ask a question: the best answer sentence and the top papers."""
         ephemeral = ephemeral_for(interaction, private)
         await replies.defer(interaction, ephemeral=ephemeral)
-        answer = await self.engine.ask(question, limit=self.settings.answer_results)
+        ref = QueryRef("ask", question)
+        answer = await fetch_slice(self.engine, ref, 0, self.settings.answer_results)
         await send_answer(
             interaction,
-            self.engine,
+            self.bot,
             answer,
+            ref=ref,
             heading="Answer",
-            more=self.ask_fetch(question),
             ephemeral=ephemeral,
         )
 
@@ -63,7 +60,7 @@ class Answers(PaperCog):
     @app_commands.describe(
         query='Words to search for; "exact phrase", -exclude and in:collection work',
         collection="Only search this collection",
-        results="Results per page (default 5)",
+        results="Results per page (default: the server's setting)",
         private="Only you see the results (default: everyone in the channel)",
     )
     @app_commands.autocomplete(collection=collection_choices)
@@ -76,16 +73,22 @@ class Answers(PaperCog):
         results: app_commands.Range[int, 1, 10] | None = None,
         private: bool | None = None,
     ) -> None:
-        """Search all papers, 5 per page, with buttons to page through the results."""
+        """Search all papers, a page at a time, with buttons to page through the results."""
+        if collection and IN_FILTER.search(query):
+            raise UserInputError(
+                "Choose the collection one way: `in:` in the query or the `collection` option, "
+                "not both."
+            )
         ephemeral = ephemeral_for(interaction, private)
         await replies.defer(interaction, ephemeral=ephemeral)
-        source = AnswerPages(
-            self.ask_fetch(query, collection),
+        await send_pages(
+            interaction,
+            QueryRef("ask", query, collection),
+            owner=interaction.user.id,
             per_page=results or self.settings.search_results,
-            max_results=self.settings.max_results,
             heading="Search",
+            ephemeral=ephemeral,
         )
-        await Paginator(source, interaction.user.id).start(interaction, ephemeral=ephemeral)
 
     @app_commands.command()
     @app_commands.describe(
@@ -104,13 +107,14 @@ class Answers(PaperCog):
         ephemeral = ephemeral_for(interaction, private)
         paper = await resolve_paper(self.engine, id)
         await replies.defer(interaction, ephemeral=ephemeral)
-        answer = await self.engine.similar(paper.id, limit=self.settings.search_results)
+        ref = QueryRef("similar", paper.id)
+        answer = await fetch_slice(self.engine, ref, 0, self.settings.search_results)
         await send_answer(
             interaction,
-            self.engine,
+            self.bot,
             answer,
+            ref=ref,
             heading="Similar",
-            more=similar_fetch(self.engine, paper.id),
             ephemeral=ephemeral,
         )
 

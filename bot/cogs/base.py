@@ -9,7 +9,7 @@ from discord.ext import commands
 if TYPE_CHECKING:
     from bot.client import PaperBot
     from config.settings import Settings
-    from retrieval.engine import Engine
+    from retrieval.api import EngineAPI
 
 
 class PaperCog(commands.Cog):
@@ -17,7 +17,7 @@ class PaperCog(commands.Cog):
         self.bot = bot
 
     @property
-    def engine(self) -> Engine:
+    def engine(self) -> EngineAPI:
         return self.bot.engine
 
     @property

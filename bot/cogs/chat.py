@@ -6,6 +6,7 @@ messages in `settings.chat_channel_ids` are answered only when that intent is en
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING
 
@@ -13,18 +14,33 @@ import discord
 from discord.ext import commands
 
 from bot import render
-from bot.boundary import OnCooldown, handle_chat_error
+from bot.boundary import handle_chat_error
+from bot.chat_throttle import Action
 from bot.cogs.base import PaperCog
-from bot.views import AskView
+from bot.cooldown import wait_text
+from bot.queries import QueryRef, fetch_slice
+from bot.views import send_answer
 from retrieval.models import Answer
 
 if TYPE_CHECKING:
     from bot.client import PaperBot
 
+log = logging.getLogger(__name__)
+
+BUSY_REACTION = "\N{HOURGLASS WITH FLOWING SAND}"
 EMPTY_QUESTION = (
     "Ask me about ML papers, e.g. `@paperbot which papers study MoE routing?` — "
     "or use `/ask`. `/help` has more."
 )
+
+
+def can_react(message: discord.Message) -> bool:
+    """Reactions work in DMs; in a server the bot needs Add Reactions (and history) there."""
+    guild = message.guild
+    if guild is None or guild.me is None:
+        return guild is None
+    permissions = message.channel.permissions_for(guild.me)
+    return permissions.add_reactions and permissions.read_message_history
 
 
 def strip_mentions(content: str, bot_id: int) -> str:
@@ -56,30 +72,45 @@ class Chat(PaperCog):
             await handle_chat_error(message, error)
 
     async def answer(self, message: discord.Message, question: str) -> None:
+        decision = self.bot.chat_throttle.decide(message.author.id, message.channel.id, question)
+        if decision.action is Action.SILENT:
+            return
+        if decision.action is Action.NOTICE:
+            await self.notice_busy(message, decision.wait)
+            return
         if not question:
             await message.reply(
                 EMPTY_QUESTION, mention_author=False, allowed_mentions=render.SAFE_MENTIONS
             )
             return
-        wait = self.bot.cooldown.hit(message.author.id)
-        if wait is not None:
-            raise OnCooldown(wait)
         async with message.channel.typing():
-            answer = await self.engine.ask(question, limit=self.settings.answer_results)
+            answer = await self.respond(message, question)
+        await send_answer(
+            message,
+            self.bot,
+            answer,
+            ref=QueryRef("ask", question),
+            heading="Answer",
+        )
 
-            async def more(offset: int, limit: int) -> Answer:
-                return await self.engine.ask(question, limit=limit, offset=offset)
+    async def notice_busy(self, message: discord.Message, wait: float) -> None:
+        """The one notice of a throttle window: a ⏳ reaction when allowed, else one short line."""
+        if can_react(message):
+            try:
+                await message.add_reaction(BUSY_REACTION)
+                return
+            except discord.HTTPException as error:
+                log.info("could not react to message %s (%s); replying instead", message.id, error)
+        await message.reply(
+            wait_text(wait), mention_author=False, allowed_mentions=render.SAFE_MENTIONS
+        )
 
-            embed = render.answer_embed(answer, heading="Answer")
-            view = AskView(self.engine, answer, more=more)
-        if view.empty:
-            view.stop()
-            await message.reply(
-                embed=embed, mention_author=False, allowed_mentions=render.SAFE_MENTIONS
-            )
-            return
-        view.message = await message.reply(
-            embed=embed, view=view, mention_author=False, allowed_mentions=render.SAFE_MENTIONS
+    async def respond(self, message: discord.Message, question: str) -> Answer:
+        """The one place a chat message becomes an answer: the seam for the conversation
+        service (scope from `message.author`/`message.channel`, a reply's
+        `message.reference`); `send_answer` returns the sent message for the answer map."""
+        return await fetch_slice(
+            self.engine, QueryRef("ask", question), 0, self.settings.answer_results
         )
 
 

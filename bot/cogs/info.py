@@ -25,7 +25,7 @@ class Info(PaperCog):
     @app_commands.command(name="help")
     async def help_command(self, interaction: discord.Interaction) -> None:
         """A short guide to paperbot's commands, with examples."""
-        await replies.send(interaction, embeds=[render.help_embed()], ephemeral=True)
+        await replies.send(interaction, embeds=[render.help_embed(self.settings)], ephemeral=True)
 
 
 async def setup(bot: PaperBot) -> None:

@@ -10,7 +10,7 @@ from discord import app_commands
 from bot import render, replies
 from bot.cogs.base import PaperCog
 from bot.options import collection_choices, ephemeral_for, paper_choices, resolve_paper
-from bot.views import PaperView
+from bot.views import paper_view
 from retrieval.models import Paper
 
 if TYPE_CHECKING:
@@ -21,8 +21,9 @@ class Papers(PaperCog):
     async def show_paper(
         self, interaction: discord.Interaction, paper: Paper, *, ephemeral: bool
     ) -> None:
-        view = PaperView(self.engine, paper, per_page=self.settings.search_results)
-        await replies.send(interaction, render.paper_message(paper), view=view, ephemeral=ephemeral)
+        await replies.send(
+            interaction, render.paper_message(paper), view=paper_view(paper), ephemeral=ephemeral
+        )
 
     @app_commands.command()
     @app_commands.describe(

@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import re
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
+from discord.ui import DynamicItem
 
 from bot import render, replies
 from bot.cogs.base import PaperCog
 from bot.text import clip
-from bot.views import OwnedView
+from bot.views import RoutedItem
 from retrieval.privacy import PrivacyReport, describe
 
 if TYPE_CHECKING:
     from bot.client import PaperBot
-    from retrieval.engine import Engine
-
-CONFIRM_TIMEOUT = 120.0
 
 
 def privacy_text(report: PrivacyReport) -> str:
@@ -39,35 +38,55 @@ def privacy_text(report: PrivacyReport) -> str:
     return clip("\n".join(parts), 1900, escaped=False)
 
 
-class ForgetView(OwnedView):
-    """ "Delete everything" / "Cancel" for the person who ran /forget-me."""
+class ForgetButton(
+    RoutedItem,
+    DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"pb:forget:(?P<owner>\d{1,20}):(?P<choice>yes|no)",
+):
+    """ "Delete everything" / "Cancel" under /forget-me; works after a restart too."""
 
-    def __init__(self, engine: Engine, owner_id: int) -> None:
-        super().__init__(owner_id, timeout=CONFIRM_TIMEOUT)
-        self.engine = engine
-
-    @discord.ui.button(label="Delete everything", style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
-        deleted = await self.engine.privacy.forget(self.owner_id)
-        self.stop()
-        lines = describe(deleted)
-        text = (
-            "Deleted:\n" + "\n".join(f"• {line}" for line in lines) + "\nNothing about you remains."
-            if lines
-            else "There was nothing stored about you; nothing remains."
+    def __init__(self, owner: int, confirm: bool) -> None:
+        self.owner, self.confirm = owner, confirm
+        super().__init__(
+            discord.ui.Button(
+                label="Delete everything" if confirm else "Cancel",
+                style=discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary,
+                custom_id=f"pb:forget:{owner}:{'yes' if confirm else 'no'}",
+            )
         )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ForgetButton:
+        return cls(int(match["owner"]), match["choice"] == "yes")
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        if interaction.user.id != self.owner:
+            text = "Only the person who ran /forget-me can confirm it."
+            await replies.send(interaction, content=text, ephemeral=True)
+            return
+        text = "Cancelled; nothing was deleted."
+        if self.confirm:
+            engine = cast("PaperBot", interaction.client).engine
+            lines = describe(await engine.privacy.forget(self.owner))
+            text = (
+                "Deleted:\n"
+                + "\n".join(f"• {line}" for line in lines)
+                + "\nNothing about you remains."
+                if lines
+                else "There was nothing stored about you; nothing remains."
+            )
         await interaction.response.edit_message(
             content=text, view=None, allowed_mentions=render.SAFE_MENTIONS
         )
 
-    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button[Any]) -> None:
-        self.stop()
-        await interaction.response.edit_message(
-            content="Cancelled; nothing was deleted.",
-            view=None,
-            allowed_mentions=render.SAFE_MENTIONS,
-        )
+
+def forget_view(owner: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ForgetButton(owner, True))
+    view.add_item(ForgetButton(owner, False))
+    return view
 
 
 class PrivacyCog(PaperCog):
@@ -90,9 +109,10 @@ class PrivacyCog(PaperCog):
             )
             return
         text = "This deletes, for good:\n" + "\n".join(f"• {line}" for line in lines)
-        view = ForgetView(self.engine, interaction.user.id)
+        view = forget_view(interaction.user.id)
         await replies.send(interaction, content=text, view=view, ephemeral=True)
 
 
 async def setup(bot: PaperBot) -> None:
+    bot.add_dynamic_items(ForgetButton)
     await bot.add_cog(PrivacyCog(bot))

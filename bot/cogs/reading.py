@@ -11,7 +11,8 @@ from bot import render, replies
 from bot.attachments import EXPORT_CHOICES, TOO_BIG, export_attachment
 from bot.cogs.base import PaperCog
 from bot.options import paper_choices, resolve_paper, saved_choices
-from bot.views import ListPages, Paginator, saved_text
+from bot.views import saved_page, saved_text
+from bot.wording import plural
 
 if TYPE_CHECKING:
     from bot.client import PaperBot
@@ -61,12 +62,13 @@ class Reading(PaperCog):
             if attachment is None:
                 await replies.send(interaction, content=TOO_BIG, ephemeral=True)
                 return
-            text = f"Your reading list: {len(papers)} paper(s)."
+            text = f"Your reading list: {plural(len(papers), 'paper')}."
             await replies.send(
                 interaction, content=text, file=replies.to_file(attachment), ephemeral=True
             )
             return
-        await Paginator(ListPages(papers), interaction.user.id).start(interaction, ephemeral=True)
+        embed, view = saved_page(papers, interaction.user.id, 0)
+        await replies.send(interaction, embeds=[embed], view=view, ephemeral=True)
 
 
 async def setup(bot: PaperBot) -> None:

@@ -3,18 +3,20 @@ with Manage Messages (or PAPERBOT_SHORTLIST_CURATOR_ROLE_ID), visible to everyon
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
+from discord.ui import DynamicItem
 
 from bot import render, replies
 from bot.attachments import EXPORT_CHOICES, TOO_BIG, UPLOAD_LIMIT_BYTES
 from bot.cogs.base import PaperCog
 from bot.options import paper_choices, resolve_paper
 from bot.text import clip
-from bot.views import Paginator
+from bot.views import PAGER_SLOTS, RoutedItem, add_pager
 from retrieval.shortlist import FORGOTTEN
 from retrieval.stores.protocol import ShortlistRow
 
@@ -44,15 +46,26 @@ def entry_line(number: int, row: ShortlistRow) -> str:
 class ShortlistPages:
     """The guild's list in pages of PER_PAGE entries (already in memory)."""
 
-    slow = False
-
     def __init__(self, rows: Sequence[ShortlistRow], guild_name: str) -> None:
         self.rows = list(rows)
         self.guild_name = guild_name
         self.pages = max(1, -(-len(self.rows) // PER_PAGE))
 
+    def clamp(self, page: int) -> int:
+        return min(max(page, 0), self.pages - 1)
+
+    def view(self, page: int) -> discord.ui.View | None:
+        """Paging buttons that survive restarts (anyone may page a public list)."""
+        if self.pages <= 1:
+            return None
+        view = discord.ui.View(timeout=None)
+        add_pager(
+            view, page, self.pages, lambda target, slot, off: ShortlistPage(target, slot, off)
+        )
+        return view
+
     async def render(self, page: int) -> list[discord.Embed]:
-        page = min(max(page, 0), self.pages - 1)
+        page = self.clamp(page)
         title = clip(f"{self.guild_name} reading list ({len(self.rows)})", 250, escaped=False)
         embed = discord.Embed(title=title, colour=render.COLOUR)
         if not self.rows:
@@ -65,6 +78,45 @@ class ShortlistPages:
         )
         embed.set_footer(text=f"Page {page + 1}/{self.pages} · /shortlist export for a file")
         return [embed]
+
+
+async def _pages(bot: PaperBot, interaction: discord.Interaction) -> ShortlistPages:
+    rows = await bot.engine.shortlist.entries(interaction.guild_id or 0)
+    name = interaction.guild.name if interaction.guild else "Server"
+    return ShortlistPages(rows, name)
+
+
+class ShortlistPage(
+    RoutedItem,
+    DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"pb:sl:(?P<page>\d{1,4}):(?P<slot>[fpnl])",
+):
+    """A paging button under /shortlist show; the list is read afresh on every click."""
+
+    def __init__(self, page: int, slot: str, off: bool) -> None:
+        self.page = page
+        label, style = PAGER_SLOTS[slot]
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=style,
+                custom_id=f"pb:sl:{page}:{slot}",
+                disabled=off,
+                row=0,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ShortlistPage:
+        return cls(int(match["page"]), match["slot"], False)
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        pages = await _pages(cast("PaperBot", interaction.client), interaction)
+        page = pages.clamp(self.page)
+        embeds = await pages.render(page)
+        await interaction.response.edit_message(embeds=embeds, view=pages.view(page))
 
 
 class ShortlistCog(PaperCog):
@@ -100,10 +152,9 @@ class ShortlistCog(PaperCog):
             await replies.send(interaction, content=NOT_IN_GUILD, ephemeral=True)
             return
         await replies.defer(interaction, ephemeral=False)
-        rows = await self.engine.shortlist.entries(interaction.guild_id)
-        name = interaction.guild.name if interaction.guild else "Server"
-        pages = ShortlistPages(rows, name)
-        await Paginator(pages, interaction.user.id).start(interaction, ephemeral=False)
+        pages = await _pages(cast("PaperBot", interaction.client), interaction)
+        embeds = await pages.render(0)
+        await replies.send(interaction, embeds=embeds, view=pages.view(0), ephemeral=False)
 
     @shortlist.command(name="add")
     @app_commands.describe(id="A paper id such as icml2026-7", note="Why read it (optional)")
@@ -176,4 +227,5 @@ class ShortlistCog(PaperCog):
 
 
 async def setup(bot: PaperBot) -> None:
+    bot.add_dynamic_items(ShortlistPage)
     await bot.add_cog(ShortlistCog(bot))

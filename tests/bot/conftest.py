@@ -57,7 +57,7 @@ def recorder(monkeypatch: pytest.MonkeyPatch) -> Iterator[Recorder]:
 async def bot(
     settings: Settings, engine: FakeEngine, clock: Clock, recorder: Recorder
 ) -> AsyncIterator[PaperBot]:
-    bot = PaperBot(settings, engine, auto_sync=False, clock=clock)  # type: ignore[arg-type]
+    bot = PaperBot(settings, engine, auto_sync=False, clock=clock)
     await bot._async_setup_hook()
     await bot.setup_hook()
     state = bot._connection

@@ -251,6 +251,9 @@ class Recorder(AsyncWebhookAdapter):
         if route.path.endswith("/typing"):
             self.sent.append(Sent("typing", None, {}))
             return None
+        if route.method == "PUT" and "/reactions/" in route.path:
+            self.sent.append(Sent("reaction", None, {"path": route.url}))
+            return None
         body, file_data = self._unpack(kwargs.get("json"), list(form) if form else None)
         if route.method == "POST" and route.path.endswith("/messages"):
             self._check("channel message", body, len(file_data))
@@ -432,20 +435,26 @@ def find_component(
 
 async def click(
     bot: discord.Client,
-    view: discord.ui.View,
     message: dict[str, Any],
     *,
     label: str | None = None,
     values: list[str] | None = None,
     user_id: int = ALICE,
 ) -> discord.Interaction:
-    """Click a button (or pick select values) the way discord.py dispatches it to the view."""
+    """Click a button (or pick select values) on a message the bot sent, routed as discord.py
+    routes it: the `interaction` event, then the persistent (dynamic) item whose template
+    matches the custom id. Works on messages sent by another bot instance (a restart)."""
     kind = 3 if values is not None else 2
     spec = find_component(message, label=label, kind=kind)
     assert not spec.get("disabled"), f"{label} is disabled"
-    interaction = component(bot, message, spec["custom_id"], values=values, user_id=user_id)
-    item = next(i for i in view.children if getattr(i, "custom_id", None) == spec["custom_id"])
-    await view._scheduled_task(item, interaction)
+    custom_id = spec["custom_id"]
+    interaction = component(bot, message, custom_id, values=values, user_id=user_id)
+    await bot.on_interaction(interaction)  # type: ignore[attr-defined]
+    store = bot._connection._view_store
+    for pattern, item in list(store._dynamic_items.items()):
+        match = pattern.fullmatch(custom_id)
+        if match is not None:
+            await store.schedule_dynamic_item_call(kind, item, interaction, custom_id, match)
     return interaction
 
 

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
+from retrieval.api import ConversationMemory
+from retrieval.conversation.memory import ConversationState
 from retrieval.errors import CollectionNotFound, ListFormatError, PaperNotFound, QueryError
 from retrieval.models import (
     Answer,
@@ -69,6 +73,32 @@ def excerpt_for(paper: Paper, words: list[str]) -> Excerpt:
     return Excerpt(tuple(spans[:-1]))
 
 
+class FakeMemory:
+    """Conversation memory in dicts, like the store's tables."""
+
+    def __init__(self) -> None:
+        self.scopes: dict[str, ConversationState] = {}
+        self.messages: dict[int, ConversationState] = {}
+
+    async def load(self, scope: str, *, message_id: int | None = None) -> ConversationState | None:
+        if message_id is not None:
+            return self.messages.get(message_id)
+        return self.scopes.get(scope)
+
+    async def save(
+        self,
+        scope: str,
+        user_id: int,
+        state: ConversationState,
+        *,
+        message_id: int | None = None,
+    ) -> None:
+        if message_id is None:
+            self.scopes[scope] = state
+        else:
+            self.messages[message_id] = state
+
+
 class FakeLive:
     """The corpus follower: nothing changes underneath a fake engine."""
 
@@ -92,6 +122,7 @@ class FakeEngine:
         self.delay = 0.0
         self.fail_with: BaseException | None = None
         self.closed = False
+        self._memory = FakeMemory()
         self.live = FakeLive()
 
     async def _maybe_fail(self) -> None:
@@ -190,6 +221,19 @@ class FakeEngine:
             len(self.papers), 2, 1234, 5678, 90_000, 200_000, self.questions, 3.2, 9.9
         )
 
+    async def ingest(
+        self,
+        paths: Sequence[Path],
+        *,
+        collection: str | None = None,
+        progress: Callable[[str], None] | None = None,
+    ) -> IngestReport:
+        for path in paths:
+            self.ingested.append((str(path), b""))
+            if progress is not None:
+                progress(f"read {path}")
+        return IngestReport(files_read=len(paths), collections=(collection or "Uploads",))
+
     async def ingest_bytes(
         self, name: str, data: bytes, *, collection: str | None = None
     ) -> IngestReport:
@@ -224,6 +268,21 @@ class FakeEngine:
 
     async def record_command_sync(self, scope: str, payload_hash: str) -> None:
         self.meta[scope] = payload_hash
+
+    @property
+    def memory(self) -> ConversationMemory:
+        return self._memory
+
+    async def loaded_collections(self) -> list[CollectionInfo]:
+        return await self.collections()
+
+    async def explain(self, paper_ids: Sequence[str], question: str) -> list[Excerpt | None]:
+        words = [w.strip("?.,!").lower() for w in question.split() if len(w) > 2]
+        found: list[Excerpt | None] = []
+        for paper_id in paper_ids:
+            excerpt = excerpt_for(await self.paper(paper_id), words)
+            found.append(excerpt if any(span.match for span in excerpt.spans) else None)
+        return found
 
     async def close(self) -> None:
         self.closed = True

@@ -15,14 +15,6 @@ async def run(bot: PaperBot, interaction: discord.Interaction) -> discord.Intera
     return interaction
 
 
-def view_for(bot: PaperBot, message: dict[str, Any]) -> discord.ui.View:
-    """The live view discord.py stored for a message the bot sent."""
-    items = bot._connection._view_store._views[int(message["id"])]
-    view = next(iter(items.values())).view
-    assert view is not None
-    return view
-
-
 def labels(body: dict[str, Any]) -> list[str | None]:
     return [c.get("label") for row in body.get("components", []) for c in row["components"]]
 

@@ -7,8 +7,11 @@ import pytest
 from bot.client import PaperBot
 from bot.cogs.chat import Chat, strip_mentions
 from config.settings import Settings
+from tests.bot.conftest import Clock
 from tests.bot.discordfakes import BOT_ID, CHANNEL_ID, Recorder, chat_message
 from tests.bot.fakes import FakeEngine
+
+HOURGLASS = "%E2%8F%B3"
 
 
 def chat(bot: PaperBot) -> Chat:
@@ -63,7 +66,7 @@ async def test_chat_channel_needs_the_intent(
     enabled = settings.model_copy(
         update={"message_content_intent": True, "chat_channel_ids": [CHANNEL_ID]}
     )
-    bot = PaperBot(enabled, engine, auto_sync=False)  # type: ignore[arg-type]
+    bot = PaperBot(enabled, engine, auto_sync=False)
     assert bot.intents.message_content
     await bot._async_setup_hook()
     await bot.setup_hook()
@@ -103,14 +106,48 @@ async def test_hostile_chat_questions_get_valid_non_pinging_replies(
     # recorder.problems (checked at teardown) covers every Discord limit
 
 
-async def test_cooldown_and_errors_in_chat_are_replies(
+async def test_a_burst_gets_the_answers_then_one_reaction_then_silence(
+    bot: PaperBot, recorder: Recorder, clock: Clock
+) -> None:
+    for number in range(30):
+        await chat(bot).on_message(chat_message(bot, f"routing {number}", dm=True))
+    answers = replies(recorder)
+    assert len(answers) == 5 and all(a["embeds"] for a in answers)
+    assert [s.kind for s in recorder.sent].count("reaction") == 1
+    assert HOURGLASS in recorder.sent[-1].body["path"] or any(
+        HOURGLASS in s.body.get("path", "") for s in recorder.sent if s.kind == "reaction"
+    )
+    clock.now += 31  # a new window: answered again
+    await chat(bot).on_message(chat_message(bot, "routing again", dm=True))
+    assert len(replies(recorder)) == 6
+
+
+async def test_without_add_reactions_the_notice_is_one_short_reply(
+    bot: PaperBot, recorder: Recorder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.cogs.chat.can_react", lambda message: False)
+    for number in range(12):
+        await chat(bot).on_message(chat_message(bot, f"routing {number}", mentions_bot=True))
+    sent = replies(recorder)
+    assert len(sent) == 6
+    assert "try again in" in sent[-1]["content"] and not sent[-1].get("embeds")
+    assert "reaction" not in [s.kind for s in recorder.sent]
+
+
+async def test_the_same_question_twice_is_answered_once(
+    bot: PaperBot, recorder: Recorder, clock: Clock
+) -> None:
+    await chat(bot).on_message(chat_message(bot, "Routing?", dm=True))
+    await chat(bot).on_message(chat_message(bot, "  routing? ", dm=True))
+    assert len(replies(recorder)) == 1
+    clock.now += 61
+    await chat(bot).on_message(chat_message(bot, "routing?", dm=True))
+    assert len(replies(recorder)) == 2
+
+
+async def test_errors_in_chat_are_replies(
     bot: PaperBot, recorder: Recorder, engine: FakeEngine
 ) -> None:
-    for _ in range(5):
-        await chat(bot).on_message(chat_message(bot, "routing", dm=True))
-    await chat(bot).on_message(chat_message(bot, "routing", dm=True))
-    assert "try again in" in replies(recorder)[-1]["content"]
-    bot.cooldown = type(bot.cooldown)(100, 1)
     engine.fail_with = RuntimeError("boom")
     await chat(bot).on_message(chat_message(bot, "routing", dm=True))
     assert "error reference" in replies(recorder)[-1]["content"]

@@ -22,7 +22,7 @@ EXPECTED = {
 
 
 async def build(settings: Settings, engine: FakeEngine | None = None) -> PaperBot:
-    bot = PaperBot(settings, engine or FakeEngine(), auto_sync=False)  # type: ignore[arg-type]
+    bot = PaperBot(settings, engine or FakeEngine(), auto_sync=False)
     await bot._async_setup_hook()
     await bot.setup_hook()
     return bot
@@ -121,11 +121,32 @@ async def test_failed_sync_is_retried_next_time(
     assert engine.meta == {}
 
 
-async def test_sync_now_reports(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_sync_now_never_leaves_commands_in_both_scopes(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     bot = await build(settings)
+    bot._connection.application_id = 900
     monkeypatch.setattr(bot.tree, "sync", SyncSpy())
-    assert await bot.sync_now(None) == "Synced 12 commands globally (may take a while to appear)."
-    assert await bot.sync_now(77) == "Synced 12 commands to guild 77."
+    cleared: list[tuple[str, int | None, list[Any]]] = []
+
+    async def clear_global(app_id: int, payload: list[Any]) -> list[Any]:
+        cleared.append(("global", None, payload))
+        return []
+
+    async def clear_guild(app_id: int, guild_id: int, payload: list[Any]) -> list[Any]:
+        cleared.append(("guild", guild_id, payload))
+        return []
+
+    monkeypatch.setattr(bot.http, "bulk_upsert_global_commands", clear_global)
+    monkeypatch.setattr(bot.http, "bulk_upsert_guild_commands", clear_guild)
+    guild_summary = await bot.sync_now(77)
+    assert guild_summary.startswith("Synced 12 commands to guild 77 and removed the global")
+    assert cleared == [("global", None, [])]
+    assert await bot.sync_if_changed() is False  # the next start does not republish globally
+    summary = await bot.sync_now(None, here=77)
+    assert summary == "Synced 12 commands globally (may take a while to appear)."
+    assert cleared[-1] == ("guild", 77, [])
+    assert bot.tree.get_commands(guild=discord.Object(77)) == []
 
 
 class _Response:

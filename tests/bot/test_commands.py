@@ -43,8 +43,15 @@ async def test_ask_without_matches_suggests_and_has_no_empty_components(
     bot: PaperBot, recorder: Recorder
 ) -> None:
     interaction = await run(bot, slash(bot, "ask", {"question": "zzzz qqqq"}))
+    sent = recorder.for_interaction(interaction)
+    # public "thinking…" first, then removed so the no-match note stays private
+    assert [s.kind for s in sent] == ["callback", "delete", "followup"]
+    assert sent[-1].ephemeral
     body = recorder.visible(interaction)[-1]
-    assert "Did you mean **routing**?" in body["embeds"][0]["description"]
+    description = body["embeds"][0]["description"]
+    assert description.count("No paper") == 1
+    assert "Did you mean **routing**?" in description
+    assert description.count("Or try an example") == 1
     assert not body.get("components")
 
 
@@ -117,7 +124,7 @@ async def test_paper_typed_free_text_gets_a_helpful_error(
     interaction = await run(bot, slash(bot, "paper", {"id": "Diffusion models"}))
     sent = recorder.callbacks(interaction)
     assert len(sent) == 1 and sent[0].ephemeral
-    assert "Did you mean `icml2026-3`?" in sent[0].body["data"]["content"]
+    assert "Closest: `icml2026-3`." in sent[0].body["data"]["content"]
 
 
 async def test_paper_autocomplete_returns_at_most_25_short_choices(
@@ -170,3 +177,18 @@ async def test_engine_failure_is_reported_once_with_a_reference(
     # logged once, at ERROR, with the original exception attached (its traceback goes to the log)
     logged = [(r.levelname, repr(r.exc_info[1])) for r in caplog.records if r.exc_info]
     assert logged == [("ERROR", "RuntimeError('disk on fire')")]
+
+
+async def test_search_refuses_in_filter_together_with_the_collection_option(
+    bot: PaperBot, recorder: Recorder, engine: FakeEngine
+) -> None:
+    asked = engine.questions
+    interaction = await run(
+        bot, slash(bot, "search", {"query": "routing in:iclr2024", "collection": "icml2026"})
+    )
+    sent = recorder.for_interaction(interaction)
+    assert len(sent) == 1 and sent[0].ephemeral
+    assert "not both" in sent[0].body["data"]["content"]
+    assert engine.questions == asked  # nothing was searched
+    ok = await run(bot, slash(bot, "search", {"query": "routing", "collection": "icml2026"}))
+    assert "Search: routing" in recorder.text(ok)

@@ -13,7 +13,7 @@ import pytest
 
 from bot.client import PaperBot
 from tests.bot.discordfakes import Recorder, click, slash
-from tests.bot.helpers import run, view_for
+from tests.bot.helpers import run
 
 QUESTION = "models routing attention"
 
@@ -163,16 +163,14 @@ async def test_expired_button_click_is_logged_and_the_view_keeps_working(
 ) -> None:
     interaction = await run(bot, slash(bot, "search", {"query": QUESTION, "results": 2}))
     message = recorder.messages[recorder.for_interaction(interaction)[-1].message_id or ""]
-    view = view_for(bot, message)
     faults.fail("callback", lambda: not_found(10062))
     before = len(faults.attempts)
     with caplog.at_level(logging.INFO):
-        late = await click(bot, view, message, label="Next")
+        late = await click(bot, message, label="Next")
     assert faults.attempts[before:] == ["callback"]
     assert recorder.for_interaction(late) == []
     assert any("expired" in m for m in levels(caplog)[logging.WARNING])
-    assert not view.is_finished()
-    again = await click(bot, view, message, label="Next")
+    again = await click(bot, message, label="Next")
     assert [s.kind for s in recorder.for_interaction(again)] == ["callback", "edit"]
 
 

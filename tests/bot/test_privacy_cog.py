@@ -7,7 +7,7 @@ from bot.client import PaperBot
 from retrieval.engine import Engine
 from retrieval.stores.protocol import UserData
 from tests.bot.discordfakes import ALICE, Recorder, click, slash
-from tests.bot.helpers import labels, run, view_for
+from tests.bot.helpers import labels, run
 from tests.bot.test_real_engine import real, real_settings  # noqa: F401  (fixtures)
 
 
@@ -26,7 +26,7 @@ async def test_privacy_then_forget_me(real: tuple[PaperBot, Engine], recorder: R
     assert labels(body) == ["Delete everything", "Cancel"]
     assert (await engine.store.user_data(ALICE)).total == 2  # nothing deleted before the click
     message = recorder.messages[recorder.for_interaction(asked)[-1].message_id]
-    done = await click(bot, view_for(bot, message), message, label="Delete everything")
+    done = await click(bot, message, label="Delete everything")
     result = recorder.callbacks(done)[0]
     assert result.body["type"] == 7
     assert "1 saved paper(s)" in result.body["data"]["content"]
@@ -45,6 +45,6 @@ async def test_forget_me_cancel_deletes_nothing(
     await engine.save_paper(ALICE, "icml2026-13")
     asked = await run(bot, slash(bot, "forget-me"))
     message = recorder.messages[recorder.for_interaction(asked)[-1].message_id]
-    done = await click(bot, view_for(bot, message), message, label="Cancel")
+    done = await click(bot, message, label="Cancel")
     assert "nothing was deleted" in recorder.callbacks(done)[0].body["data"]["content"]
     assert (await engine.store.user_data(ALICE)).saved_papers == 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.client import PaperBot
 from tests.bot.discordfakes import ALICE, Recorder, click, slash
 from tests.bot.fakes import PAPERS, FakeEngine
-from tests.bot.helpers import labels, run, view_for
+from tests.bot.helpers import labels, run
 
 
 async def test_save_unsave_round_trip(
@@ -43,7 +43,7 @@ async def test_saved_is_paginated(bot: PaperBot, recorder: Recorder, engine: Fak
     body = recorder.visible(interaction)[-1]
     assert labels(body) == ["First", "Prev", "1/3", "Next", "Last"]
     message = recorder.messages[recorder.for_interaction(interaction)[-1].message_id]
-    last = await click(bot, view_for(bot, message), message, label="Last")
+    last = await click(bot, message, label="Last")
     sent = recorder.for_interaction(last)
     assert sent[0].body["type"] == 7  # in-memory pages update the message directly
     assert sent[0].body["data"]["embeds"][0]["footer"]["text"].startswith("Page 3/3")

@@ -91,3 +91,13 @@ async def test_paper_autocomplete_and_reading_list_survive_a_restart(
     await bot.close()
     await engine.close()
     assert recorder.problems == []
+
+
+async def test_autocomplete_finds_the_readmes_id_in_any_case_and_zero_padding(
+    real: tuple[PaperBot, Engine], recorder: Recorder
+) -> None:
+    bot, _ = real
+    for typed in ("ICML2026-07", "icml2026-7", "ICML2026 07"):
+        interaction = await run(bot, slash(bot, "paper", {"id": typed}, focused="id"))
+        choices = recorder.callbacks(interaction)[-1].body["data"]["choices"]
+        assert choices[0]["value"] == "icml2026-7", typed

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot import render
+from bot.queries import QueryKeys, QueryRef
 from bot.text import bold_balanced, clip, escape, render_excerpt, split_escaped
-from bot.views import AskView, PaperView
+from bot.views import answer_view, paper_view
 from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery, Span
-from tests.bot.fakes import FakeEngine
 from tests.bot.limits import component_problems, embed_problems
 
 NASTY = "*_~`|>#-[]()<>@:\\\n\t \u200b\u200c\u200d\u2060\ufeff\u202e\u00adé😀中\u0301"
@@ -158,18 +158,11 @@ def components_of(view: discord.ui.View) -> list[dict[str, Any]]:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(answers(), papers)
-def test_views_fit_the_component_limits(answer: Answer, paper: Paper) -> None:
+def test_views_fit_the_component_limits(answer: Answer, paper_: Paper) -> None:
     async def build() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        engine = FakeEngine()
-
-        async def more(offset: int, limit: int) -> Answer:
-            return answer
-
-        ask = AskView(engine, answer, more=more)
-        paper_view = PaperView(engine, paper)
-        ask.stop()
-        paper_view.stop()
-        return components_of(ask), components_of(paper_view)
+        ask = answer_view(answer, QueryRef("ask", answer.question), QueryKeys())
+        paper = paper_view(paper_)
+        return (components_of(ask) if ask else []), components_of(paper)
 
     ask_rows, paper_rows = asyncio.run(build())
     assert component_problems(ask_rows) == []
@@ -196,3 +189,46 @@ def test_validator_catches_what_discord_rejects() -> None:
     assert len(embed_problems([too_big.to_dict()])) == 2  # type: ignore[list-item]
     many = [discord.Embed(description="d" * 4000).to_dict() for _ in range(2)]
     assert embed_problems(many) == ["embeds total 8000 > 6000"]  # type: ignore[arg-type]
+
+
+def test_matched_words_inside_a_link_or_code_are_not_marked() -> None:
+    spans = (
+        Span("Code at https://"),
+        Span("github", True),
+        Span(".com/imethanlee/"),
+        Span("AliMark", True),
+        Span(" for "),
+        Span("AliMark", True),
+        Span(" and `"),
+        Span("AliMark", True),
+        Span("` https://x.org/a_b"),
+    )
+    text = render_excerpt(Excerpt(spans), 500)
+    assert "https://github.com/imethanlee/AliMark" in text
+    assert " for **AliMark** and " in text
+    assert "AliMark\\`" in text and "**AliMark**\\`" not in text
+    assert text.endswith("https://x.org/a_b")  # a plain URL is not escaped either
+    assert text.count("**") == 2
+
+
+URL_PARTS = st.text(alphabet="abcXYZ019-._~/?=&%", min_size=1, max_size=20)
+
+
+@FAST
+@given(
+    st.lists(st.tuples(URL_PARTS, st.booleans()), min_size=1, max_size=8),
+    st.text(alphabet="ab *_~|#>\n", max_size=40),
+)
+def test_a_link_survives_any_marks(parts: list[tuple[str, bool]], before: str) -> None:
+    url = "https://" + "".join(part for part, _ in parts)
+    spans = (Span(before + " https://"), *(Span(p, match) for p, match in parts), Span(" end"))
+    shown = render_excerpt(Excerpt(spans), 2000)
+    assert url in shown
+    assert bold_balanced(shown)
+
+
+def test_console_marks_stay_outside_links() -> None:
+    from bot.console import excerpt_text
+
+    spans = (Span("see https://"), Span("github", True), Span(".com/x "), Span("github", True))
+    assert excerpt_text(Excerpt(spans), colour=False) == "see https://github.com/x [github]"

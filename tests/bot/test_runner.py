@@ -6,6 +6,7 @@ import asyncio
 import os
 import signal
 
+import discord
 import pytest
 from pydantic import SecretStr
 
@@ -72,4 +73,38 @@ async def test_login_failure_still_closes_the_database(
     with_token = settings.model_copy(update={"discord_token": SecretStr("tok")})
     with pytest.raises(RuntimeError, match="401"):
         await runner.run_bot(with_token)
+    assert engine.closed
+
+
+@pytest.mark.parametrize(
+    ("error", "words"),
+    [
+        (OSError(111, "Connect call failed ('162.159.135.232', 443)"), "cannot reach Discord"),
+        (discord.LoginFailure("Improper token has been passed."), "refused the token"),
+    ],
+)
+async def test_unreachable_discord_is_one_logged_line(
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    error: Exception,
+    words: str,
+) -> None:
+    engine = FakeEngine()
+
+    async def open_engine(_: Settings) -> FakeEngine:
+        return engine
+
+    async def start(self: PaperBot, token: str, *, reconnect: bool = True) -> None:
+        raise error
+
+    monkeypatch.setattr(runner.Engine, "open", open_engine)
+    monkeypatch.setattr(PaperBot, "start", start)
+    monkeypatch.setattr(runner, "configure_logging", lambda _: None)
+    with_token = settings.model_copy(update={"discord_token": SecretStr("tok")})
+    with caplog.at_level("ERROR"), pytest.raises(runner.DiscordUnavailable) as raised:
+        await runner.run_bot(with_token)
+    line = str(raised.value)
+    assert words in line and "\n" not in line
+    assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == [line]
     assert engine.closed

@@ -1,0 +1,47 @@
+"""Command-line edges: JSON errors for --json, quiet broken pipes, ids that are missing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.bot.test_cli import run
+from tests.conftest import SEEDS
+
+
+def test_search_json_errors_are_json_with_a_failing_exit(tmp_path: Path) -> None:
+    result = run(tmp_path, "search", "moe", "--in", "nosuchcollection", "--json")
+    assert result.returncode == 1
+    error = json.loads(result.stdout)["error"]
+    assert "nosuchcollection" in error
+    assert "Traceback" not in result.stderr
+
+
+def test_paper_and_similar_without_an_id_say_what_they_need(tmp_path: Path) -> None:
+    for command in ("paper", "similar"):
+        result = run(tmp_path, command)
+        assert result.returncode == 1
+        assert f"{command} needs a paper id, e.g. paperbot {command} icml2026-7" in result.stderr
+
+
+def test_piping_into_head_exits_quietly(tmp_path: Path) -> None:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("PAPERBOT_")}
+    environment.update(PAPERBOT_DB_PATH=str(tmp_path / "cli.db"), PAPERBOT_SEEDS_DIR=str(SEEDS))
+    # thousands of lines, so the writer is still printing when `head` leaves
+    batch = tmp_path / "queries.tsv"
+    batch.write_text("".join(f"q{n}\tmodel learning\n" for n in range(3000)))
+    command = f"{sys.executable} -m bot search --batch {batch} | head -n 1; exit ${{PIPESTATUS[0]}}"
+    result = subprocess.run(
+        ["bash", "-c", command],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=environment,
+        timeout=120,
+    )
+    assert len(result.stdout.splitlines()) == 1
+    assert result.returncode == 141  # the writer saw the broken pipe (like SIGPIPE), quietly
+    assert "BrokenPipe" not in result.stderr and "Traceback" not in result.stderr

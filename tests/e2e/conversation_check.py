@@ -1,0 +1,217 @@
+"""End-to-end: chat throttling and buttons that survive a restart, against the shared fake Discord.
+
+Not collected by pytest (it needs the shared harness). Usage:
+
+    .venv/bin/python tests/e2e/conversation_check.py ../shared/harness
+
+Runs the real `paperbot run` with the default cooldown (5 questions / 30 s) and prints:
+- a burst of 30 mentions from one user in a channel: the bot's public messages and reactions;
+- the same burst from another user in a DM;
+- answers with buttons (/ask, /search, /paper, a chat answer), a restart of the bot process on
+  the same database, then clicks on every kind of old button: each click's outcome and the
+  number of `interaction_timeout` violations;
+- error-level violations and mention pings over the whole run.
+Exit status 0 only when every check holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+PAPERBOT = ROOT / ".venv" / "bin" / "paperbot"
+BURST = 30
+MAX_PUBLIC = 6
+
+
+class Check:
+    def __init__(self) -> None:
+        self.failures: list[str] = []
+
+    def expect(self, ok: bool, what: str) -> None:
+        print(f"  [{'ok  ' if ok else 'FAIL'}] {what}", flush=True)
+        if not ok:
+            self.failures.append(what)
+
+
+def texts(message: dict[str, Any] | None) -> str:
+    if not message:
+        return ""
+    parts = [message.get("content") or ""]
+    for embed in message.get("embeds") or []:
+        parts += [embed.get("title") or "", embed.get("description") or ""]
+        parts += [f"{f['name']}\n{f['value']}" for f in embed.get("fields") or []]
+        parts.append((embed.get("footer") or {}).get("text") or "")
+    return "\n".join(parts)
+
+
+def components(message: dict[str, Any] | None) -> list[dict[str, Any]]:
+    if not message:
+        return []
+    return [c for row in message.get("components") or [] for c in row.get("components") or []]
+
+
+def button(message: dict[str, Any] | None, label: str) -> dict[str, Any] | None:
+    return next((c for c in components(message) if c.get("label") == label), None)
+
+
+def select_menu(message: dict[str, Any] | None) -> dict[str, Any] | None:
+    return next((c for c in components(message) if c.get("type") == 3), None)
+
+
+def last(result: Any) -> dict[str, Any] | None:
+    return result.messages[-1] if result.messages else None
+
+
+def public(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [m for m in messages if not int(m.get("flags") or 0) & 64]
+
+
+def burst(h: Any, check: Check, user: str, channel: str, label: str) -> None:
+    print(f"\n== burst of {BURST} messages from {user} in {label}")
+    reactions_before = len(h.events("reaction"))
+    first = None
+    for number in range(BURST):
+        sent = h.say(
+            f"which papers study MoE routing? ({number})",
+            user=user,
+            channel=channel,
+            mentions_bot=not channel.startswith("dm:"),
+        )
+        first = first or sent
+    time.sleep(6.0)  # let every answer land
+    assert first is not None
+    messages = public(h.bot_messages_since(int(first["id"]) - 1, channel=channel))
+    answers = [m for m in messages if m.get("embeds")]
+    notices = [m for m in messages if not m.get("embeds")]
+    reactions = len(h.events("reaction")) - reactions_before
+    print(
+        f"  public bot messages: {len(messages)} ({len(answers)} answers, {len(notices)} notices);"
+        f" reactions: {reactions}"
+    )
+    check.expect(len(messages) <= MAX_PUBLIC, f"{label}: at most {MAX_PUBLIC} public messages")
+    check.expect(len(answers) >= 1, f"{label}: the first questions are answered")
+
+
+def before_restart(h: Any, check: Check) -> dict[str, Any]:
+    print("\n== answers with buttons (before the restart)")
+    saved: dict[str, Any] = {}
+    asked = h.slash("ask", question="which papers attack RAG retrievers?", user="bob")
+    saved["ask"] = last(asked.result(timeout=15))
+    searched = h.slash("search", query="reinforcement learning", results=2, user="bob")
+    saved["search"] = last(searched.result(timeout=15))
+    opened = h.slash("paper", id="icml2026-1", user="bob")
+    saved["paper"] = last(opened.result(timeout=10))
+    said = h.say("diffusion models for video generation", user="bob", mentions_bot=True)
+    saved["chat"] = h.wait_for_message(
+        after=said["id"], timeout=10, check=lambda m: bool(m.get("embeds"))
+    )
+    for name, message in saved.items():
+        labels = [c.get("label") or c.get("placeholder") for c in components(message)]
+        print(f"  {name}: {labels}")
+        check.expect(bool(components(message)), f"{name}: has components")
+    return saved
+
+
+def click(h: Any, check: Check, what: str, handle: Any, expect_text: str | None = None) -> None:
+    result = handle.result(timeout=15)
+    shown = texts(last(result))
+    ok = result.status == "acknowledged" and not result.failed
+    if expect_text is not None:
+        ok = ok and expect_text in shown
+    first_line = shown.strip().splitlines()[0][:90] if shown.strip() else "(edit)"
+    check.expect(ok, f"after restart, {what}: {result.status} — {first_line}")
+
+
+def after_restart(h: Any, check: Check, old: dict[str, Any]) -> None:
+    print("\n== clicks on old buttons after the restart")
+    ask, search, paper, chat = old["ask"], old["search"], old["paper"], old["chat"]
+    menu = select_menu(ask)
+    if menu is not None:
+        value = menu["options"][0]["value"]
+        click(h, check, "open a paper", h.select(ask, menu["custom_id"], [value]), value)
+    more = button(ask, "More results")
+    if more is not None:
+        click(h, check, "More results", h.click(ask, more["custom_id"]), "Page 1/")
+    nxt = button(search, "Next")
+    if nxt is not None:
+        click(
+            h,
+            check,
+            "Next by someone else",
+            h.click(search, nxt["custom_id"], user="alice"),
+            "Only the person who asked",
+        )
+        click(h, check, "Next by the invoker", h.click(search, nxt["custom_id"], user="bob"))
+        check.expect("Page 2/" in texts(h.message(search["id"])), "after restart: page 2 shown")
+    for label, words in (("Similar papers", "Similar"), ("Save", "reading list")):
+        spec = button(paper, label)
+        if spec is not None:
+            click(h, check, label, h.click(paper, spec["custom_id"]), words)
+    chat_more = button(chat, "More results")
+    chat_menu = select_menu(chat)
+    if chat_more is not None:
+        click(h, check, "chat More results", h.click(chat, chat_more["custom_id"]), "Page 1/")
+    elif chat_menu is not None:
+        value = chat_menu["options"][0]["value"]
+        click(h, check, "chat open a paper", h.select(chat, chat_menu["custom_id"], [value]))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("harness", type=Path, help="path to the shared harness folder")
+    args = parser.parse_args()
+    sys.path.insert(0, str(args.harness.resolve()))
+    from fakediscord import Harness  # the harness is not a project dependency
+
+    workdir = Path(tempfile.mkdtemp(prefix="paperbot-conversation-"))
+    env = {
+        "PAPERBOT_DB_PATH": str(workdir / "paperbot.db"),
+        "PAPERBOT_LOG_LEVEL": "INFO",
+        "PAPERBOT_LOG_FILE": str(workdir / "paperbot.log"),
+    }
+    check = Check()
+    command = [str(PAPERBOT), "run"]
+    with Harness() as h:
+        h.launch(command, env=env, cwd=str(ROOT), token_env="PAPERBOT_DISCORD_TOKEN")
+        h.wait_ready(timeout=120, commands=True)
+        try:
+            burst(h, check, "alice", "general", "a channel")
+            burst(h, check, "owner", "dm:owner", "a DM")
+            old = before_restart(h, check)
+            print("\n== restart")
+            h.stop_bot()
+            h.launch(command, env=env, cwd=str(ROOT), token_env="PAPERBOT_DISCORD_TOKEN")
+            h.wait_ready(timeout=120)
+            after_restart(h, check, old)
+        finally:
+            violations = h.violations()
+            output = h.bot_output()
+        h.stop_bot()
+
+    print("\n== violations")
+    for v in violations:
+        print(f"  {v['level']} {v['rule']}: {v['message']} ({v.get('path') or v.get('request')})")
+    timeouts = [v for v in violations if v["rule"] == "interaction_timeout"]
+    errors = [v for v in violations if v["level"] == "error"]
+    pings = [v for v in violations if v["rule"] == "mention_ping"]
+    counts = f"{len(timeouts)}; error violations: {len(errors)}; pings: {len(pings)}"
+    print(f"  interaction_timeout: {counts}")
+    check.expect(not timeouts, "zero interaction_timeout")
+    check.expect(not errors, "zero error violations")
+    check.expect(not pings, "zero pings")
+    tracebacks = [line for line in output.splitlines() if "Traceback" in line]
+    check.expect(not tracebacks, f"no tracebacks in the bot output ({len(tracebacks)})")
+    print(f"\n{len(check.failures)} failed check(s)")
+    for failure in check.failures:
+        print(f"  FAIL {failure}")
+    return 1 if check.failures else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
