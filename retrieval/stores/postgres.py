@@ -61,6 +61,8 @@ class _Collided(Exception):
 
 
 _RETRY: tuple[type[BaseException], ...] = (*RETRYABLE, _Collided)
+# What connecting or migrating raises for a bad URL, a refusing server or a missing database.
+_OPEN_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
 
 
 # Every query that returns `Paper`s selects these columns, in this order (see `_paper`).
@@ -102,16 +104,13 @@ class PostgresStore:
         the server cannot be reached, refuses the user, has no such database, or holds a schema
         this code must not touch.
         """
+        pool = await create_pool(url)  # connects nothing yet
         try:
-            pool = await create_pool(url)
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as error:
-            raise StoreError(explain_open_error(error, url)) from None
-        try:
-            async with pool.acquire() as connection:
+            async with pool.acquire(timeout=QUICK_SECONDS) as connection:
                 await migrate(connection, describe(url))
         except BaseException as error:
             await close_pool(pool)
-            if is_unavailable(error):
+            if isinstance(error, _OPEN_ERRORS):
                 raise StoreError(explain_open_error(error, url)) from None
             raise
         return cls(url, pool)
@@ -572,12 +571,20 @@ class PostgresStore:
         back whole.
         """
         for attempt in range(1, _ATTEMPTS + 1):
+            expired: list[bool] = []  # set by the watchdog
             try:
-                async with asyncio.timeout(seconds), self._pool.acquire() as db:
-                    if not transaction:
-                        return await work(db)
-                    async with db.transaction():
-                        return await work(db)
+                async with self._pool.acquire(timeout=seconds) as db:
+                    # Not asyncio.timeout: a cancelled query or transaction still waits for the
+                    # server (cancel request, ROLLBACK, reset on release), which hangs on a
+                    # server that stopped answering. Dropping the socket ends every such wait.
+                    watchdog = asyncio.get_running_loop().call_later(seconds, _expire, db, expired)
+                    try:
+                        if not transaction:
+                            return await work(db)
+                        async with db.transaction():
+                            return await work(db)
+                    finally:
+                        watchdog.cancel()
             except _RETRY as error:
                 if attempt == _ATTEMPTS:
                     log.warning("%s: gave up after %d collisions: %s", self.where, attempt, error)
@@ -587,9 +594,23 @@ class PostgresStore:
             except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as error:
                 if not is_unavailable(error):
                     raise
+                if not transaction and attempt == 1 and not expired and _stale(error):
+                    # A pooled connection the server dropped while idle (a restart): a read
+                    # is safe to run again on a fresh one.
+                    continue
                 log.warning("%s unavailable: %s", self.where, type(error).__name__)
                 raise StoreUnavailable() from None
         raise AssertionError("unreachable")  # the loop returns or raises
+
+
+def _expire(db: Db, expired: list[bool]) -> None:
+    expired.append(True)
+    db.terminate()
+
+
+def _stale(error: BaseException) -> bool:
+    """The connection was found closed, as opposed to a server that refuses or stays silent."""
+    return isinstance(error, asyncpg.ConnectionDoesNotExistError | asyncpg.InterfaceError)
 
 
 def _rowcount(status: str) -> int:

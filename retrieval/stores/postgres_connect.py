@@ -115,11 +115,12 @@ async def connect(url: str) -> asyncpg.Connection[asyncpg.Record]:
 
 
 async def create_pool(url: str) -> asyncpg.Pool[asyncpg.Record]:
-    """A pool that opens one connection now (so a bad URL fails at start) and reconnects by
-    itself: asyncpg replaces a connection the server dropped at the next acquire."""
+    """A pool that connects on demand and so recovers by itself: a connection the server
+    dropped is replaced at the next acquire. min_size=0: with a floor to keep, asyncpg
+    reconnects in the background and logs a traceback for every failure during an outage."""
     pool = asyncpg.create_pool(
         url,
-        min_size=1,
+        min_size=0,
         max_size=_POOL_SIZE,
         max_inactive_connection_lifetime=_IDLE_SECONDS,
         **_options(),
