@@ -60,7 +60,8 @@ def needs_postgres(item: pytest.Item) -> bool:
     callspec = getattr(item, "callspec", None)
     if callspec is not None and callspec.params.get("backend") == "postgres":
         return True
-    return bool({"pg_url", "pg_server_url"} & set(getattr(item, "fixturenames", ())))
+    names = {"pg_url", "pg_url_sync", "pg_server_url"}
+    return bool(names & set(getattr(item, "fixturenames", ())))
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -104,14 +105,25 @@ def pg_server_url() -> Iterator[str]:
         run_apart(drop())
 
 
-@pytest.fixture
-async def pg_url(pg_server_url: str) -> str:
-    """The run's database with an empty schema: each test starts from nothing."""
-    connection = await asyncpg.connect(pg_server_url)
+async def empty_schema(url: str) -> None:
+    connection = await asyncpg.connect(url)
     try:
         await connection.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public;")
     finally:
         await connection.close()
+
+
+@pytest.fixture
+async def pg_url(pg_server_url: str) -> str:
+    """The run's database with an empty schema: each test starts from nothing."""
+    await empty_schema(pg_server_url)
+    return pg_server_url
+
+
+@pytest.fixture
+def pg_url_sync(pg_server_url: str) -> str:
+    """`pg_url` for synchronous tests (those that call `asyncio.run`, like the CLI)."""
+    run_apart(empty_schema(pg_server_url))
     return pg_server_url
 
 
