@@ -62,7 +62,8 @@ class _Collided(Exception):
 
 _RETRY: tuple[type[BaseException], ...] = (*RETRYABLE, _Collided)
 # What connecting or migrating raises for a bad URL, a refusing server or a missing database.
-_OPEN_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+# ValueError: asyncpg's verdict on a URL it cannot parse (a port that is not a number).
+_OPEN_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError, ValueError)
 
 
 # Every query that returns `Paper`s selects these columns, in this order (see `_paper`).
@@ -104,12 +105,14 @@ class PostgresStore:
         the server cannot be reached, refuses the user, has no such database, or holds a schema
         this code must not touch.
         """
-        pool = await create_pool(url)  # connects nothing yet
+        pool: asyncpg.Pool[asyncpg.Record] | None = None
         try:
+            pool = await create_pool(url)  # parses the URL, connects nothing yet
             async with pool.acquire(timeout=QUICK_SECONDS) as connection:
                 await migrate(connection, describe(url))
         except BaseException as error:
-            await close_pool(pool)
+            if pool is not None:
+                await close_pool(pool)
             if isinstance(error, _OPEN_ERRORS):
                 raise StoreError(explain_open_error(error, url)) from None
             raise

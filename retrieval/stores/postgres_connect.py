@@ -63,11 +63,15 @@ def describe(url: str) -> str:
 
 
 def _scrub(text: str, url: str) -> str:
-    password = urlsplit(url).password
-    if password:
-        text = text.replace(password, "***")
-    for value in parse_qs(urlsplit(url).query).get("password", []):
-        text = text.replace(value, "***")
+    """`text` without the URL's password, wherever the URL put it."""
+    try:
+        parts = urlsplit(url)
+        secrets = [parts.password or "", *parse_qs(parts.query).get("password", [])]
+    except ValueError:
+        # Unparseable: nothing of the URL may be shown, the password could be anywhere in it.
+        return "the URL cannot be parsed" if url in text or not text else text
+    for secret in filter(None, secrets):
+        text = text.replace(secret, "***")
     return text
 
 

@@ -1,4 +1,4 @@
-"""`paperbot migrate-store`: a SQLite database copied into PostgreSQL, everything users hold kept."""
+"""`paperbot migrate-store`: SQLite copied into PostgreSQL, everything users hold kept."""
 
 from __future__ import annotations
 
@@ -176,3 +176,33 @@ async def test_a_source_at_a_newer_schema_is_refused(tmp_path: Path, pg_url: str
         assert await connection.fetchval("SELECT to_regclass('papers')") is None
     finally:
         await connection.close()
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "postgresql://bot:pw-canary-8@db:port/paperbot",
+        "postgresql://bot:pw-canary-8@[::1/paperbot",
+        "mysql://bot:pw-canary-8@db/paperbot",
+    ],
+)
+def test_a_malformed_target_is_one_line_without_the_password(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    target: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    source = tmp_path / "paperbot.db"
+
+    async def prepare() -> None:
+        async with await SqliteStore.open(source):
+            pass
+
+    asyncio.run(prepare())
+    assert main(["migrate-store", "--from", str(source), "--to", target]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("paperbot: PAPERBOT_DATABASE_URL: ")
+    assert err.count("\n") == 1
+    assert "pw-canary-8" not in err
