@@ -287,13 +287,19 @@ class PostgresStore:
         terms = "p.terms" if with_terms else "''"
         rows = await self._fetch(
             f"""
-            SELECT p.key, p.id, c.slug, {terms},
-                   ARRAY(SELECT o.slug FROM paper_collections AS m
-                         JOIN collections AS o ON o.id = m.collection_id
-                         WHERE m.paper_key = p.key AND m.collection_id <> p.collection_id
-                         ORDER BY o.id)
+            SELECT p.key, p.id, c.slug, {terms}, coalesce(o.slugs, '{{}}')
             FROM papers AS p
             JOIN collections AS c ON c.id = p.collection_id
+            -- Memberships beyond the home collection, aggregated in one pass (a subquery
+            -- per paper costs twice the whole read).
+            LEFT JOIN (
+                SELECT m.paper_key, array_agg(k.slug ORDER BY k.id) AS slugs
+                FROM paper_collections AS m
+                JOIN papers AS q ON q.key = m.paper_key AND q.collection_id <> m.collection_id
+                JOIN collections AS k ON k.id = m.collection_id
+                WHERE m.paper_key > $1
+                GROUP BY m.paper_key
+            ) AS o ON o.paper_key = p.key
             WHERE p.key > $1
             ORDER BY p.key
             """,

@@ -109,7 +109,10 @@ def explain_open_error(error: BaseException, url: str) -> str:
 def _options() -> dict[str, Any]:
     return {
         "timeout": QUICK_SECONDS,  # connecting, TLS negotiation included
-        "server_settings": {"application_name": "paperbot"},
+        # jit off: right after a bulk ingest, before autovacuum has analyzed the tables, the
+        # planner's guesses make PostgreSQL JIT-compile the corpus read: 1 s of compiling
+        # for 0.1 s of work (benchmarks/pg_store.py, 8k papers).
+        "server_settings": {"application_name": "paperbot", "jit": "off"},
     }
 
 
