@@ -51,6 +51,16 @@ def run_apart(work: Awaitable[_T]) -> _T:
         loop.close()
 
 
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def with_database(url: str, database: str) -> str:
     parts = urlsplit(url)
     return urlunsplit(parts._replace(path=f"/{database}"))
@@ -84,6 +94,12 @@ def pg_server_url() -> Iterator[str]:
     async def create() -> None:
         connection = await asyncpg.connect(admin, timeout=5)
         try:
+            # Databases left by runs that were killed before they could drop theirs.
+            for row in await connection.fetch(
+                "SELECT datname FROM pg_database WHERE datname LIKE 'paperbot\\_test\\_%'"
+            ):
+                if not _process_alive(int(row[0].split("_")[2])):
+                    await connection.execute(f'DROP DATABASE IF EXISTS "{row[0]}" WITH (FORCE)')
             await connection.execute(f'CREATE DATABASE "{name}"')
         finally:
             await connection.close()
