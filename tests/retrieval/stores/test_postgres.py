@@ -8,8 +8,12 @@ in for a server that stops or stops answering, so the shared server is never tou
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -21,6 +25,8 @@ from retrieval.stores.postgres_connect import QUICK_SECONDS, describe, explain_o
 from retrieval.stores.postgres_listen import CHANNEL
 from retrieval.stores.postgres_migrations import MIGRATIONS
 from retrieval.stores.protocol import ConversationRow
+from tests.conftest import write_list
+from tests.retrieval.stores.conftest import run_apart
 from tests.retrieval.stores.papers import add, new_paper, papers
 from tests.retrieval.stores.proxy import Proxy
 
@@ -396,3 +402,49 @@ async def test_a_new_paper_after_reopening_continues_keys_and_numbers(pg_url: st
         rows = await store.index_rows()
         assert rows[-1].paper_id == "icml2026-3"
         assert rows[-1].key > max(keys)
+
+
+def test_two_paperbot_ingest_processes_on_one_database_add_up(
+    pg_url_sync: str, tmp_path: Path
+) -> None:
+    """Real processes (`python -m bot ingest`), each with two files of one collection."""
+    folders = []
+    for process in range(2):
+        folder = tmp_path / f"lists-{process}"
+        folder.mkdir()
+        for k in range(2):
+            abstracts = [
+                f"Process {process} file {k} abstract {n} studies sparse routing in experts."
+                for n in range(40)
+            ]
+            write_list(folder / f"part{k}.txt", abstracts, header="Fixture 2026")
+        folders.append(folder)
+    environment = {
+        **os.environ,
+        "PAPERBOT_DATABASE_URL": pg_url_sync,
+        "PAPERBOT_SEEDS_DIR": str(tmp_path / "no-seeds"),
+    }
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-m", "bot", "ingest", str(folder)],
+            cwd=tmp_path,
+            env={**environment, "PAPERBOT_INDEX_DIR": str(tmp_path / f"index-{n}")},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for n, folder in enumerate(folders)
+    ]
+    outputs = [child.communicate(timeout=120) for child in children]
+    assert [child.returncode for child in children] == [0, 0], outputs
+    assert all("80 papers added" in out for out, _ in outputs), outputs
+
+    async def check() -> None:
+        async with await PostgresStore.open(pg_url_sync) as store:
+            rows = await store.index_rows(with_terms=False)
+            numbers = sorted(int(row.paper_id.rsplit("-", 1)[1]) for row in rows)
+            assert numbers == list(range(1, 161))
+            assert {row.paper_id.rsplit("-", 1)[0] for row in rows} == {"fixture2026"}
+            assert await store.generation() == 4
+
+    run_apart(check())
