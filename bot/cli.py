@@ -56,6 +56,9 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("collections", help="list collections")
     commands.add_parser("stats", help="corpus and index statistics")
     commands.add_parser("run", help="run the Discord bot")
+    move = commands.add_parser("migrate-store", help="copy the SQLite database into PostgreSQL")
+    move.add_argument("--from", dest="source", type=Path, help="default: PAPERBOT_DB_PATH")
+    move.add_argument("--to", dest="target", help="default: PAPERBOT_DATABASE_URL")
     sync = commands.add_parser("sync", help="sync slash commands to Discord")
     sync.add_argument("--guild", type=int, help="a guild id (instant) instead of global")
     _add_export_parser(commands)
@@ -262,6 +265,17 @@ def _eval_labels(files: list[Path]) -> int:
     return 0
 
 
+async def _migrate_store(settings: Settings, args: argparse.Namespace) -> int:
+    from retrieval.stores.migrate import copy_sqlite_to_postgres, format_report
+
+    url = args.target or (settings.database_url and settings.database_url.get_secret_value())
+    if not url:
+        raise PaperbotError("migrate-store needs --to postgresql://… or PAPERBOT_DATABASE_URL")
+    source = args.source or settings.db_path
+    print(format_report(source, url, await copy_sqlite_to_postgres(source, url)))
+    return 0
+
+
 async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     command = args.command or "start"
     if command == "start":
@@ -275,6 +289,8 @@ async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         return await _sync(settings, args.guild)
     if command == "eval":
         return await _eval(settings, args)
+    if command == "migrate-store":
+        return await _migrate_store(settings, args)
 
     if command in {"paper", "similar"} and not (args.id or "").strip():
         raise PaperbotError(f"{command} needs a paper id, e.g. paperbot {command} icml2026-7")

@@ -12,6 +12,7 @@ import stat
 import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
@@ -92,6 +93,10 @@ class Settings(BaseSettings):
 
     # Storage
     db_path: Path = Field(default=PROJECT_ROOT / "data" / "paperbot.db")
+    database_url: SecretStr | None = Field(
+        default=None,
+        description="postgresql://user:password@host:port/database; unset: SQLite at db_path.",
+    )
     seeds_dir: Path = Field(default=PROJECT_ROOT / "seeds")
     max_list_file_bytes: int = Field(
         default=512 * 1024 * 1024, ge=1_000, description="Largest list file ingest reads."
@@ -199,6 +204,32 @@ class Settings(BaseSettings):
             )
         return self
 
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _check_database_url(cls, value: Any) -> Any:
+        # Only the shape is checked here; whether the server answers is the store's to say.
+        # Messages never include the value: it may hold a password.
+        text = value.get_secret_value() if isinstance(value, SecretStr) else value
+        if not isinstance(text, str):
+            return value
+        text = text.strip()
+        if not text:
+            return None  # PAPERBOT_DATABASE_URL= (empty) means unset, as for the token
+        try:
+            parts = urlsplit(text)
+            parts.port  # noqa: B018 (raises ValueError on a port that is not a number)
+        except ValueError:
+            raise ValueError(
+                "is not a URL; use postgresql://user:password@host:port/database"
+            ) from None
+        if parts.scheme not in {"postgresql", "postgres"}:
+            raise ValueError(
+                "must start with postgresql:// (unset it to use SQLite at PAPERBOT_DB_PATH)"
+            )
+        if not parts.path.strip("/"):
+            raise ValueError("names no database; use postgresql://user@host:port/database")
+        return text
+
     @classmethod
     def settings_customise_sources(
         cls,
@@ -255,8 +286,11 @@ def _describe(error: ValidationError) -> str:
         return f"settings: {message}"
     name = ".".join(str(part) for part in first["loc"])
     given = first.get("input")
-    # The token, or a token pasted into the wrong setting, is never echoed.
-    hidden = name == "discord_token" or isinstance(given, dict) or _looks_secret(given)
+    # The token, the database URL (it may hold a password), or a token pasted into the wrong
+    # setting, is never echoed.
+    hidden = (
+        name in {"discord_token", "database_url"} or isinstance(given, dict) or _looks_secret(given)
+    )
     shown = "" if hidden else f" (got {given!r})"
     return f"setting {ENV_PREFIX}{name.upper()}: {message}{shown}"
 

@@ -57,5 +57,17 @@ class StoreError(PaperbotError):
     """The database cannot be opened or written (read-only, full, newer schema)."""
 
 
+class StoreUnavailable(StoreError):
+    """The database server cannot be reached right now (down, restarting, too slow to answer).
+
+    Transient: the store reconnects by itself, so the user is told to retry, nothing more.
+    """
+
+    MESSAGE = "The database is unavailable; try again in a moment."
+
+    def __init__(self) -> None:
+        super().__init__(self.MESSAGE)
+
+
 class EvaluationError(PaperbotError):
     """Evaluation data (a BEIR folder, a known-item list) is missing or malformed."""

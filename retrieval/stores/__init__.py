@@ -8,5 +8,11 @@ from retrieval.stores.sqlite import SqliteStore
 
 
 async def open_store(settings: Settings) -> Store:
-    """SQLite at PAPERBOT_DB_PATH, the zero-setup default."""
+    """PostgreSQL when PAPERBOT_DATABASE_URL is set, else SQLite at PAPERBOT_DB_PATH (the
+    zero-setup default). Raises StoreError (one line, no password) if it cannot be used."""
+    if settings.database_url is not None:
+        # Imported here: a SQLite-only run never loads asyncpg.
+        from retrieval.stores.postgres import PostgresStore
+
+        return await PostgresStore.open(settings.database_url.get_secret_value())
     return await SqliteStore.open(settings.db_path)

@@ -9,14 +9,13 @@ It implements `retrieval.stores.protocol.Store`; SQLite's rowid is the paper `ke
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import random
 import sqlite3
-from collections import Counter
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeGuard, TypeVar
@@ -26,6 +25,7 @@ import aiosqlite
 from retrieval import ids
 from retrieval.errors import PaperNotFound, StoreError
 from retrieval.models import CollectionInfo, Paper
+from retrieval.stores.plan import PlannedPaper, plan_file
 from retrieval.stores.protocol import (
     ConversationRow,
     FileResult,
@@ -171,30 +171,32 @@ class SqliteStore(SqliteCommunity):
                 db, collection.strip(), slug
             )
             stored = await _stored_papers(db, collection_id, [p.content_hash for p in papers])
-            plan = _plan_file(
+            # The write lock is held, so max(rowid) + 1 onwards is free: explicit rowids let the
+            # membership rows be written without asking SQLite for each paper's rowid.
+            next_rowid = await _scalar(db, "SELECT coalesce(max(rowid), 0) + 1 FROM papers")
+            plan = plan_file(
                 papers,
                 stored=stored,
                 slug=slug,
-                collection_id=collection_id,
                 next_number=next_number,
-                next_rowid=await _scalar(db, "SELECT coalesce(max(rowid), 0) + 1 FROM papers"),
                 next_position=await _scalar(
                     db,
                     "SELECT coalesce(max(position), 0) + 1 FROM paper_collections "
                     "WHERE collection_id = ?",
                     (collection_id,),
                 ),
+                keys=itertools.count(next_rowid),
             )
             await db.executemany(
                 "INSERT INTO papers (rowid, id, collection_id, position, external_id, title, "
                 "abstract, label, urls, authors, content_hash, terms) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                plan.papers,
+                [_paper_row(new, collection_id) for new in plan.papers],
             )
             await db.executemany(
                 "INSERT INTO paper_collections (paper_rowid, collection_id, position, external_id) "
                 "VALUES (?, ?, ?, ?)",
-                plan.memberships,
+                [(m.key, collection_id, m.position, m.external_id) for m in plan.memberships],
             )
             await db.executemany(
                 "INSERT INTO acronyms (acronym, expansion, papers) VALUES (?, ?, ?) "
@@ -490,67 +492,22 @@ class SqliteStore(SqliteCommunity):
         return int((await self._read(sql, params))[0][0])
 
 
-@dataclass(slots=True)
-class _FilePlan:
-    """Rows one file adds, computed in Python so each table takes a single executemany."""
-
-    papers: list[tuple[Any, ...]]
-    memberships: list[tuple[int, int, int, str]]
-    acronyms: Counter[tuple[str, str]]
-    skipped: int
-    next_number: int
-
-
-def _plan_file(
-    papers: Sequence[NewPaper],
-    *,
-    stored: dict[str, tuple[int, bool]],
-    slug: str,
-    collection_id: int,
-    next_number: int,
-    next_rowid: int,
-    next_position: int,
-) -> _FilePlan:
-    """Decide, for each paper in file order, whether it is new or a membership of a stored one.
-
-    `stored` maps content hash -> (rowid, already a member of this collection). New papers get
-    explicit rowids (the write lock is held, so max(rowid) + 1 onwards is free), which lets the
-    membership rows be written without asking SQLite for each paper's rowid.
-    """
-    plan = _FilePlan([], [], Counter(), 0, next_number)
-    members = {rowid for rowid, member in stored.values() if member}
-    rowids = {content_hash: rowid for content_hash, (rowid, _) in stored.items()}
-    for paper in papers:
-        rowid = rowids.get(paper.content_hash)
-        if rowid is None:
-            rowid = next_rowid
-            next_rowid += 1
-            rowids[paper.content_hash] = rowid
-            plan.papers.append(
-                (
-                    rowid,
-                    ids.paper_id(slug, plan.next_number),
-                    collection_id,
-                    plan.next_number,
-                    paper.external_id,
-                    paper.title,
-                    paper.abstract,
-                    paper.label,
-                    json.dumps(list(paper.urls)),
-                    json.dumps(list(paper.authors)),
-                    paper.content_hash,
-                    paper.terms,
-                )
-            )
-            plan.next_number += 1
-            plan.acronyms.update(set(paper.acronyms))
-        else:
-            plan.skipped += 1
-        if rowid not in members:
-            members.add(rowid)
-            plan.memberships.append((rowid, collection_id, next_position, paper.external_id))
-            next_position += 1
-    return plan
+def _paper_row(new: PlannedPaper, collection_id: int) -> tuple[Any, ...]:
+    paper = new.paper
+    return (
+        new.key,
+        new.paper_id,
+        collection_id,
+        new.position,
+        paper.external_id,
+        paper.title,
+        paper.abstract,
+        paper.label,
+        json.dumps(list(paper.urls)),
+        json.dumps(list(paper.authors)),
+        paper.content_hash,
+        paper.terms,
+    )
 
 
 async def _connect(path: Path) -> aiosqlite.Connection:

@@ -96,3 +96,37 @@ def test_shard_ranges(given: dict[str, object], expected: list[int] | str | None
     assert "\n" not in message
     if expected is not None:
         assert expected in message
+
+
+def test_database_url_is_secret_and_unset_when_empty(monkeypatch: pytest.MonkeyPatch) -> None:
+    url = "postgresql://bot:pw-canary-77@db.example:5432/paperbot"
+    monkeypatch.setenv("PAPERBOT_DATABASE_URL", url)
+    settings = load_settings()
+    assert "pw-canary-77" not in repr(settings)
+    assert "pw-canary-77" not in str(settings.model_dump())
+    assert settings.database_url is not None
+    assert settings.database_url.get_secret_value() == url
+    monkeypatch.setenv("PAPERBOT_DATABASE_URL", "  ")
+    assert load_settings().database_url is None
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("mysql://bot:pw-canary-77@db/paperbot", "must start with postgresql://"),
+        ("postgresql://bot:pw-canary-77@db:port/paperbot", "is not a URL"),
+        ("postgresql://bot:pw-canary-77@db:5432", "names no database"),
+        ("pw-canary-77", "must start with postgresql://"),
+    ],
+)
+def test_a_malformed_database_url_is_one_line_without_the_password(
+    monkeypatch: pytest.MonkeyPatch, value: str, problem: str
+) -> None:
+    monkeypatch.setenv("PAPERBOT_DATABASE_URL", value)
+    with pytest.raises(SettingsError) as caught:
+        load_settings()
+    message = str(caught.value)
+    assert message.startswith("setting PAPERBOT_DATABASE_URL:")
+    assert problem in message
+    assert "pw-canary-77" not in message
+    assert "\n" not in message

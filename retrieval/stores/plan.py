@@ -1,0 +1,90 @@
+"""What one ingested file adds, decided once for every backend: new papers, memberships, acronyms.
+
+The rules of `Store.add_file` that are not SQL live here, so SQLite and PostgreSQL number papers,
+skip duplicates and count acronym definitions identically. Backends supply what only the
+database knows (stored content hashes, the collection's next number and position, fresh keys)
+and write the plan's rows in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from retrieval import ids
+from retrieval.stores.protocol import NewPaper
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedPaper:
+    """A paper the file adds: its key, its id `<slug>-<position>`, and what ingest prepared."""
+
+    key: int
+    paper_id: str
+    position: int
+    paper: NewPaper
+
+
+@dataclass(frozen=True, slots=True)
+class Membership:
+    """A paper (new or stored) listed in the file's collection, at `position` in it."""
+
+    key: int
+    position: int
+    external_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class FilePlan:
+    """Rows one file adds. `next_number` is the collection's counter after the file."""
+
+    papers: tuple[PlannedPaper, ...]
+    memberships: tuple[Membership, ...]
+    acronyms: Counter[tuple[str, str]]
+    skipped: int
+    next_number: int
+
+
+def new_paper_count(papers: Sequence[NewPaper], stored: Mapping[str, object]) -> int:
+    """How many keys the file needs: its distinct content hashes not already stored."""
+    return len({paper.content_hash for paper in papers} - stored.keys())
+
+
+def plan_file(
+    papers: Sequence[NewPaper],
+    *,
+    stored: Mapping[str, tuple[int, bool]],
+    slug: str,
+    next_number: int,
+    next_position: int,
+    keys: Iterator[int],
+) -> FilePlan:
+    """Decide, for each paper in file order, whether it is new or a membership of a stored one.
+
+    `stored` maps content hash -> (key, already a member of this collection). New papers take
+    the next values of `keys` (ascending, allocated by the database) and numbers from
+    `next_number` on, in file order; a repeat within the file is skipped like a stored paper.
+    An acronym defined twice in one abstract counts once.
+    """
+    planned: list[PlannedPaper] = []
+    memberships: list[Membership] = []
+    acronyms: Counter[tuple[str, str]] = Counter()
+    skipped = 0
+    members = {key for key, member in stored.values() if member}
+    known = {content_hash: key for content_hash, (key, _) in stored.items()}
+    for paper in papers:
+        key = known.get(paper.content_hash)
+        if key is None:
+            key = next(keys)
+            known[paper.content_hash] = key
+            planned.append(PlannedPaper(key, ids.paper_id(slug, next_number), next_number, paper))
+            next_number += 1
+            acronyms.update(set(paper.acronyms))
+        else:
+            skipped += 1
+        if key not in members:
+            members.add(key)
+            memberships.append(Membership(key, next_position, paper.external_id))
+            next_position += 1
+    return FilePlan(tuple(planned), tuple(memberships), acronyms, skipped, next_number)

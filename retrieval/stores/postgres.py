@@ -1,0 +1,671 @@
+"""The PostgreSQL store: one database shared by several paperbot processes, through asyncpg.
+
+It implements `retrieval.stores.protocol.Store` like the SQLite store, with what sharing needs:
+paper keys, ids and numbers are allocated in the database under an advisory lock (never in
+process memory); every change to the corpus bumps the generation and sends
+`NOTIFY paperbot_corpus, '<generation>'` in the same transaction (see `corpus_generations`);
+transactions that collide are retried here; a server that went away is `StoreUnavailable`
+within a bounded time, and the pool reconnects by itself when it is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import asyncpg
+
+from retrieval import ids
+from retrieval.errors import PaperNotFound, StoreError, StoreUnavailable
+from retrieval.models import CollectionInfo, Paper
+from retrieval.stores.plan import new_paper_count, plan_file
+from retrieval.stores.postgres_connect import (
+    BULK_SECONDS,
+    QUICK_SECONDS,
+    RETRYABLE,
+    close_pool,
+    create_pool,
+    describe,
+    explain_open_error,
+    is_unavailable,
+)
+from retrieval.stores.postgres_listen import CHANNEL, corpus_generations
+from retrieval.stores.postgres_migrations import MIGRATION_LOCK, migrate
+from retrieval.stores.protocol import (
+    ConversationRow,
+    FileResult,
+    IndexRow,
+    NewPaper,
+    StoredText,
+)
+
+if TYPE_CHECKING:
+    from retrieval.stores.postgres_connect import Db
+
+log = logging.getLogger(__name__)
+
+# Held for the length of a transaction that allocates keys or bumps the generation: keys then
+# ascend in commit order (a reader's `after_key` never skips a row committed later with a
+# smaller key) and notifications arrive in generation order.
+INGEST_LOCK = MIGRATION_LOCK + 1
+_ATTEMPTS = 5
+_T = TypeVar("_T")
+
+
+class _Collided(Exception):
+    """A row another transaction wrote first; the whole transaction runs again."""
+
+
+_RETRY: tuple[type[BaseException], ...] = (*RETRYABLE, _Collided)
+# What connecting or migrating raises for a bad URL, a refusing server or a missing database.
+# ValueError: asyncpg's verdict on a URL it cannot parse (a port that is not a number).
+_OPEN_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError, ValueError)
+
+
+# Every query that returns `Paper`s selects these columns, in this order (see `_paper`).
+_PAPER_SELECT = """
+SELECT p.id, c.name, p.position, p.external_id, p.abstract, p.label, p.title, p.urls,
+       p.authors, p.content_hash,
+       ARRAY(SELECT o.name FROM paper_collections AS m
+             JOIN collections AS o ON o.id = m.collection_id
+             WHERE m.paper_key = p.key AND m.collection_id <> p.collection_id
+             ORDER BY o.id),
+       p.key
+FROM papers AS p
+JOIN collections AS c ON c.id = p.collection_id
+"""
+
+# The members of the collection whose slug is the parameter `{slug}`.
+_MEMBERS = (
+    "FROM paper_collections AS m JOIN collections AS k ON k.id = m.collection_id "
+    "WHERE k.slug = {slug}"
+)
+
+
+class PostgresStore:
+    """A PostgreSQL database. Open with `await PostgresStore.open(url)`; close with `close()`."""
+
+    def __init__(self, url: str, pool: asyncpg.Pool[asyncpg.Record]) -> None:
+        self._url = url  # holds the password: never logged, never in a message
+        self.where = describe(url)
+        self._pool = pool
+        self._closed = False
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, url: str) -> PostgresStore:
+        """Connect, and migrate the schema (once, however many processes start together).
+
+        Raises StoreError with one line naming PAPERBOT_DATABASE_URL (without the password) if
+        the server cannot be reached, refuses the user, has no such database, or holds a schema
+        this code must not touch.
+        """
+        pool: asyncpg.Pool[asyncpg.Record] | None = None
+        try:
+            pool = await create_pool(url)  # parses the URL, connects nothing yet
+            async with pool.acquire(timeout=QUICK_SECONDS) as connection:
+                await migrate(connection, describe(url))
+        except BaseException as error:
+            if pool is not None:
+                await close_pool(pool)
+            if isinstance(error, _OPEN_ERRORS):
+                raise StoreError(explain_open_error(error, url)) from None
+            raise
+        return cls(url, pool)
+
+    async def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            await close_pool(self._pool)
+
+    async def __aenter__(self) -> PostgresStore:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    def corpus_generations(self, *, poll_seconds: float = 30.0) -> AsyncIterator[int]:
+        """The corpus generation now, then each newer one as other processes commit changes.
+
+        LISTENs on a dedicated connection: yields the current generation at start and after
+        every reconnect (notifications sent while disconnected are not replayed), each notified
+        one, and whatever a poll every `poll_seconds` finds. Strictly increasing; reconnects by
+        itself and never raises StoreUnavailable; runs until the consumer stops iterating.
+        """
+        return corpus_generations(self._url, self.where, poll_seconds=poll_seconds)
+
+    # -- ingest ---------------------------------------------------------------------------
+
+    async def file_ingested(self, sha256: str) -> bool:
+        return bool(await self._fetchval("SELECT 1 FROM ingested_files WHERE sha256 = $1", sha256))
+
+    async def add_file(
+        self, *, origin: str, sha256: str, collection: str, papers: Sequence[NewPaper]
+    ) -> FileResult:
+        """Store one file's papers in one transaction: all of them, or (on any error) none.
+
+        A file whose sha256 is already recorded changes nothing. A paper whose content hash is
+        already stored keeps its id and home collection and becomes a member of `collection`.
+        New papers get keys from the database and ids `<slug>-<n>` numbered on from the
+        collection's counter, read and advanced under a row lock.
+        """
+        slug = ids.collection_slug(collection)
+
+        async def work(db: Db) -> FileResult:
+            await db.execute("SELECT pg_advisory_xact_lock($1)", INGEST_LOCK)
+            seen = await db.fetchrow(
+                "SELECT c.name, c.slug FROM ingested_files AS f "
+                "JOIN collections AS c ON c.id = f.collection_id WHERE f.sha256 = $1",
+                sha256,
+            )
+            if seen is not None:
+                return FileResult(0, 0, seen[0], seen[1], already_ingested=True)
+            await db.execute(
+                "INSERT INTO collections (name, slug) VALUES ($1, $2) "
+                "ON CONFLICT (slug) DO NOTHING",
+                collection.strip() or slug,
+                slug,
+            )
+            found = await db.fetchrow(
+                "SELECT id, name, next_number FROM collections WHERE slug = $1 FOR UPDATE", slug
+            )
+            assert found is not None  # inserted or already there, and never deleted
+            collection_id, name, next_number = int(found[0]), str(found[1]), int(found[2])
+            stored = {
+                row[0]: (int(row[1]), bool(row[2]))
+                for row in await db.fetch(
+                    "SELECT p.content_hash, p.key, EXISTS (SELECT 1 FROM paper_collections AS m "
+                    "WHERE m.paper_key = p.key AND m.collection_id = $1) "
+                    "FROM papers AS p WHERE p.content_hash = ANY($2::text[])",
+                    collection_id,
+                    list({paper.content_hash for paper in papers}),
+                )
+            }
+            keys = await db.fetch(
+                "SELECT nextval(pg_get_serial_sequence('papers', 'key')) "
+                "FROM generate_series(1, $1)",
+                new_paper_count(papers, stored),
+            )
+            plan = plan_file(
+                papers,
+                stored=stored,
+                slug=slug,
+                next_number=next_number,
+                next_position=await db.fetchval(
+                    "SELECT coalesce(max(position), 0) + 1 FROM paper_collections "
+                    "WHERE collection_id = $1",
+                    collection_id,
+                ),
+                keys=iter(sorted(int(row[0]) for row in keys)),
+            )
+            await db.executemany(
+                "INSERT INTO papers (key, id, collection_id, position, external_id, title, "
+                "abstract, label, urls, authors, content_hash, terms) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
+                "ON CONFLICT (content_hash) DO NOTHING",
+                [
+                    (
+                        new.key,
+                        new.paper_id,
+                        collection_id,
+                        new.position,
+                        new.paper.external_id,
+                        new.paper.title,
+                        new.paper.abstract,
+                        new.paper.label,
+                        list(new.paper.urls),
+                        list(new.paper.authors),
+                        new.paper.content_hash,
+                        new.paper.terms,
+                    )
+                    for new in plan.papers
+                ],
+            )
+            written = await db.fetchval(
+                "SELECT count(*) FROM papers WHERE key = ANY($1::bigint[])",
+                [new.key for new in plan.papers],
+            )
+            if written != len(plan.papers):
+                raise _Collided  # a paper with one of these hashes appeared meanwhile
+            await db.executemany(
+                "INSERT INTO paper_collections (paper_key, collection_id, position, external_id) "
+                "VALUES ($1, $2, $3, $4)",
+                [(m.key, collection_id, m.position, m.external_id) for m in plan.memberships],
+            )
+            await db.executemany(
+                "INSERT INTO acronyms (acronym, expansion, papers) VALUES ($1, $2, $3) "
+                "ON CONFLICT (acronym, expansion) "
+                "DO UPDATE SET papers = acronyms.papers + excluded.papers",
+                [(acronym, expansion, n) for (acronym, expansion), n in plan.acronyms.items()],
+            )
+            await db.execute(
+                "UPDATE collections SET next_number = $1 WHERE id = $2",
+                plan.next_number,
+                collection_id,
+            )
+            recorded = await db.fetchval(
+                "INSERT INTO ingested_files (path, sha256, collection_id, papers_added, "
+                "papers_skipped) VALUES ($1, $2, $3, $4, $5) "
+                "ON CONFLICT (sha256) DO NOTHING RETURNING id",
+                origin,
+                sha256,
+                collection_id,
+                len(plan.papers),
+                plan.skipped,
+            )
+            if recorded is None:
+                raise _Collided  # the same file, committed by another process meanwhile
+            # Any recorded file may change what the index holds (papers or memberships).
+            await _bump_generation(db)
+            return FileResult(len(plan.papers), plan.skipped, name, slug, already_ingested=False)
+
+        return await self._transaction(work, seconds=BULK_SECONDS)
+
+    async def rename_collection(self, slug: str, name: str) -> None:
+        """Give a collection a better display name; its slug, ids and members stay."""
+
+        async def work(db: Db) -> None:
+            await db.execute("UPDATE collections SET name = $1 WHERE slug = $2", name, slug)
+
+        await self._transaction(work)
+
+    async def generation(self) -> int:
+        return int(await self._meta("generation") or 0)
+
+    async def index_rows(self, *, with_terms: bool = True, after_key: int = 0) -> list[IndexRow]:
+        """Index input of papers with key > `after_key`, by key, in one query."""
+        terms = "p.terms" if with_terms else "''"
+        rows = await self._fetch(
+            f"""
+            SELECT p.key, p.id, c.slug, {terms}, coalesce(o.slugs, '{{}}')
+            FROM papers AS p
+            JOIN collections AS c ON c.id = p.collection_id
+            -- Memberships beyond the home collection, aggregated in one pass (a subquery
+            -- per paper costs twice the whole read).
+            LEFT JOIN (
+                SELECT m.paper_key, array_agg(k.slug ORDER BY k.id) AS slugs
+                FROM paper_collections AS m
+                JOIN papers AS q ON q.key = m.paper_key AND q.collection_id <> m.collection_id
+                JOIN collections AS k ON k.id = m.collection_id
+                WHERE m.paper_key > $1
+                GROUP BY m.paper_key
+            ) AS o ON o.paper_key = p.key
+            WHERE p.key > $1
+            ORDER BY p.key
+            """,
+            after_key,
+            seconds=BULK_SECONDS,
+        )
+        # Hundreds of thousands of objects: built in a worker thread, not on the event loop.
+        return await asyncio.to_thread(_index_rows, rows)
+
+    # -- derived data ---------------------------------------------------------------------
+
+    async def derived_version(self, name: str) -> str | None:
+        return await self._meta(f"{name}_version")
+
+    async def stored_texts(self) -> list[StoredText]:
+        rows = await self._fetch(
+            "SELECT key, title, abstract FROM papers ORDER BY key", seconds=BULK_SECONDS
+        )
+        return [StoredText(int(row[0]), row[1], str(row[2])) for row in rows]
+
+    async def replace_derived(
+        self,
+        name: str,
+        version: str,
+        *,
+        terms: Sequence[tuple[int, str]] = (),
+        labels: Sequence[tuple[int, str]] = (),
+    ) -> None:
+        """Re-derived terms and labels by key and their version, in one transaction."""
+
+        async def work(db: Db) -> None:
+            await db.execute("SELECT pg_advisory_xact_lock($1)", INGEST_LOCK)
+            await db.executemany(
+                "UPDATE papers SET terms = $1 WHERE key = $2", [(t, k) for k, t in terms]
+            )
+            await db.executemany(
+                "UPDATE papers SET label = $1 WHERE key = $2", [(v, k) for k, v in labels]
+            )
+            await _set_meta(db, f"{name}_version", version)
+            if terms:
+                await _bump_generation(db)
+
+        await self._transaction(work, seconds=BULK_SECONDS)
+
+    # -- papers ---------------------------------------------------------------------------
+
+    async def paper(self, paper_id: str) -> Paper | None:
+        """An exact paperbot id, else an external id as typed (ignoring case; the first stored
+        if several share it), else the id in canonical form ('ICML2026-07' -> icml2026-7)."""
+        typed = " ".join(paper_id.split()).lower()
+        rows = await self._fetch(
+            f"""{_PAPER_SELECT}
+            WHERE p.key = coalesce(
+                (SELECT key FROM papers WHERE id = $1),
+                (SELECT key FROM papers WHERE lower(external_id) = $1 ORDER BY key LIMIT 1),
+                (SELECT key FROM papers WHERE id = $2))
+            """,
+            typed,
+            ids.lookup_key(paper_id),
+        )
+        return _paper(rows[0]) if rows else None
+
+    async def papers_by_key(self, keys: Sequence[int]) -> list[Paper]:
+        """Papers in the order given; unknown keys are left out."""
+        if not keys:
+            return []
+        rows = await self._fetch(
+            f"{_PAPER_SELECT} WHERE p.key = ANY($1::bigint[])", list(set(keys))
+        )
+        found = {int(row[11]): _paper(row) for row in rows}
+        return [found[key] for key in keys if key in found]
+
+    async def abstracts_by_key(self, keys: Sequence[int]) -> dict[int, str]:
+        if not keys:
+            return {}
+        rows = await self._fetch(
+            "SELECT key, abstract FROM papers WHERE key = ANY($1::bigint[])", list(set(keys))
+        )
+        return {int(row[0]): str(row[1]) for row in rows}
+
+    async def random_paper(self, slug: str | None = None) -> Paper | None:
+        """A uniformly random paper, optionally among a collection's papers and members."""
+        if slug is None:
+            total = await self._fetchval("SELECT count(*) FROM papers")
+            pick = "SELECT key FROM papers ORDER BY key LIMIT 1 OFFSET $1"
+            params: tuple[Any, ...] = ()
+        else:
+            params = (slug.strip().lower(),)
+            total = await self._fetchval(f"SELECT count(*) {_MEMBERS.format(slug='$1')}", *params)
+            pick = f"SELECT m.paper_key {_MEMBERS.format(slug='$2')} ORDER BY m.position"
+            pick += " LIMIT 1 OFFSET $1"
+        if not total:
+            return None
+        rows = await self._fetch(
+            f"{_PAPER_SELECT} WHERE p.key = ({pick})", random.randrange(int(total)), *params
+        )
+        return _paper(rows[0]) if rows else None
+
+    async def paper_labels(self) -> list[tuple[str, str]]:
+        rows = await self._fetch("SELECT id, label FROM papers ORDER BY key", seconds=BULK_SECONDS)
+        return [(str(row[0]), str(row[1])) for row in rows]
+
+    # -- collections and statistics -------------------------------------------------------
+
+    async def collections(self) -> list[CollectionInfo]:
+        rows = await self._fetch(
+            """
+            SELECT c.name, c.slug,
+                   (SELECT count(*) FROM paper_collections AS m WHERE m.collection_id = c.id),
+                   (SELECT count(*) FROM ingested_files AS f WHERE f.collection_id = c.id)
+            FROM collections AS c
+            ORDER BY c.id
+            """
+        )
+        return [CollectionInfo(row[0], row[1], int(row[2]), int(row[3])) for row in rows]
+
+    async def acronym_table(self) -> list[tuple[str, str, int]]:
+        """(acronym, expansion, papers defining it), most-defined expansion first."""
+        rows = await self._fetch(
+            "SELECT acronym, expansion, papers FROM acronyms "
+            'ORDER BY acronym COLLATE "C", papers DESC, expansion COLLATE "C"'
+        )
+        return [(str(row[0]), str(row[1]), int(row[2])) for row in rows]
+
+    async def counts(self) -> tuple[int, int]:
+        rows = await self._fetch(
+            "SELECT (SELECT count(*) FROM papers), (SELECT count(*) FROM collections)"
+        )
+        return int(rows[0][0]), int(rows[0][1])
+
+    async def size_bytes(self) -> int:
+        return int(await self._fetchval("SELECT pg_database_size(current_database())"))
+
+    # -- reading lists --------------------------------------------------------------------
+
+    async def save(self, user_id: int, paper_id: str) -> bool:
+        """Add a paper to a reading list: True if newly added. PaperNotFound if no such paper."""
+        key = ids.lookup_key(paper_id)
+
+        async def work(db: Db) -> bool:
+            status = await db.execute(
+                "INSERT INTO reading_list (user_id, paper_id) "
+                "SELECT $1, id FROM papers WHERE id = $2 ON CONFLICT DO NOTHING",
+                user_id,
+                key,
+            )
+            if _rowcount(status):
+                return True
+            if not await db.fetchval("SELECT count(*) FROM papers WHERE id = $1", key):
+                raise PaperNotFound(paper_id)
+            return False
+
+        return await self._transaction(work)
+
+    async def unsave(self, user_id: int, paper_id: str) -> bool:
+        async def work(db: Db) -> bool:
+            status = await db.execute(
+                "DELETE FROM reading_list WHERE user_id = $1 AND paper_id = $2",
+                user_id,
+                ids.lookup_key(paper_id),
+            )
+            return _rowcount(status) > 0
+
+        return await self._transaction(work)
+
+    async def saved(self, user_id: int) -> list[Paper]:
+        """A user's reading list, oldest first."""
+        rows = await self._fetch(
+            f"{_PAPER_SELECT} JOIN reading_list AS r ON r.paper_id = p.id "
+            "WHERE r.user_id = $1 ORDER BY r.id",
+            user_id,
+        )
+        return [_paper(row) for row in rows]
+
+    # -- conversation memory --------------------------------------------------------------
+
+    async def conversation(self, scope: str) -> ConversationRow | None:
+        rows = await self._fetch(
+            "SELECT scope, user_id, state, updated_at FROM conversations WHERE scope = $1", scope
+        )
+        return _conversation(rows[0]) if rows else None
+
+    async def remember_conversation(self, row: ConversationRow) -> None:
+        async def work(db: Db) -> None:
+            await db.execute(
+                "INSERT INTO conversations (scope, user_id, state, updated_at) "
+                "VALUES ($1, $2, $3, $4) ON CONFLICT (scope) DO UPDATE SET "
+                "user_id = excluded.user_id, state = excluded.state, "
+                "updated_at = excluded.updated_at",
+                row.scope,
+                row.user_id,
+                row.state,
+                row.updated_at,
+            )
+
+        await self._transaction(work)
+
+    async def answer_message(self, message_id: int) -> ConversationRow | None:
+        rows = await self._fetch(
+            "SELECT scope, user_id, state, updated_at FROM answer_messages WHERE message_id = $1",
+            message_id,
+        )
+        return _conversation(rows[0]) if rows else None
+
+    async def remember_answer_message(self, message_id: int, row: ConversationRow) -> None:
+        async def work(db: Db) -> None:
+            await db.execute(
+                "INSERT INTO answer_messages (message_id, scope, user_id, state, updated_at) "
+                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (message_id) DO UPDATE SET "
+                "state = excluded.state, updated_at = excluded.updated_at",
+                message_id,
+                row.scope,
+                row.user_id,
+                row.state,
+                row.updated_at,
+            )
+
+        await self._transaction(work)
+
+    async def forget_conversations(self, *, before: float) -> int:
+        async def work(db: Db) -> int:
+            deleted = 0
+            for table in ("conversations", "answer_messages"):
+                status = await db.execute(f"DELETE FROM {table} WHERE updated_at < $1", before)
+                deleted += _rowcount(status)
+            return deleted
+
+        return await self._transaction(work)
+
+    # -- deployment state -----------------------------------------------------------------
+
+    async def command_sync_hash(self, scope: str) -> str | None:
+        return await self._meta(f"command_sync:{scope}")
+
+    async def record_command_sync(self, scope: str, payload_hash: str) -> None:
+        async def work(db: Db) -> None:
+            await _set_meta(db, f"command_sync:{scope}", payload_hash)
+
+        await self._transaction(work)
+
+    # -- plumbing -------------------------------------------------------------------------
+
+    async def _meta(self, key: str) -> str | None:
+        value = await self._fetchval("SELECT value FROM meta WHERE key = $1", key)
+        return None if value is None else str(value)
+
+    async def _fetch(
+        self, sql: str, *params: Any, seconds: float = QUICK_SECONDS
+    ) -> list[asyncpg.Record]:
+        async def work(db: Db) -> list[asyncpg.Record]:
+            return list(await db.fetch(sql, *params))
+
+        return await self._run(work, seconds=seconds, transaction=False)
+
+    async def _fetchval(self, sql: str, *params: Any) -> Any:
+        async def work(db: Db) -> Any:
+            return await db.fetchval(sql, *params)
+
+        return await self._run(work, seconds=QUICK_SECONDS, transaction=False)
+
+    async def _transaction(
+        self, work: Callable[[Db], Awaitable[_T]], *, seconds: float = QUICK_SECONDS
+    ) -> _T:
+        return await self._run(work, seconds=seconds, transaction=True)
+
+    async def _run(
+        self,
+        work: Callable[[Db], Awaitable[_T]],
+        *,
+        seconds: float,
+        transaction: bool,
+    ) -> _T:
+        """Run `work` on a pooled connection (in a transaction if asked) within `seconds`.
+
+        Collisions (serialization failures, deadlocks, a row another process wrote first) run
+        it again after a short random pause, up to _ATTEMPTS times in all; a server that is
+        away, or slower than `seconds`, is StoreUnavailable. A transaction that fails rolls
+        back whole.
+        """
+        for attempt in range(1, _ATTEMPTS + 1):
+            expired: list[bool] = []  # set by the watchdog
+            try:
+                async with self._pool.acquire(timeout=seconds) as db:
+                    # Not asyncio.timeout: a cancelled query or transaction still waits for the
+                    # server (cancel request, ROLLBACK, reset on release), which hangs on a
+                    # server that stopped answering. Dropping the socket ends every such wait.
+                    watchdog = asyncio.get_running_loop().call_later(seconds, _expire, db, expired)
+                    try:
+                        if not transaction:
+                            return await work(db)
+                        async with db.transaction():
+                            return await work(db)
+                    finally:
+                        watchdog.cancel()
+            except _RETRY as error:
+                if attempt == _ATTEMPTS:
+                    log.warning("%s: gave up after %d collisions: %s", self.where, attempt, error)
+                    raise StoreUnavailable() from None
+                log.info("%s: retrying after %s", self.where, type(error).__name__)
+                await asyncio.sleep(random.uniform(0.01, 0.05) * 2**attempt)
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as error:
+                if not is_unavailable(error):
+                    raise
+                if not transaction and attempt == 1 and not expired and _stale(error):
+                    # A pooled connection the server dropped while idle (a restart): a read
+                    # is safe to run again on a fresh one.
+                    continue
+                log.warning("%s unavailable: %s", self.where, type(error).__name__)
+                raise StoreUnavailable() from None
+        raise AssertionError("unreachable")  # the loop returns or raises
+
+
+def _expire(db: Db, expired: list[bool]) -> None:
+    expired.append(True)
+    db.terminate()
+
+
+def _stale(error: BaseException) -> bool:
+    """The connection was found closed, as opposed to a server that refuses or stays silent."""
+    return isinstance(error, asyncpg.ConnectionDoesNotExistError | asyncpg.InterfaceError)
+
+
+def _rowcount(status: str) -> int:
+    """The row count in a command status such as 'INSERT 0 1' or 'DELETE 3'."""
+    return int(status.rsplit(" ", 1)[-1])
+
+
+async def _set_meta(db: Db, key: str, value: str) -> None:
+    await db.execute(
+        "INSERT INTO meta (key, value) VALUES ($1, $2) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        key,
+        value,
+    )
+
+
+async def _bump_generation(db: Db) -> None:
+    """+1, and the notification every process LISTENs for: both commit with the transaction."""
+    generation = await db.fetchval(
+        "INSERT INTO meta (key, value) VALUES ('generation', '1') "
+        "ON CONFLICT (key) DO UPDATE SET value = (meta.value::bigint + 1)::text RETURNING value"
+    )
+    await db.execute("SELECT pg_notify($1, $2)", CHANNEL, str(generation))
+
+
+def _index_rows(rows: Sequence[asyncpg.Record]) -> list[IndexRow]:
+    return [
+        IndexRow(key=row[0], paper_id=row[1], slugs=(row[2], *row[4]), terms=row[3]) for row in rows
+    ]
+
+
+def _paper(row: asyncpg.Record) -> Paper:
+    return Paper(
+        id=row[0],
+        collection=row[1],
+        position=row[2],
+        external_id=row[3],
+        abstract=row[4],
+        label=row[5],
+        title=row[6],
+        urls=tuple(row[7]),
+        authors=tuple(row[8]),
+        content_hash=row[9],
+        also_in=tuple(row[10]),
+    )
+
+
+def _conversation(row: asyncpg.Record) -> ConversationRow:
+    return ConversationRow(str(row[0]), int(row[1]), str(row[2]), float(row[3]))

@@ -1,0 +1,31 @@
+"""Small papers and files for store tests."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from retrieval import ids
+from retrieval.stores.protocol import FileResult, NewPaper, Store
+
+
+def new_paper(n: int, abstract: str | None = None, **fields: Any) -> NewPaper:
+    text = abstract if abstract is not None else f"Paper {n} studies mixture of experts routing."
+    return NewPaper(
+        abstract=text,
+        external_id=f"ext-{n}",
+        label=f"Label {n}",
+        content_hash=ids.content_hash(text),
+        terms=f"paper {n} studi mixtur expert rout",
+        **fields,
+    )
+
+
+def papers(*numbers: int) -> list[NewPaper]:
+    return [new_paper(n) for n in numbers]
+
+
+async def add(
+    store: Store, sha: str, collection: str, items: Sequence[NewPaper], path: str = "f.txt"
+) -> FileResult:
+    return await store.add_file(origin=path, sha256=sha, collection=collection, papers=items)
