@@ -11,7 +11,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -26,6 +26,7 @@ from bot.render import SAFE_MENTIONS
 from bot.replies import started
 from bot.views import PERSISTENT_ITEMS, dispatch_older
 from config.settings import Settings
+from retrieval.conversation.chat import ChatService
 
 if TYPE_CHECKING:
     from retrieval.api import EngineAPI
@@ -82,7 +83,7 @@ def payload_hash(payload: list[Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-class PaperBot(commands.Bot):
+class PaperBot(commands.AutoShardedBot):
     """paperbot on Discord. Settings and engine are injected; the clock is for cooldown tests."""
 
     def __init__(
@@ -99,9 +100,19 @@ class PaperBot(commands.Bot):
             intents=build_intents(settings),
             allowed_mentions=SAFE_MENTIONS,
             tree_cls=PaperTree,
+            # Unset: Discord's recommended count, all in this process. Set: this process runs
+            # PAPERBOT_SHARD_IDS of PAPERBOT_SHARD_COUNT (several processes, one database).
+            shard_count=settings.shard_count,
+            shard_ids=cast("list[int]", settings.shard_ids or None),  # None: every shard
         )
         self.settings = settings
         self.engine = engine
+        self.chat_service = ChatService(
+            engine,
+            engine.memory,
+            idle_seconds=settings.conversation_idle_minutes * 60,
+            page_size=settings.answer_results,
+        )
         self.auto_sync = auto_sync
         self.cooldown = Cooldown(
             settings.cooldown_questions, settings.cooldown_seconds, clock=clock
@@ -122,7 +133,9 @@ class PaperBot(commands.Bot):
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for name in COGS:
             await self.load_extension(name)
-        if self.auto_sync:
+        # One sync per deployment: the process that runs shard 0 (guarded by the payload hash in
+        # the shared store), never every process of a sharded deployment.
+        if self.auto_sync and self.settings.owns_shard_zero:
             await self.sync_if_changed()
 
     async def close(self) -> None:

@@ -22,7 +22,7 @@ from retrieval.autocomplete import LabelIndex
 from retrieval.errors import StoreError
 from retrieval.index import BM25Index, BM25Params, BoolArray
 from retrieval.models import CollectionInfo
-from retrieval.stores.protocol import IndexRow, Store
+from retrieval.stores.protocol import CorpusNotifier, IndexRow, Store
 
 log = logging.getLogger(__name__)
 
@@ -208,7 +208,11 @@ class LiveCorpus:
             return False
 
     async def follow(self, interval: float) -> None:
-        """Run until cancelled: catch up every `interval` seconds."""
+        """Run until cancelled: catch up when the store announces a change (PostgreSQL), and
+        at least every `interval` seconds (every store; missed notifications are not replayed)."""
+        if isinstance(self._store, CorpusNotifier):
+            async for _ in self._store.corpus_generations(poll_seconds=interval):
+                await self.catch_up()
         while True:
             await asyncio.sleep(interval)
             await self.catch_up()

@@ -10,7 +10,9 @@ from discord import app_commands
 
 from bot import replies
 from bot.boundary import UserInputError
+from bot.chat_render import reply_parts
 from bot.cogs.base import PaperCog
+from bot.cogs.chat import send_chat_answer
 from bot.options import (
     collection_choices,
     ephemeral_for,
@@ -20,6 +22,7 @@ from bot.options import (
 )
 from bot.queries import QueryRef, fetch_slice
 from bot.views import send_answer, send_pages
+from retrieval.conversation.chat import Conversation, ReplyKind
 
 if TYPE_CHECKING:
     from bot.client import PaperBot
@@ -45,15 +48,20 @@ class Answers(PaperCog):
         """Ask a question: the best answer sentence and the top papers."""
         ephemeral = ephemeral_for(interaction, private)
         await replies.defer(interaction, ephemeral=ephemeral)
-        ref = QueryRef("ask", question)
-        answer = await fetch_slice(self.engine, ref, 0, self.settings.answer_results)
-        await send_answer(
+        # The same understanding as chat: ids, "the second one", collections named in words.
+        who = Conversation.of(interaction.user.id, interaction.channel_id)
+        reply = await self.bot.chat_service.handle(question, who)
+        if reply.answer is not None:
+            await send_chat_answer(interaction, self.bot, reply, ephemeral=ephemeral)
+            return
+        content, embeds, view = reply_parts(reply, self.settings)
+        private_note = reply.kind is ReplyKind.PROBLEM or not (embeds or reply.papers)
+        await replies.send(
             interaction,
-            self.bot,
-            answer,
-            ref=ref,
-            heading="Answer",
-            ephemeral=ephemeral,
+            content=content,
+            embeds=embeds,
+            view=view,
+            ephemeral=ephemeral or private_note,
         )
 
     @app_commands.command()

@@ -1,7 +1,9 @@
-"""Chat questions: a mention or a DM gets the same answer as /ask, as a reply.
+"""Chat: a mention or a DM is understood by the chat service (greetings, ids, follow-ups,
+collections named in words, questions about papers) and answered as a reply.
 
 Mentions and DMs carry their content without the privileged message-content intent. Plain
-messages in `settings.chat_channel_ids` are answered only when that intent is enabled.
+messages in `settings.chat_channel_ids` are answered only when that intent is enabled. A reply
+to one of paperbot's answers resolves "the second one" against that answer.
 """
 
 from __future__ import annotations
@@ -13,14 +15,16 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from bot import render
+from bot import render, wording
 from bot.boundary import handle_chat_error
+from bot.chat_render import reply_parts
 from bot.chat_throttle import Action
 from bot.cogs.base import PaperCog
 from bot.cooldown import wait_text
-from bot.queries import QueryRef, fetch_slice
+from bot.queries import QueryRef
 from bot.views import send_answer
-from retrieval.models import Answer
+from retrieval.conversation import IntentKind
+from retrieval.conversation.chat import ChatService, Conversation, Reply
 
 if TYPE_CHECKING:
     from bot.client import PaperBot
@@ -84,14 +88,10 @@ class Chat(PaperCog):
             )
             return
         async with message.channel.typing():
-            answer = await self.respond(message, question)
-        await send_answer(
-            message,
-            self.bot,
-            answer,
-            ref=QueryRef("ask", question),
-            heading="Answer",
-        )
+            reply = await self.respond(message, question)
+        sent = await self.send_reply(message, reply)
+        if sent is not None:
+            await self.service.remember_sent(sent.id, self.conversation(message), reply)
 
     async def notice_busy(self, message: discord.Message, wait: float) -> None:
         """The one notice of a throttle window: a ⏳ reaction when allowed, else one short line."""
@@ -105,13 +105,63 @@ class Chat(PaperCog):
             wait_text(wait), mention_author=False, allowed_mentions=render.SAFE_MENTIONS
         )
 
-    async def respond(self, message: discord.Message, question: str) -> Answer:
-        """The one place a chat message becomes an answer: the seam for the conversation
-        service (scope from `message.author`/`message.channel`, a reply's
-        `message.reference`); `send_answer` returns the sent message for the answer map."""
-        return await fetch_slice(
-            self.engine, QueryRef("ask", question), 0, self.settings.answer_results
+    @property
+    def service(self) -> ChatService:
+        return self.bot.chat_service
+
+    @staticmethod
+    def conversation(message: discord.Message) -> Conversation:
+        """Memory is per user and channel in servers, per user in DMs."""
+        channel = None if message.guild is None else message.channel.id
+        return Conversation.of(message.author.id, channel)
+
+    async def respond(self, message: discord.Message, question: str) -> Reply:
+        """The one place a chat message becomes a reply: understood by the chat service, with a
+        Discord reply to one of the bot's answers resolving against that answer."""
+        reference = message.reference
+        replied = reference.message_id if reference is not None else None
+        return await self.service.handle(question, self.conversation(message), reply_to=replied)
+
+    async def send_reply(self, message: discord.Message, reply: Reply) -> discord.Message | None:
+        """Render a reply; returns the message that shows papers (for replies to it)."""
+        if reply.answer is not None:
+            return await send_chat_answer(message, self.bot, reply)
+        content, embeds, view = reply_parts(reply, self.settings)
+        sent = await message.reply(
+            content=content,
+            embeds=embeds,
+            view=view or discord.utils.MISSING,
+            mention_author=False,
+            allowed_mentions=render.SAFE_MENTIONS,
         )
+        return sent if reply.papers else None
+
+
+async def send_chat_answer(
+    target: discord.Message | discord.Interaction,
+    bot: PaperBot,
+    reply: Reply,
+    *,
+    ephemeral: bool = False,
+) -> discord.Message | None:
+    """A ranked reply (a search, "more", similar papers) as /ask sends answers."""
+    assert reply.answer is not None
+    answer = reply.answer
+    missing = reply.unknown_collection
+    note = wording.unknown_collection(missing) if missing else None
+    if reply.intent.kind is IntentKind.SIMILAR:
+        ref, heading = QueryRef("similar", _similar_to(reply)), "Similar"
+    else:
+        ref, heading = QueryRef("ask", answer.question, reply.intent.collection), "Answer"
+    return await send_answer(
+        target, bot, answer, ref=ref, heading=heading, note=note, ephemeral=ephemeral
+    )
+
+
+def _similar_to(reply: Reply) -> str:
+    """The paper a "similar" reply is about, from the engine's question "papers like <id> …"."""
+    assert reply.answer is not None
+    return reply.answer.question.removeprefix("papers like ").split(" ", 1)[0]
 
 
 async def setup(bot: PaperBot) -> None:

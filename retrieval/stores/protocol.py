@@ -9,10 +9,10 @@ order, never reused, which the index uses to name documents compactly.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from retrieval.models import CollectionInfo, Paper
 
@@ -361,3 +361,12 @@ class Store(Protocol):
         ...
 
     async def record_command_sync(self, scope: str, payload_hash: str) -> None: ...
+
+
+@runtime_checkable
+class CorpusNotifier(Protocol):
+    """A store that announces corpus changes (PostgreSQL LISTEN/NOTIFY). Others are polled."""
+
+    def corpus_generations(self, *, poll_seconds: float = 30.0) -> AsyncIterator[int]:
+        """The current generation, then each new one; survives reconnects; never raises."""
+        ...

@@ -152,3 +152,12 @@ async def test_sync_now_never_leaves_commands_in_both_scopes(
 class _Response:
     status = 400
     reason = "Bad Request"
+
+
+def test_shard_settings_reach_the_client_and_only_shard_zero_syncs() -> None:
+    sharded = Settings(_env_file=None, shard_count=4, shard_ids=[2, 3])  # type: ignore[call-arg]
+    bot = PaperBot(sharded, FakeEngine())
+    assert (bot.shard_count, bot.shard_ids) == (4, [2, 3])
+    assert not sharded.owns_shard_zero
+    whole = PaperBot(Settings(_env_file=None), FakeEngine())  # type: ignore[call-arg]
+    assert whole.shard_ids is None and whole.settings.owns_shard_zero

@@ -1,0 +1,68 @@
+"""Chat-service replies (`retrieval.conversation.chat.Reply`) as Discord message parts.
+
+Answers and single papers reuse the /ask and /paper renderings; questions about papers and
+comparisons get one embed with a field per paper: its best sentence for the question, or its
+code links when the question asked for code.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot import render, wording
+from bot.text import clip, render_excerpt
+from bot.views import paper_view
+from config.settings import Settings
+from retrieval.conversation.chat import Reply, ReplyKind
+
+FIELD_VALUE_MAX = 1000
+
+
+def short_text(reply: Reply) -> str | None:
+    """The one-line replies: small talk and problems. None for replies with papers."""
+    if reply.kind in (ReplyKind.GREETING, ReplyKind.THANKS, ReplyKind.SMALL_TALK):
+        return wording.small_talk(reply)
+    if reply.kind is ReplyKind.PROBLEM and reply.error is not None:
+        return wording.problem(reply.error, reply)
+    return None
+
+
+def reply_parts(
+    reply: Reply, settings: Settings
+) -> tuple[str | None, list[discord.Embed], discord.ui.View | None]:
+    """Content, embeds and components for every reply but a ranked answer (the caller sends
+    those with `send_answer`): one message, whichever shell sends it."""
+    text = short_text(reply)
+    if text is not None:
+        return text, [], None
+    if reply.kind is ReplyKind.HELP:
+        return None, [render.help_embed(settings)], None
+    if reply.kind is ReplyKind.PAPERS and len(reply.papers) == 1:
+        paper = reply.papers[0].paper
+        return None, list(render.paper_message(paper).embeds), paper_view(paper)
+    return None, [notes_embed(reply)], None
+
+
+def notes_embed(reply: Reply) -> discord.Embed:
+    """PAPER_QUESTION and COMPARE: each paper with its best sentence (or its code links)."""
+    title = {ReplyKind.COMPARE: "Compared", ReplyKind.PAPERS: "Papers"}.get(
+        reply.kind, "From the paper"
+    )
+    if reply.intent.query and reply.kind is ReplyKind.PAPER_QUESTION:
+        title = f"{title}: {reply.intent.query}"
+    embed = discord.Embed(title=clip(title, render.TITLE_MAX), colour=render.COLOUR)
+    for note in reply.papers[:10]:
+        paper = note.paper
+        name = clip(f"{paper.display_title} ({paper.id})", 250)
+        if reply.intent.wants_code:
+            value = (
+                "\n".join(paper.urls[:5])
+                if paper.urls
+                else "No code or project link appears in its abstract."
+            )
+        elif note.sentence is not None:
+            value = render_excerpt(note.sentence, FIELD_VALUE_MAX)
+        else:
+            value = "*No sentence of it matches the question.*"
+        embed.add_field(name=name, value=value[:FIELD_VALUE_MAX] or "—", inline=False)
+    return embed

@@ -1,0 +1,66 @@
+"""Chat over the real engine: greetings, follow-ups by position, ids and problems, as Discord
+replies (the chat service behind the cog)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.client import PaperBot
+from bot.cogs.chat import Chat
+from retrieval.engine import Engine
+from tests.bot.discordfakes import Recorder, chat_message
+from tests.bot.test_real_engine import real, real_settings  # noqa: F401  (fixtures)
+
+
+def chat(bot: PaperBot) -> Chat:
+    cog = bot.get_cog("Chat")
+    assert cog is not None and type(cog).__name__ == "Chat"
+    return cog  # type: ignore[return-value]
+
+
+def last_reply(recorder: Recorder) -> dict[str, Any]:
+    return [s.body for s in recorder.sent if s.kind == "channel_message"][-1]
+
+
+async def say(bot: PaperBot, recorder: Recorder, text: str) -> dict[str, Any]:
+    await chat(bot).on_message(chat_message(bot, text, mentions_bot=True))
+    return last_reply(recorder)
+
+
+async def test_a_conversation_in_a_channel(
+    real: tuple[PaperBot, Engine],  # noqa: F811
+    recorder: Recorder,
+) -> None:
+    bot, engine = real
+    hello = await say(bot, recorder, "hi")
+    assert "Ask me about papers" in hello["content"] and not hello.get("embeds")
+
+    answer = await say(bot, recorder, "ICML 2026 papers about mixture of experts routing")
+    fields = answer["embeds"][0]["fields"]
+    assert len(fields) == 3
+    second_id = (
+        (await engine.ask("mixture of experts routing", collection="icml2026")).hits[1].paper.id
+    )
+
+    opened = await say(bot, recorder, "the second one")
+    embed = opened["embeds"][0]
+    assert any(field["value"] == f"`{second_id}`" for field in embed["fields"])
+
+    code = await say(bot, recorder, "does it have code?")
+    paper = await engine.paper(second_id)
+    value = code["embeds"][0]["fields"][0]["value"]
+    assert (paper.urls[0] in value) if paper.urls else ("No code" in value)
+
+    too_far = await say(bot, recorder, "the ninth one")
+    assert too_far["content"].startswith("There were only 3 results")
+
+
+async def test_an_unknown_id_names_real_ones_and_a_stale_position_asks_for_a_question(
+    real: tuple[PaperBot, Engine],  # noqa: F811
+    recorder: Recorder,
+) -> None:
+    bot, _ = real
+    missing = await say(bot, recorder, "icml2026-999")
+    assert missing["content"].startswith("No paper has the id `icml2026-999`. Closest: `icml2026-")
+    orphan = await say(bot, recorder, "the second one")
+    assert orphan["content"] == "Second of what? Ask a question first."
