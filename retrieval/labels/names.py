@@ -113,6 +113,8 @@ def best_name(text: str) -> Candidate | None:
             end = lower.find(" ", position + 5) + 1
             candidates.append(_after_subject(text, position, end))
     for word in _RESULT_WORDS:
+        if word not in lower:  # most abstracts have none: one C scan, no list, no loop
+            continue
         # "The resulting model, Tripod, achieves", "the proposed framework, X,"
         for position in occurrences(lower, word):
             our_name = _OUR_NAME.match(text, position + len(word))
@@ -140,6 +142,8 @@ def _named_inside(text: str, lower: str, ours: list[int]) -> list[Candidate | No
     """'called X', 'X, a framework ...' inside the authors' own sentences."""
     candidates: list[Candidate | None] = []
     for stem in _CALL_STEMS:
+        if stem not in lower:  # the common case: one C scan, no list, no loop
+            continue
         for position in occurrences(lower, stem):
             word = next((word for word in _CALL_WORDS if lower.startswith(word, position)), "")
             if word and not lower[position - 1 : position].isalnum():

@@ -299,6 +299,8 @@ def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | 
             starts.append(start)
     best: tuple[int, int, str] | None = None
     for word, starts in seen.items():
+        if len(starts) < 2 and word[1:].islower() and word.casefold() not in hints:
+            continue  # "The", "Moreover": a capitalised sentence opener, the common case
         key = _judge(text, word, starts, word.casefold() in hints)
         if key is not None and (best is None or key[:2] > best[:2]):
             best = key
