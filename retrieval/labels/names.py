@@ -288,8 +288,13 @@ def _direct_name(
         if after == ":" and len(name) < 3:
             return None  # "Dr. Strategy" broken at its period
         segment = text[direct.end() : stop].strip()
-        spelled = after != "," or acronym_start(name, segment) == 0
-        if segment and spelled and segment.count(" ") < 12 and all_capitalised(segment):
+        # Cheap shape tests first: spelling out the acronym walks the segment letter by letter.
+        if (
+            segment
+            and segment.count(" ") < 12
+            and all_capitalised(segment)
+            and (after != "," or acronym_start(name, segment) == 0)
+        ):
             expansion = segment
             end = stop
     weak_ok = named or after in {"(", ":", "-"}

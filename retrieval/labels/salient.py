@@ -8,6 +8,7 @@ introducing word ("our", "proposed", "denoted", "framework"). Words the whole fi
 
 from __future__ import annotations
 
+import functools
 import re
 
 from retrieval.labels.candidates import PAREN_AFTER, Candidate, scored
@@ -160,6 +161,7 @@ def _field_term(text: str, word: str, start: int) -> bool:
     return lower_long_form and not _in_intro_sentence(text, start)
 
 
+@functools.lru_cache(maxsize=8192)
 def _coined(word: str) -> bool:
     """'LASER', 'CF-OPT', 'Pruner-Zero', 'FlashST', 'eCeLLM', 'A2Q+' (not 'ImageNet', '7B')."""
     if word in GENERIC or word in _KNOWN or _SIZE.fullmatch(word) or _ADJECTIVAL.search(word):
@@ -244,6 +246,10 @@ def _judge(text: str, word: str, starts: list[int], hinted: bool) -> tuple[int, 
         if count < 2 or not _plain_name(text, first, word) or word.lower() in text:
             return None
         plain = True
+    if not hinted and (
+        _SHORT_ACRONYM.fullmatch(word) or _glued(word) or _field_term(text, word, first)
+    ):
+        return None  # rejected whatever the score: tested before the costly context scan
     intro = any(
         _INTRO_AFTER.match(text, start + len(word))
         or _introduced_before(text, start)
@@ -258,10 +264,6 @@ def _judge(text: str, word: str, starts: list[int], hinted: bool) -> tuple[int, 
     score = min(count, 4) + (3 if intro else 0) - (2 if used_first and not intro else 0)
     score += 4 if hinted else 0
     if score < 4:
-        return None
-    if not hinted and (
-        _glued(word) or _field_term(text, word, first) or _SHORT_ACRONYM.fullmatch(word)
-    ):
         return None
     return (score, -first, word)
 

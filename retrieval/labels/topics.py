@@ -159,5 +159,6 @@ def _phrase(chosen: str) -> str:
     # 90 characters hold more of what the paper does without "(LLMs)", "a novel", "the".
     if "(" in chosen:
         chosen = _ASIDE.sub(_aside, chosen)
-    words = [word for word in chosen.split() if word.lower() not in _FILLER_WORDS]
+    # A label keeps 90 characters: the words after the first 200 never reach it.
+    words = [word for word in chosen[:200].split() if word.lower() not in _FILLER_WORDS]
     return " ".join(words).strip(" ,;:")
