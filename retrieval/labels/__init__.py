@@ -14,6 +14,7 @@ This module assembles the label. The parts: `markup` cleans the text, `urls` fin
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Final
 
 from retrieval.labels.candidates import Candidate
@@ -35,7 +36,8 @@ __all__ = [
 # Bump on any change to the labels derived from abstracts: stored labels are re-derived.
 # 2: introduced names found wherever the abstract introduces them (salient.py, code links),
 #    topic phrases from the contribution sentence, compressed.
-LABELER_VERSION: Final = 2
+# 3: a name that extends its code link's name (or that the link extends) keeps it.
+LABELER_VERSION: Final = 3
 
 _FALLBACK_LABEL = "Untitled abstract"
 # A label shorter than this has room for what the named method is for.
@@ -72,7 +74,9 @@ def _label_from_abstract(abstract: str) -> str:
     if not text:
         return ""
     candidate = best_name(text)
-    if candidate is None or (hints and candidate.name.casefold() not in hints):
+    linked = _linked(candidate, hints, text) if candidate and hints else None
+    candidate = linked or candidate
+    if candidate is None or (hints and linked is None):
         # A name the code link repeats beats one found by the introducing sentence alone.
         salient = salient_name(text, hints)
         if candidate is None or (
@@ -81,6 +85,24 @@ def _label_from_abstract(abstract: str) -> str:
             candidate = salient
     label = _compose(candidate, text) if candidate else topic_phrase(text)
     return label or fit(text)
+
+
+def _linked(candidate: Candidate, hints: dict[str, str], text: str) -> Candidate | None:
+    """The candidate as the code link spells it, if the link names it.
+
+    'Lookbehind' with github.com/lab/Lookbehind-SAM is 'Lookbehind-SAM'; 'video-SALMONN' with
+    github.com/lab/SALMONN is the same name, hyphen parts apart, and keeps its spelling.
+    """
+    name = candidate.name.casefold()
+    if name in hints:
+        return candidate
+    for hint, spelled in hints.items():
+        if hint.startswith(name + "-") and spelled in text:
+            # Only as the abstract spells it: links also say "X-ICML2024", "X-pytorch".
+            return dataclasses.replace(candidate, name=spelled)
+        if name.endswith("-" + hint) or name.startswith(hint + "-"):
+            return candidate
+    return None
 
 
 def _compose(candidate: Candidate, text: str) -> str:

@@ -259,6 +259,30 @@ def test_introduced_names(abstract: str, label: str) -> None:
     assert derive_label(abstract) == label
 
 
+def test_a_name_that_extends_its_code_link_keeps_its_own_spelling() -> None:
+    # The link names the base model; the abstract introduces its hyphenated extension.
+    abstract = (
+        "Reading charts needs layout. This paper proposes chart-OWLET, a vision-language model "
+        "for reading bar charts. We evaluate chart-OWLET on four suites. Code: "
+        "https://github.com/lab/OWLET."
+    )
+    assert derive_label(abstract).startswith("chart-OWLET: a vision-language model")
+
+
+def test_a_name_the_code_link_extends_takes_the_link_spelling_only_if_the_abstract_has_it() -> None:
+    used = (
+        "We propose Stepback, which takes k ascent steps before each update. Stepback-SAM "
+        "sharpens minima. Code: https://github.com/lab/Stepback-SAM."
+    )
+    assert derive_label(used).startswith("Stepback-SAM, which takes k ascent steps")
+    # "Stepback-ICML2024" is the repository, not the method.
+    unused = (
+        "We propose Stepback, which takes k ascent steps before each update. Code: "
+        "https://github.com/lab/Stepback-ICML2024."
+    )
+    assert derive_label(unused).startswith("Stepback, which takes k ascent steps")
+
+
 def test_the_introduced_name_beats_datasets_and_baselines_it_uses() -> None:
     abstract = (
         "Experiments on CIFAR-10 and ImageNet compare against ResNet-50 and ViT-B. We propose "
