@@ -22,7 +22,7 @@ from retrieval.labels.markup import clean
 from retrieval.labels.names import best_name
 from retrieval.labels.salient import repository_names, salient_name
 from retrieval.labels.text import MAX_LABEL_CHARS, fit, opens_with_punctuation
-from retrieval.labels.topics import topic_phrase
+from retrieval.labels.topics import compress, topic_phrase
 from retrieval.labels.urls import extract_urls, url_matches
 
 __all__ = [
@@ -36,7 +36,8 @@ __all__ = [
 # Bump on any change to the labels derived from abstracts: stored labels are re-derived.
 # 2: introduced names found wherever the abstract introduces them (salient.py, code links),
 #    topic phrases from the contribution sentence, compressed.
-# 3: a name that extends its code link's name (or that the link extends) keeps it.
+# 3: a name that extends its code link's name (or that the link extends) keeps it; descriptions
+#    after a name lose filler words; hedges and praise ("crucial", "recently") are filler.
 LABELER_VERSION: Final = 3
 
 _FALLBACK_LABEL = "Untitled abstract"
@@ -105,6 +106,20 @@ def _linked(candidate: Candidate, hints: dict[str, str], text: str) -> Candidate
     return None
 
 
+def _described(description: str) -> str:
+    """'a novel, lightweight framework for ...' -> 'a framework for ...': the article reads
+    better after a name, the filler words take room."""
+    article, _, rest = description.partition(" ")
+    if article.lower() in {"a", "an", "the"} and rest:
+        kept = compress(rest)
+        if kept[:1].lower() in "aeiou" and article.lower() in {"a", "an"}:
+            article = article[0] + "n"  # "a novel, efficient model" -> "an efficient model"
+        elif article.lower() in {"a", "an"}:
+            article = article[0]
+        return f"{article} {kept}"
+    return compress(description)
+
+
 def _compose(candidate: Candidate, text: str) -> str:
     name = candidate.name
     expansion = candidate.expansion.strip(" ,;:.\"'“”")
@@ -116,7 +131,7 @@ def _compose(candidate: Candidate, text: str) -> str:
         if len(label) < _ROOM:
             # "DMC: Dynamic Memory Compression" says little of what it is for: add the
             # description or the topic while there is room.
-            more = candidate.description.removeprefix(": ").removeprefix(", ")
+            more = _described(candidate.description.removeprefix(": ").removeprefix(", "))
             more = more or topic_phrase(text)
             if more and name not in more and expansion.casefold() not in more.casefold():
                 label = (
@@ -126,7 +141,9 @@ def _compose(candidate: Candidate, text: str) -> str:
                 )
         return fit(label)
     if candidate.description:
-        return fit(name + candidate.description)
+        # Keep the joiner: ": a framework ...", ", which ...", " algorithm for ...".
+        joiner = candidate.description[:2] if candidate.description[:1] in ",:" else " "
+        return fit(name + joiner + _described(candidate.description[len(joiner) :]))
     # A bare name says little in a list of papers: add what the abstract is about.
     topic = topic_phrase(text)
     if topic.casefold().startswith(name.casefold()):

@@ -64,6 +64,9 @@ _FILLER_WORDS = frozenset(
         "unified", "principled", "several", "various", "some", "very", "highly", "also", "both",
         "existing", "different", "specific", "particular", "powerful", "practical",
         "lightweight", "systematic", "comprehensive",
+        # hedges and praise: what the background says of the field, not what the paper does
+        "recently", "significantly", "effectively", "successfully", "important",
+        "crucial", "fundamental", "critical", "promising", "remarkable", "impressive", "notable",
     ]
 )  # fmt: skip
 _CLAUSE_BREAK = re.compile(
@@ -156,9 +159,16 @@ def _phrase(chosen: str) -> str:
         chosen = chosen[: broken.start()]
         if chosen.count("(") > chosen.count(")"):  # the break fell inside a parenthesis
             chosen = chosen[: chosen.rfind("(")].rstrip()
-    # 90 characters hold more of what the paper does without "(LLMs)", "a novel", "the".
-    if "(" in chosen:
-        chosen = _ASIDE.sub(_aside, chosen)
+    return compress(chosen).strip(" ,;:")
+
+
+def compress(phrase: str) -> str:
+    """The phrase without asides in parentheses and filler words: 90 characters hold more of
+    what the paper does without "(LLMs)", "a novel", "the"."""
+    if "(" in phrase:
+        phrase = _ASIDE.sub(_aside, phrase)
     # A label keeps 90 characters: the words after the first 200 never reach it.
-    words = [word for word in chosen[:200].split() if word.lower() not in _FILLER_WORDS]
-    return " ".join(words).strip(" ,;:")
+    # "a novel, simple yet powerful sampler": a filler word goes with its comma.
+    return " ".join(
+        word for word in phrase[:200].split() if word.lower().rstrip(",") not in _FILLER_WORDS
+    )

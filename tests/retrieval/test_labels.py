@@ -126,7 +126,7 @@ def test_latex_markup_is_stripped_without_losing_words() -> None:
         (
             r"Graphs are hard. We propose \emph{Foo-Net}, a `simple` *fast* __model__ for graphs "
             r"with $\alpha$-sparsity.",
-            "Foo-Net: a simple fast model for graphs with α-sparsity",
+            "Foo-Net: a fast model for graphs with α-sparsity",
         ),
         (
             r"We propose \textsc{Moo}$^2$: \textbf{M}ulti-\textbf{O}bjective "
@@ -283,6 +283,26 @@ def test_a_name_the_code_link_extends_takes_the_link_spelling_only_if_the_abstra
     assert derive_label(unused).startswith("Stepback, which takes k ascent steps")
 
 
+@pytest.mark.parametrize(
+    ("abstract", "label"),
+    [
+        # the article stays, the filler words after it go
+        (
+            "We present Quillon, a novel, simple yet powerful sampler for discrete diffusion "
+            "models with few steps.",
+            "Quillon: a sampler for discrete diffusion models with few steps",
+        ),
+        # "a" becomes "an" when the kept word opens with a vowel
+        (
+            "We propose Ferrule, a new efficient optimizer that halves memory of Adam states.",
+            "Ferrule: an efficient optimizer that halves memory of Adam states",
+        ),
+    ],
+)
+def test_descriptions_after_a_name_drop_filler_words(abstract: str, label: str) -> None:
+    assert derive_label(abstract) == label
+
+
 def test_the_introduced_name_beats_datasets_and_baselines_it_uses() -> None:
     abstract = (
         "Experiments on CIFAR-10 and ImageNet compare against ResNet-50 and ViT-B. We propose "
@@ -333,6 +353,12 @@ def test_a_field_acronym_used_twice_is_not_a_name() -> None:
             "We show that sharpness (the largest Hessian eigenvalue) predicts transfer across "
             "tasks.",
             "Sharpness predicts transfer across tasks",
+        ),
+        # hedges and praise ("recently", "crucial", "remarkable") give way to content words
+        (
+            "We study the crucial role of recently proposed warmup schedules in the remarkable "
+            "stability of sparse mixture training.",
+            "Role of proposed warmup schedules in stability of sparse mixture training",
         ),
     ],
 )
