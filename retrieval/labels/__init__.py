@@ -36,8 +36,8 @@ __all__ = [
 # Bump on any change to the labels derived from abstracts: stored labels are re-derived.
 # 2: introduced names found wherever the abstract introduces them (salient.py, code links),
 #    topic phrases from the contribution sentence, compressed.
-# 3: a name that extends its code link's name (or that the link extends) keeps it; descriptions
-#    after a name lose filler words; hedges and praise ("crucial", "recently") are filler.
+# 3: quoted names after naming words; a name that extends its code link's name keeps it;
+#    descriptions after a name lose filler words; hedges and praise ("crucial") are filler.
 LABELER_VERSION: Final = 3
 
 _FALLBACK_LABEL = "Untitled abstract"

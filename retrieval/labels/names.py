@@ -74,6 +74,8 @@ _NOUN_PHRASE_TYPE = re.compile(
     rf"(?:(?!(?:using|with|for|of|by|via|to|on|in|from|and|or)\b)[a-z][\w\-]{{0,30}} ){{0,6}}"
     rf"{TYPES}"
 )
+_OPENING_QUOTES = "\"'“‘"
+_CLOSING_QUOTES = ('"', "'", "”", "’")
 _RESULT_WORDS = ("resulting ", "resulted ", "proposed ")
 _TAIL_WORDS = frozenset(("for", "as", "via", "with"))
 # A plain capitalised phrase counts as a name only when an appositive follows ("Decrypto, a
@@ -199,6 +201,11 @@ def _name_at(
     filler = _FILLER.match(text, position)
     phrase_start = position
     position = filler.end() if filler else position
+    if text[position : position + 1] in _OPENING_QUOTES:
+        # 'called "In-Context Unlearning."', "method 'Expand-and-Cluster’": quotes mark it.
+        quoted = _quoted_name(text, position, base=base)
+        if quoted:
+            return quoted
     has_parenthesis = text.find("(", position, position + 420) >= 0
     definition = _ACRONYM_DEF.match(text, position) if has_parenthesis else None
     if definition:
@@ -251,6 +258,21 @@ def _name_at(
         # "this paper introduces ZeRO++ composing of ...": a coined word the paper keeps using.
         return scored(text, coined.group(), "", position, coined.end(), base=base - 1)
     return None
+
+
+def _quoted_name(text: str, quote: int, *, base: int) -> Candidate | None:
+    """The capitalised words between quotes: at most five words, every one capitalised."""
+    closing = -1
+    for mark in _CLOSING_QUOTES:
+        found = text.find(mark, quote + 2, quote + 62)
+        if found >= 0 and (closing < 0 or found < closing):
+            closing = found
+    if closing < 0:
+        return None
+    name = text[quote + 1 : closing].strip(" .,")
+    if not name or name.count(" ") > 4 or not all_capitalised(name) or "  " in name:
+        return None
+    return scored(text, name, "", quote + 1, closing + 1, base=base)
 
 
 def _recurring_word(text: str, name: str) -> bool:

@@ -284,6 +284,24 @@ def test_a_name_the_code_link_extends_takes_the_link_spelling_only_if_the_abstra
 
 
 @pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        ('We propose a family of probes called "Shadow Readout." It reads hidden states.',
+         "Shadow Readout"),
+        ("We propose a method, dubbed 'Fold-and-Merge’, that recovers the layer sizes of a net.",
+         "Fold-and-Merge"),
+    ],
+)  # fmt: skip
+def test_a_quoted_name_after_a_naming_word(abstract: str, name: str) -> None:
+    assert derive_label(abstract).startswith(name)
+
+
+def test_quotes_around_a_plain_clause_are_not_a_name() -> None:
+    abstract = 'We propose "to learn from mistakes" as a training signal for small agents.'
+    assert not derive_label(abstract).startswith("to learn")
+
+
+@pytest.mark.parametrize(
     ("abstract", "label"),
     [
         # the article stays, the filler words after it go
