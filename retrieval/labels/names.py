@@ -119,11 +119,19 @@ def best_name(text: str) -> Candidate | None:
             continue
         # "The resulting model, Tripod, achieves", "the proposed framework, X,"
         for position in occurrences(lower, word):
+            if lower[position - 1 : position].isalnum():
+                continue
             our_name = _OUR_NAME.match(text, position + len(word))
-            if our_name and not lower[position - 1 : position].isalnum():
+            if our_name:
                 name = our_name.group("name")
                 end = our_name.end()
                 candidates.append(scored(text, name, "", our_name.start("name"), end, base=4))
+                continue
+            coined = _TOKEN_WORD.match(text, position + len(word))
+            if coined and _proposed_name(text, coined.group()):
+                # "The proposed Q-Align achieves ...": a coined word the abstract uses again.
+                end = coined.end()
+                candidates.append(scored(text, coined.group(), "", coined.start(), end, base=3))
     for position in occurrences(lower, "our "):
         if not lower[position - 1 : position].isalnum():
             ours.append(position)
@@ -132,6 +140,11 @@ def best_name(text: str) -> Candidate | None:
                 name = our_name.group("name")
                 end = our_name.end()
                 candidates.append(scored(text, name, "", our_name.start("name"), end, base=4))
+            elif text.find("(", position, position + 200) >= 0:
+                # "Our Dynamics Stable Learning by Invariant Measure (DySLIM) objective"
+                definition = _ACRONYM_DEF.match(text, position + 4)
+                if definition and all_capitalised(definition.group("exp")):
+                    candidates.append(_from_definition(text, definition, base=4))
     if ours:
         candidates.extend(_named_inside(text, lower, ours))
     found = [candidate for candidate in candidates if candidate is not None]
@@ -273,6 +286,18 @@ def _quoted_name(text: str, quote: int, *, base: int) -> Candidate | None:
     if not name or name.count(" ") > 4 or not all_capitalised(name) or "  " in name:
         return None
     return scored(text, name, "", quote + 1, closing + 1, base=base)
+
+
+def _proposed_name(text: str, word: str) -> bool:
+    """'Q-Align' after 'the proposed', used again; not 'MI', 'CSs' or 'k-NN'."""
+    plural_acronym = word.endswith("s") and word[:-1].isupper()
+    return (
+        len(word) >= 3
+        and word[0].isupper()
+        and not plural_acronym
+        and is_coined_word(word)
+        and text.count(word) >= 2
+    )
 
 
 def _recurring_word(text: str, name: str) -> bool:

@@ -296,6 +296,26 @@ def test_a_quoted_name_after_a_naming_word(abstract: str, name: str) -> None:
     assert derive_label(abstract).startswith(name)
 
 
+def test_our_long_form_with_its_acronym_names_the_method() -> None:
+    abstract = (
+        "Forecasts of chaotic flows drift. Our Stable Orbit Matching (SOM-2) objective keeps "
+        "rollouts on the attractor and cuts error by half."
+    )
+    assert derive_label(abstract).startswith("SOM-2: Stable Orbit Matching")
+
+
+def test_a_coined_word_after_the_proposed_names_the_method_only_if_used_again() -> None:
+    used = (
+        "Rating images needs calibration. The proposed Q-Rate aligns scores with human "
+        "opinions, and Q-Rate transfers to video."
+    )
+    assert derive_label(used).startswith("Q-Rate")
+    once = "Rating images needs calibration. The proposed Q-Rate aligns scores with opinions."
+    assert not derive_label(once).startswith("Q-Rate")
+    acronym = "Privacy leaks matter. The proposed MI test flags leaks, and MI is cheap to run."
+    assert not derive_label(acronym).startswith("MI")
+
+
 def test_quotes_around_a_plain_clause_are_not_a_name() -> None:
     abstract = 'We propose "to learn from mistakes" as a training signal for small agents.'
     assert not derive_label(abstract).startswith("to learn")
