@@ -16,7 +16,8 @@ from retrieval.labels.words import GENERIC, TYPES, acronym_start, is_coined_word
 
 # A coined word: letters and digits, inner hyphens, a trailing "+" or superscript.
 # From a capital or digit to the end of the word: the regex engine skips lowercase words.
-_FROM_CAPITAL = re.compile(r"[A-Z0-9][\w\-+²³]{0,40}")
+# Two characters at least: a lone "A" or "I" is never a name.
+_FROM_CAPITAL = re.compile(r"[A-Z0-9][\w\-+²³]{1,40}")
 # A word that introduces the next one: "propose", "our", "framework", "dubbed" ...
 _INTRO_WORD = re.compile(
     r"[\w\-]{0,30}?(?:propos|introduc|present|develop|call|nam|dub|term|coin|denot|refer|our"
@@ -194,6 +195,7 @@ def _capitalised_words(text: str) -> list[tuple[str, int]]:
     found: list[tuple[str, int]] = []
     for match in _FROM_CAPITAL.finditer(text, 0, 3000):
         start = match.start()
+        word = match.group()
         if start and text[start - 1].isalpha():
             # "eCeLLM", "fMRI": the word began in lowercase; a hyphen starts a word of its own
             # ("framework-FlashST").
@@ -201,8 +203,10 @@ def _capitalised_words(text: str) -> list[tuple[str, int]]:
             while head and text[head - 1].isalnum() and start - head < 30:
                 head -= 1
             start = head
-        word = text[start : match.end()].rstrip("-")
-        if len(word) >= 2 and word[0].isalpha():
+            word = text[start : match.end()]
+        if word[-1] == "-":
+            word = word.rstrip("-")
+        if word[0].isalpha() and len(word) >= 2:
             found.append((word, start))
     return found
 

@@ -69,6 +69,7 @@ _FILLER_WORDS = frozenset(
         "crucial", "fundamental", "critical", "promising", "remarkable", "impressive", "notable",
     ]
 )  # fmt: skip
+_FILLER_OR_COMMA = _FILLER_WORDS | {word + "," for word in _FILLER_WORDS}
 _CLAUSE_BREAK = re.compile(
     r": |; | — | – | - |, (?:which|where|whereas|while|and|but|so|thus|with|[a-z]{3,20}ing)\b"
 )
@@ -169,6 +170,4 @@ def compress(phrase: str) -> str:
         phrase = _ASIDE.sub(_aside, phrase)
     # A label keeps 90 characters: the words after the first 200 never reach it.
     # "a novel, simple yet powerful sampler": a filler word goes with its comma.
-    return " ".join(
-        word for word in phrase[:200].split() if word.lower().rstrip(",") not in _FILLER_WORDS
-    )
+    return " ".join(word for word in phrase[:200].split() if word.lower() not in _FILLER_OR_COMMA)
