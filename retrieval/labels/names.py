@@ -140,7 +140,10 @@ def best_name(text: str) -> Candidate | None:
                 name = our_name.group("name")
                 end = our_name.end()
                 candidates.append(scored(text, name, "", our_name.start("name"), end, base=4))
-            elif text.find("(", position, position + 200) >= 0:
+            elif (
+                text[position + 4 : position + 5].isupper()
+                and "(" in text[position : position + 200]
+            ):
                 # "Our Dynamics Stable Learning by Invariant Measure (DySLIM) objective"
                 definition = _ACRONYM_DEF.match(text, position + 4)
                 if definition and all_capitalised(definition.group("exp")):
