@@ -14,6 +14,7 @@ This module assembles the label. The parts: `markup` cleans the text, `urls` fin
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Final
 
 from retrieval.labels.candidates import Candidate
@@ -21,7 +22,7 @@ from retrieval.labels.markup import clean
 from retrieval.labels.names import best_name
 from retrieval.labels.salient import repository_names, salient_name
 from retrieval.labels.text import MAX_LABEL_CHARS, fit, opens_with_punctuation
-from retrieval.labels.topics import topic_phrase
+from retrieval.labels.topics import compress, topic_phrase
 from retrieval.labels.urls import extract_urls, url_matches
 
 __all__ = [
@@ -35,7 +36,9 @@ __all__ = [
 # Bump on any change to the labels derived from abstracts: stored labels are re-derived.
 # 2: introduced names found wherever the abstract introduces them (salient.py, code links),
 #    topic phrases from the contribution sentence, compressed.
-LABELER_VERSION: Final = 2
+# 3: quoted names after naming words; a name that extends its code link's name keeps it;
+#    descriptions after a name lose filler words; hedges and praise ("crucial") are filler.
+LABELER_VERSION: Final = 3
 
 _FALLBACK_LABEL = "Untitled abstract"
 # A label shorter than this has room for what the named method is for.
@@ -72,7 +75,9 @@ def _label_from_abstract(abstract: str) -> str:
     if not text:
         return ""
     candidate = best_name(text)
-    if candidate is None or (hints and candidate.name.casefold() not in hints):
+    linked = _linked(candidate, hints, text) if candidate and hints else None
+    candidate = linked or candidate
+    if candidate is None or (hints and linked is None):
         # A name the code link repeats beats one found by the introducing sentence alone.
         salient = salient_name(text, hints)
         if candidate is None or (
@@ -81,6 +86,38 @@ def _label_from_abstract(abstract: str) -> str:
             candidate = salient
     label = _compose(candidate, text) if candidate else topic_phrase(text)
     return label or fit(text)
+
+
+def _linked(candidate: Candidate, hints: dict[str, str], text: str) -> Candidate | None:
+    """The candidate as the code link spells it, if the link names it.
+
+    'Lookbehind' with github.com/lab/Lookbehind-SAM is 'Lookbehind-SAM'; 'video-SALMONN' with
+    github.com/lab/SALMONN is the same name, hyphen parts apart, and keeps its spelling.
+    """
+    name = candidate.name.casefold()
+    if name in hints:
+        return candidate
+    for hint, spelled in hints.items():
+        if hint.startswith(name + "-") and spelled in text:
+            # Only as the abstract spells it: links also say "X-ICML2024", "X-pytorch".
+            return dataclasses.replace(candidate, name=spelled)
+        if name.endswith("-" + hint) or name.startswith(hint + "-"):
+            return candidate
+    return None
+
+
+def _described(description: str) -> str:
+    """'a novel, lightweight framework for ...' -> 'a framework for ...': the article reads
+    better after a name, the filler words take room."""
+    article, _, rest = description.partition(" ")
+    if article.lower() in {"a", "an", "the"} and rest:
+        kept = compress(rest)
+        if kept[:1].lower() in "aeiou" and article.lower() in {"a", "an"}:
+            article = article[0] + "n"  # "a novel, efficient model" -> "an efficient model"
+        elif article.lower() in {"a", "an"}:
+            article = article[0]
+        return f"{article} {kept}"
+    return compress(description)
 
 
 def _compose(candidate: Candidate, text: str) -> str:
@@ -94,7 +131,7 @@ def _compose(candidate: Candidate, text: str) -> str:
         if len(label) < _ROOM:
             # "DMC: Dynamic Memory Compression" says little of what it is for: add the
             # description or the topic while there is room.
-            more = candidate.description.removeprefix(": ").removeprefix(", ")
+            more = _described(candidate.description.removeprefix(": ").removeprefix(", "))
             more = more or topic_phrase(text)
             if more and name not in more and expansion.casefold() not in more.casefold():
                 label = (
@@ -104,7 +141,9 @@ def _compose(candidate: Candidate, text: str) -> str:
                 )
         return fit(label)
     if candidate.description:
-        return fit(name + candidate.description)
+        # Keep the joiner: ": a framework ...", ", which ...", " algorithm for ...".
+        joiner = candidate.description[:2] if candidate.description[:1] in ",:" else " "
+        return fit(name + joiner + _described(candidate.description[len(joiner) :]))
     # A bare name says little in a list of papers: add what the abstract is about.
     topic = topic_phrase(text)
     if topic.casefold().startswith(name.casefold()):

@@ -74,6 +74,8 @@ _NOUN_PHRASE_TYPE = re.compile(
     rf"(?:(?!(?:using|with|for|of|by|via|to|on|in|from|and|or)\b)[a-z][\w\-]{{0,30}} ){{0,6}}"
     rf"{TYPES}"
 )
+_OPENING_QUOTES = "\"'“‘"
+_CLOSING_QUOTES = ('"', "'", "”", "’")
 _RESULT_WORDS = ("resulting ", "resulted ", "proposed ")
 _TAIL_WORDS = frozenset(("for", "as", "via", "with"))
 # A plain capitalised phrase counts as a name only when an appositive follows ("Decrypto, a
@@ -113,13 +115,23 @@ def best_name(text: str) -> Candidate | None:
             end = lower.find(" ", position + 5) + 1
             candidates.append(_after_subject(text, position, end))
     for word in _RESULT_WORDS:
+        if word not in lower:  # most abstracts have none: one C scan, no list, no loop
+            continue
         # "The resulting model, Tripod, achieves", "the proposed framework, X,"
         for position in occurrences(lower, word):
+            if lower[position - 1 : position].isalnum():
+                continue
             our_name = _OUR_NAME.match(text, position + len(word))
-            if our_name and not lower[position - 1 : position].isalnum():
+            if our_name:
                 name = our_name.group("name")
                 end = our_name.end()
                 candidates.append(scored(text, name, "", our_name.start("name"), end, base=4))
+                continue
+            coined = _TOKEN_WORD.match(text, position + len(word))
+            if coined and _proposed_name(text, coined.group()):
+                # "The proposed Q-Align achieves ...": a coined word the abstract uses again.
+                end = coined.end()
+                candidates.append(scored(text, coined.group(), "", coined.start(), end, base=3))
     for position in occurrences(lower, "our "):
         if not lower[position - 1 : position].isalnum():
             ours.append(position)
@@ -128,6 +140,14 @@ def best_name(text: str) -> Candidate | None:
                 name = our_name.group("name")
                 end = our_name.end()
                 candidates.append(scored(text, name, "", our_name.start("name"), end, base=4))
+            elif (
+                text[position + 4 : position + 5].isupper()
+                and "(" in text[position : position + 200]
+            ):
+                # "Our Dynamics Stable Learning by Invariant Measure (DySLIM) objective"
+                definition = _ACRONYM_DEF.match(text, position + 4)
+                if definition and all_capitalised(definition.group("exp")):
+                    candidates.append(_from_definition(text, definition, base=4))
     if ours:
         candidates.extend(_named_inside(text, lower, ours))
     found = [candidate for candidate in candidates if candidate is not None]
@@ -140,6 +160,8 @@ def _named_inside(text: str, lower: str, ours: list[int]) -> list[Candidate | No
     """'called X', 'X, a framework ...' inside the authors' own sentences."""
     candidates: list[Candidate | None] = []
     for stem in _CALL_STEMS:
+        if stem not in lower:  # the common case: one C scan, no list, no loop
+            continue
         for position in occurrences(lower, stem):
             word = next((word for word in _CALL_WORDS if lower.startswith(word, position)), "")
             if word and not lower[position - 1 : position].isalnum():
@@ -195,6 +217,11 @@ def _name_at(
     filler = _FILLER.match(text, position)
     phrase_start = position
     position = filler.end() if filler else position
+    if text[position : position + 1] in _OPENING_QUOTES:
+        # 'called "In-Context Unlearning."', "method 'Expand-and-Cluster’": quotes mark it.
+        quoted = _quoted_name(text, position, base=base)
+        if quoted:
+            return quoted
     has_parenthesis = text.find("(", position, position + 420) >= 0
     definition = _ACRONYM_DEF.match(text, position) if has_parenthesis else None
     if definition:
@@ -249,6 +276,33 @@ def _name_at(
     return None
 
 
+def _quoted_name(text: str, quote: int, *, base: int) -> Candidate | None:
+    """The capitalised words between quotes: at most five words, every one capitalised."""
+    closing = -1
+    for mark in _CLOSING_QUOTES:
+        found = text.find(mark, quote + 2, quote + 62)
+        if found >= 0 and (closing < 0 or found < closing):
+            closing = found
+    if closing < 0:
+        return None
+    name = text[quote + 1 : closing].strip(" .,")
+    if not name or name.count(" ") > 4 or not all_capitalised(name) or "  " in name:
+        return None
+    return scored(text, name, "", quote + 1, closing + 1, base=base)
+
+
+def _proposed_name(text: str, word: str) -> bool:
+    """'Q-Align' after 'the proposed', used again; not 'MI', 'CSs' or 'k-NN'."""
+    plural_acronym = word.endswith("s") and word[:-1].isupper()
+    return (
+        len(word) >= 3
+        and word[0].isupper()
+        and not plural_acronym
+        and is_coined_word(word)
+        and text.count(word) >= 2
+    )
+
+
 def _recurring_word(text: str, name: str) -> bool:
     """'a GPT based model, Duolando, which': one capitalised word the abstract uses again."""
     return " " not in name and name[:1].isupper() and text.count(name) >= 2
@@ -284,8 +338,13 @@ def _direct_name(
         if after == ":" and len(name) < 3:
             return None  # "Dr. Strategy" broken at its period
         segment = text[direct.end() : stop].strip()
-        spelled = after != "," or acronym_start(name, segment) == 0
-        if segment and spelled and segment.count(" ") < 12 and all_capitalised(segment):
+        # Cheap shape tests first: spelling out the acronym walks the segment letter by letter.
+        if (
+            segment
+            and segment.count(" ") < 12
+            and all_capitalised(segment)
+            and (after != "," or acronym_start(name, segment) == 0)
+        ):
             expansion = segment
             end = stop
     weak_ok = named or after in {"(", ":", "-"}

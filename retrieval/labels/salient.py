@@ -8,6 +8,7 @@ introducing word ("our", "proposed", "denoted", "framework"). Words the whole fi
 
 from __future__ import annotations
 
+import functools
 import re
 
 from retrieval.labels.candidates import PAREN_AFTER, Candidate, scored
@@ -15,7 +16,8 @@ from retrieval.labels.words import GENERIC, TYPES, acronym_start, is_coined_word
 
 # A coined word: letters and digits, inner hyphens, a trailing "+" or superscript.
 # From a capital or digit to the end of the word: the regex engine skips lowercase words.
-_FROM_CAPITAL = re.compile(r"[A-Z0-9][\w\-+²³]{0,40}")
+# Two characters at least: a lone "A" or "I" is never a name.
+_FROM_CAPITAL = re.compile(r"[A-Z0-9][\w\-+²³]{1,40}")
 # A word that introduces the next one: "propose", "our", "framework", "dubbed" ...
 _INTRO_WORD = re.compile(
     r"[\w\-]{0,30}?(?:propos|introduc|present|develop|call|nam|dub|term|coin|denot|refer|our"
@@ -160,6 +162,7 @@ def _field_term(text: str, word: str, start: int) -> bool:
     return lower_long_form and not _in_intro_sentence(text, start)
 
 
+@functools.lru_cache(maxsize=8192)
 def _coined(word: str) -> bool:
     """'LASER', 'CF-OPT', 'Pruner-Zero', 'FlashST', 'eCeLLM', 'A2Q+' (not 'ImageNet', '7B')."""
     if word in GENERIC or word in _KNOWN or _SIZE.fullmatch(word) or _ADJECTIVAL.search(word):
@@ -192,6 +195,7 @@ def _capitalised_words(text: str) -> list[tuple[str, int]]:
     found: list[tuple[str, int]] = []
     for match in _FROM_CAPITAL.finditer(text, 0, 3000):
         start = match.start()
+        word = match.group()
         if start and text[start - 1].isalpha():
             # "eCeLLM", "fMRI": the word began in lowercase; a hyphen starts a word of its own
             # ("framework-FlashST").
@@ -199,8 +203,10 @@ def _capitalised_words(text: str) -> list[tuple[str, int]]:
             while head and text[head - 1].isalnum() and start - head < 30:
                 head -= 1
             start = head
-        word = text[start : match.end()].rstrip("-")
-        if len(word) >= 2 and word[0].isalpha():
+            word = text[start : match.end()]
+        if word[-1] == "-":
+            word = word.rstrip("-")
+        if word[0].isalpha() and len(word) >= 2:
             found.append((word, start))
     return found
 
@@ -244,6 +250,10 @@ def _judge(text: str, word: str, starts: list[int], hinted: bool) -> tuple[int, 
         if count < 2 or not _plain_name(text, first, word) or word.lower() in text:
             return None
         plain = True
+    if not hinted and (
+        _SHORT_ACRONYM.fullmatch(word) or _glued(word) or _field_term(text, word, first)
+    ):
+        return None  # rejected whatever the score: tested before the costly context scan
     intro = any(
         _INTRO_AFTER.match(text, start + len(word))
         or _introduced_before(text, start)
@@ -258,10 +268,6 @@ def _judge(text: str, word: str, starts: list[int], hinted: bool) -> tuple[int, 
     score = min(count, 4) + (3 if intro else 0) - (2 if used_first and not intro else 0)
     score += 4 if hinted else 0
     if score < 4:
-        return None
-    if not hinted and (
-        _glued(word) or _field_term(text, word, first) or _SHORT_ACRONYM.fullmatch(word)
-    ):
         return None
     return (score, -first, word)
 
@@ -299,6 +305,8 @@ def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | 
             starts.append(start)
     best: tuple[int, int, str] | None = None
     for word, starts in seen.items():
+        if len(starts) < 2 and word[1:].islower() and word.casefold() not in hints:
+            continue  # "The", "Moreover": a capitalised sentence opener, the common case
         key = _judge(text, word, starts, word.casefold() in hints)
         if key is not None and (best is None or key[:2] > best[:2]):
             best = key

@@ -64,8 +64,12 @@ _FILLER_WORDS = frozenset(
         "unified", "principled", "several", "various", "some", "very", "highly", "also", "both",
         "existing", "different", "specific", "particular", "powerful", "practical",
         "lightweight", "systematic", "comprehensive",
+        # hedges and praise: what the background says of the field, not what the paper does
+        "recently", "significantly", "effectively", "successfully", "important",
+        "crucial", "fundamental", "critical", "promising", "remarkable", "impressive", "notable",
     ]
 )  # fmt: skip
+_FILLER_OR_COMMA = _FILLER_WORDS | {word + "," for word in _FILLER_WORDS}
 _CLAUSE_BREAK = re.compile(
     r": |; | — | – | - |, (?:which|where|whereas|while|and|but|so|thus|with|[a-z]{3,20}ing)\b"
 )
@@ -156,8 +160,14 @@ def _phrase(chosen: str) -> str:
         chosen = chosen[: broken.start()]
         if chosen.count("(") > chosen.count(")"):  # the break fell inside a parenthesis
             chosen = chosen[: chosen.rfind("(")].rstrip()
-    # 90 characters hold more of what the paper does without "(LLMs)", "a novel", "the".
-    if "(" in chosen:
-        chosen = _ASIDE.sub(_aside, chosen)
-    words = [word for word in chosen.split() if word.lower() not in _FILLER_WORDS]
-    return " ".join(words).strip(" ,;:")
+    return compress(chosen).strip(" ,;:")
+
+
+def compress(phrase: str) -> str:
+    """The phrase without asides in parentheses and filler words: 90 characters hold more of
+    what the paper does without "(LLMs)", "a novel", "the"."""
+    if "(" in phrase:
+        phrase = _ASIDE.sub(_aside, phrase)
+    # A label keeps 90 characters: the words after the first 200 never reach it.
+    # "a novel, simple yet powerful sampler": a filler word goes with its comma.
+    return " ".join(word for word in phrase[:200].split() if word.lower() not in _FILLER_OR_COMMA)

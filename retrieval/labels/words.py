@@ -127,10 +127,12 @@ def _spelled_start(letters: list[str], words: str) -> int:
     index = len(lower) - 1
     for position in range(len(letters) - 1, -1, -1):
         letter = letters[position]
-        while index >= 0 and (
-            lower[index] != letter or (position == 0 and index > 0 and lower[index - 1].isalnum())
-        ):
-            index -= 1
+        if len(letter) != 1:  # "İ" lowercases to two characters: it spells nothing
+            return -1
+        # str.rfind walks back at C speed; the first letter must also start a word.
+        index = lower.rfind(letter, 0, index + 1)
+        while position == 0 and index > 0 and lower[index - 1].isalnum():
+            index = lower.rfind(letter, 0, index)
         if index < 0:
             return -1
         index -= 1

@@ -126,7 +126,7 @@ def test_latex_markup_is_stripped_without_losing_words() -> None:
         (
             r"Graphs are hard. We propose \emph{Foo-Net}, a `simple` *fast* __model__ for graphs "
             r"with $\alpha$-sparsity.",
-            "Foo-Net: a simple fast model for graphs with α-sparsity",
+            "Foo-Net: a fast model for graphs with α-sparsity",
         ),
         (
             r"We propose \textsc{Moo}$^2$: \textbf{M}ulti-\textbf{O}bjective "
@@ -259,6 +259,88 @@ def test_introduced_names(abstract: str, label: str) -> None:
     assert derive_label(abstract) == label
 
 
+def test_a_name_that_extends_its_code_link_keeps_its_own_spelling() -> None:
+    # The link names the base model; the abstract introduces its hyphenated extension.
+    abstract = (
+        "Reading charts needs layout. This paper proposes chart-OWLET, a vision-language model "
+        "for reading bar charts. We evaluate chart-OWLET on four suites. Code: "
+        "https://github.com/lab/OWLET."
+    )
+    assert derive_label(abstract).startswith("chart-OWLET: a vision-language model")
+
+
+def test_a_name_the_code_link_extends_takes_the_link_spelling_only_if_the_abstract_has_it() -> None:
+    used = (
+        "We propose Stepback, which takes k ascent steps before each update. Stepback-SAM "
+        "sharpens minima. Code: https://github.com/lab/Stepback-SAM."
+    )
+    assert derive_label(used).startswith("Stepback-SAM, which takes k ascent steps")
+    # "Stepback-ICML2024" is the repository, not the method.
+    unused = (
+        "We propose Stepback, which takes k ascent steps before each update. Code: "
+        "https://github.com/lab/Stepback-ICML2024."
+    )
+    assert derive_label(unused).startswith("Stepback, which takes k ascent steps")
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        ('We propose a family of probes called "Shadow Readout." It reads hidden states.',
+         "Shadow Readout"),
+        ("We propose a method, dubbed 'Fold-and-Merge’, that recovers the layer sizes of a net.",
+         "Fold-and-Merge"),
+    ],
+)  # fmt: skip
+def test_a_quoted_name_after_a_naming_word(abstract: str, name: str) -> None:
+    assert derive_label(abstract).startswith(name)
+
+
+def test_our_long_form_with_its_acronym_names_the_method() -> None:
+    abstract = (
+        "Forecasts of chaotic flows drift. Our Stable Orbit Matching (SOM-2) objective keeps "
+        "rollouts on the attractor and cuts error by half."
+    )
+    assert derive_label(abstract).startswith("SOM-2: Stable Orbit Matching")
+
+
+def test_a_coined_word_after_the_proposed_names_the_method_only_if_used_again() -> None:
+    used = (
+        "Rating images needs calibration. The proposed Q-Rate aligns scores with human "
+        "opinions, and Q-Rate transfers to video."
+    )
+    assert derive_label(used).startswith("Q-Rate")
+    once = "Rating images needs calibration. The proposed Q-Rate aligns scores with opinions."
+    assert not derive_label(once).startswith("Q-Rate")
+    acronym = "Privacy leaks matter. The proposed MI test flags leaks, and MI is cheap to run."
+    assert not derive_label(acronym).startswith("MI")
+
+
+def test_quotes_around_a_plain_clause_are_not_a_name() -> None:
+    abstract = 'We propose "to learn from mistakes" as a training signal for small agents.'
+    assert not derive_label(abstract).startswith("to learn")
+
+
+@pytest.mark.parametrize(
+    ("abstract", "label"),
+    [
+        # the article stays, the filler words after it go
+        (
+            "We present Quillon, a novel, simple yet powerful sampler for discrete diffusion "
+            "models with few steps.",
+            "Quillon: a sampler for discrete diffusion models with few steps",
+        ),
+        # "a" becomes "an" when the kept word opens with a vowel
+        (
+            "We propose Ferrule, a new efficient optimizer that halves memory of Adam states.",
+            "Ferrule: an efficient optimizer that halves memory of Adam states",
+        ),
+    ],
+)
+def test_descriptions_after_a_name_drop_filler_words(abstract: str, label: str) -> None:
+    assert derive_label(abstract) == label
+
+
 def test_the_introduced_name_beats_datasets_and_baselines_it_uses() -> None:
     abstract = (
         "Experiments on CIFAR-10 and ImageNet compare against ResNet-50 and ViT-B. We propose "
@@ -309,6 +391,12 @@ def test_a_field_acronym_used_twice_is_not_a_name() -> None:
             "We show that sharpness (the largest Hessian eigenvalue) predicts transfer across "
             "tasks.",
             "Sharpness predicts transfer across tasks",
+        ),
+        # hedges and praise ("recently", "crucial", "remarkable") give way to content words
+        (
+            "We study the crucial role of recently proposed warmup schedules in the remarkable "
+            "stability of sparse mixture training.",
+            "Role of proposed warmup schedules in stability of sparse mixture training",
         ),
     ],
 )
