@@ -24,6 +24,9 @@ import numpy as np
 import numpy.typing as npt
 from rank_bm25 import BM25Okapi
 
+from retrieval.impacts import compute_impacts, term_maxima
+from retrieval.topk import Postings
+
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -78,6 +81,7 @@ class BM25Index:
         keys: IntArray,
         params: BM25Params,
         forward: npt.NDArray[np.int32],
+        impacts: npt.NDArray[np.float32] | None = None,
     ) -> None:
         self.terms = terms
         self.term_ids = {term: number for number, term in enumerate(terms)}
@@ -103,7 +107,15 @@ class BM25Index:
             self.idf = np.zeros(0, dtype=np.float64)
         # Same expression, same operation order as rank-bm25's get_scores denominator.
         k1, b = params.k1, params.b
-        self.norm = k1 * (1 - b + b * doc_len / self.avgdl) if self.size else np.zeros(0)
+        self.norm = np.asarray(
+            k1 * (1 - b + b * doc_len / self.avgdl) if self.size else np.zeros(0),
+            dtype=np.float64,
+        )
+        # Each posting's BM25 contribution; a loaded index brings its own (same params).
+        if impacts is None:
+            impacts = compute_impacts(offsets, postings_docs, postings_tf, self.idf, self.norm, k1)
+        self.impacts = impacts
+        self.max_impact = term_maxima(offsets, impacts)
 
     # -- building ------------------------------------------------------------------------------
 
@@ -192,24 +204,26 @@ class BM25Index:
     def score(self, query: Sequence[tuple[str, float]]) -> Scores:
         """BM25Okapi scores for weighted query terms; repeated terms count again, as in rank-bm25.
 
-        With every weight 1.0 the result equals `BM25Okapi(...).get_scores(terms)` exactly.
+        With every weight 1.0 the result equals `BM25Okapi(...).get_scores(terms)` within
+        float32 rounding (the impacts are stored as float32).
         """
         values = np.zeros(self.size, dtype=np.float64)
         matched = np.zeros(self.size, dtype=np.bool_)
-        k1 = self.params.k1
         for term, weight in query:
             number = self.term_ids.get(term)
             if number is None or weight == 0:
                 continue
             start, end = self.offsets[number], self.offsets[number + 1]
             docs = self.postings_docs[start:end]
-            tf = self.postings_tf[start:end]
-            contribution = self.idf[number] * (tf * (k1 + 1) / (tf + self.norm[docs]))
-            if weight != 1.0:
-                contribution = contribution * weight
-            values[docs] += contribution
+            values[docs] += weight * self.impacts[start:end].astype(np.float64)
             matched[docs] = True
         return Scores(values, matched)
+
+    def postings_list(self, number: int, weight: float) -> Postings:
+        """Term `number`'s postings and impacts, weighted, for `topk.search`."""
+        start, end = int(self.offsets[number]), int(self.offsets[number + 1])
+        bound = weight * float(self.max_impact[number])
+        return Postings(self.postings_docs, self.impacts, start, end, weight, bound)
 
     def top(self, values: FloatArray, candidates: BoolArray, k: int) -> IntArray:
         """Document numbers of the k best candidates, best first; ties go to the earlier one.
@@ -253,7 +267,13 @@ class BM25Index:
             self.keys,
             self.forward,
         )
-        return sum(array.nbytes for array in arrays) + self.idf.nbytes + self.norm.nbytes
+        return (
+            sum(array.nbytes for array in arrays)
+            + self.idf.nbytes
+            + self.norm.nbytes
+            + self.impacts.nbytes
+            + self.max_impact.nbytes
+        )
 
     # -- persistence ---------------------------------------------------------------------------
 

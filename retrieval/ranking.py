@@ -16,9 +16,10 @@ from functools import cached_property
 
 import numpy as np
 
+from retrieval import topk
 from retrieval.acronyms import AcronymTable, Alternative
 from retrieval.autocomplete import LabelIndex
-from retrieval.index import BM25Index, BoolArray, FloatArray, Scores
+from retrieval.index import BM25Index, BoolArray, FloatArray
 from retrieval.models import ParsedQuery
 
 Analyzer = Callable[[str], list[str]]
@@ -101,14 +102,52 @@ def query_terms(
 
 
 def _credit_alternatives(
-    index: BM25Index, scores: Scores, alternatives: Sequence[Alternative], weight: float
-) -> None:
-    """Raise each paper's score to the better of the written and the other form, in place."""
+    index: BM25Index, alternatives: Sequence[Alternative], weight: float
+) -> topk.Postings | None:
+    """Each paper's credit for the other forms of its acronyms, as one extra postings list.
+
+    A paper's score rises to the better of the written and the other form: the credit is
+    max(other - written, 0), which is non-zero only where an other form occurs, so the list
+    holds just those papers (every one of them counts as matched, as before).
+    """
+    docs: list[np.ndarray] = []
+    credits: list[np.ndarray] = []
     for alternative in alternatives:
-        written = index.score([(term, 1.0) for term in alternative.written])
-        other = index.score([(term, weight) for term in alternative.other])
-        scores.values[:] += np.maximum(other.values - written.values, 0.0)
-        scores.matched[:] |= other.matched
+        numbers = [index.term_number(term) for term in alternative.other]
+        present = [number for number in numbers if number is not None]
+        if not present:
+            continue
+        holding = np.unique(np.concatenate([_postings_of(index, n) for n in present]))
+        other = _scores_at(index, [(n, weight) for n in present], holding)
+        written_numbers = [index.term_number(term) for term in alternative.written]
+        written = _scores_at(index, [(n, 1.0) for n in written_numbers if n is not None], holding)
+        docs.append(holding)
+        credits.append(np.maximum(other - written, 0.0))
+    if not docs:
+        return None
+    every, where = np.unique(np.concatenate(docs), return_inverse=True)
+    credit = np.bincount(where, weights=np.concatenate(credits), minlength=len(every))
+    impacts = credit.astype(np.float32)
+    bound = float(impacts.max()) if len(impacts) else 0.0
+    return topk.Postings(every.astype(np.int32), impacts, 0, len(every), 1.0, bound, extra=True)
+
+
+def _postings_of(index: BM25Index, number: int) -> np.ndarray:
+    return index.postings_docs[index.offsets[number] : index.offsets[number + 1]]
+
+
+def _scores_at(
+    index: BM25Index, terms: Sequence[tuple[int, float]], docs: np.ndarray
+) -> FloatArray:
+    """Weighted BM25 scores of the given (ascending) documents, by binary search per term."""
+    values = np.zeros(len(docs), dtype=np.float64)
+    for number, weight in terms:
+        start, end = int(index.offsets[number]), int(index.offsets[number + 1])
+        postings = index.postings_docs[start:end]
+        place = np.minimum(np.searchsorted(postings, docs), len(postings) - 1)
+        hit = postings[place] == docs
+        values[hit] += weight * index.impacts[start:end][place[hit]].astype(np.float64)
+    return values
 
 
 def _docs_with_all(index: BM25Index, terms: Sequence[str]) -> BoolArray:
@@ -118,6 +157,10 @@ def _docs_with_all(index: BM25Index, terms: Sequence[str]) -> BoolArray:
         holding[index.postings(term)] = True
         mask &= holding
     return mask
+
+
+def _and(mask: BoolArray | None, other: BoolArray) -> BoolArray:
+    return other if mask is None else mask & other
 
 
 def _has_sequence(sequence: np.ndarray, wanted: Sequence[int]) -> bool:
@@ -202,37 +245,41 @@ def rank(
     if not known or index.size == 0:
         return Ranking((), (), 0, weights, expansions, unknown, tuple(t for t, _ in weighted))
 
-    scores = index.score(weighted)
-    _credit_alternatives(index, scores, alternatives, options.expansion_weight)
-    candidates = scores.matched.copy()
-    if allowed is not None:
-        candidates &= allowed
+    lists = [
+        index.postings_list(number, weight)
+        for number, weight in ((index.term_number(term), weight) for term, weight in weighted)
+        if number is not None and weight != 0
+    ]
+    credit = _credit_alternatives(index, alternatives, options.expansion_weight)
+    if credit is not None:
+        lists.append(credit)
+    mask = None if allowed is None else allowed.copy()
     for excluded in parsed.excluded:
         words = analyze(excluded)
         if words:
-            candidates &= ~_docs_with_all(index, words)
+            mask = _and(mask, ~_docs_with_all(index, words))
     phrase_ids: list[list[int]] = []
     for words in phrase_terms:
         if not words:
             continue
-        candidates &= _docs_with_all(index, words)
+        mask = _and(mask, _docs_with_all(index, words))
         phrase_ids.append([index.term_ids[word] for word in words if word in index])
 
     if phrase_ids:
         # Only documents holding every phrase word remain; check word order on the best ones.
-        checked = index.top(scores.values, candidates, options.phrase_check_limit)
+        found = topk.search(lists, index.size, mask, options.phrase_check_limit)
         kept = [
-            doc
-            for doc in checked.tolist()
+            place
+            for place, doc in enumerate(found.docs.tolist())
             if all(_has_sequence(index.document_terms(doc), ids) for ids in phrase_ids)
         ]
-        order = np.array(kept, dtype=np.int64)
+        order = found.docs[kept]
+        values = found.scores[kept]
         total = len(kept)
     else:
-        total = int(candidates.sum())
-        order = index.top(scores.values, candidates, options.max_results)
+        found = topk.search(lists, index.size, mask, options.max_results)
+        order, values, total = found.docs, found.scores, found.total
 
-    values = scores.values[order].copy() if len(order) else np.zeros(0)
     if options.mode == "enhanced" and len(order) > 1 and options.proximity_weight > 0:
         order, values = _rerank_by_proximity(index, order, values, weighted, options)
     limit = options.max_results

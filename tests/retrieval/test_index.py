@@ -28,13 +28,18 @@ params = st.builds(
 
 @settings(max_examples=200, deadline=None)
 @given(documents, queries, params)
-def test_scores_equal_rank_bm25_exactly(
+def test_scores_equal_rank_bm25_within_float32_rounding(
     docs: list[list[str]], query: list[str], p: BM25Params
 ) -> None:
     index = BM25Index.build(docs, list(range(len(docs))), p)
-    reference = BM25Okapi(docs, k1=p.k1, b=p.b, epsilon=p.epsilon)
+    reference = BM25Okapi(docs, k1=p.k1, b=p.b, epsilon=p.epsilon).get_scores(query)
     ours = index.score([(term, 1.0) for term in query]).values
-    assert np.array_equal(ours, reference.get_scores(query))
+    tolerance = 1e-6 * max(1.0, float(np.abs(reference).max()))
+    assert np.allclose(ours, reference, rtol=1e-6, atol=tolerance)
+    # Same order wherever rank-bm25's scores differ by more than float32 rounding.
+    order = np.lexsort((np.arange(len(ours)), -ours))
+    ranked = reference[order]
+    assert np.all(ranked[:-1] >= ranked[1:] - 2 * tolerance)
 
 
 def test_build_takes_a_generator_and_numbers_terms_by_first_occurrence() -> None:
