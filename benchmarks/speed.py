@@ -400,7 +400,8 @@ def markdown(results: list[dict[str, Any]], judged: list[tuple[str, str, str]]) 
 
 def write_docs(path: Path, table: str, command: str) -> None:
     text = path.read_text(encoding="utf-8") if path.exists() else ""
-    section = f"{DOCS_BEGIN}\n## Ranking speed (benchmarks/speed.py)\n\n`{command}`\n\n{table}\n{DOCS_END}"
+    title = "## Ranking speed (benchmarks/speed.py)"
+    section = f"{DOCS_BEGIN}\n{title}\n\n`{command}`\n\n{table}\n{DOCS_END}"
     if DOCS_BEGIN in text and DOCS_END in text:
         head, rest = text.split(DOCS_BEGIN, 1)
         text = head + section + rest.split(DOCS_END, 1)[1]

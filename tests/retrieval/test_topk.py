@@ -60,11 +60,14 @@ def test_pruned_top_k_equals_exhaustive(
     if with_extra:
         lists.append(_extra(index.size, seed))
     mask = np.random.default_rng(seed).random(index.size) < 0.6 if with_mask else None
-    pruned = topk.search(lists, index.size, mask, k)
+    pruned = topk.search(lists, index.size, mask, k, prune=True)
+    unpruned = topk.search(lists, index.size, mask, k, prune=False)
     full = topk.search_numpy(lists, index.size, mask, k)
     assert pruned.docs.tolist() == full.docs.tolist()
     assert pruned.scores.tolist() == full.scores.tolist()
     assert pruned.total == full.total
+    assert unpruned.docs.tolist() == full.docs.tolist()
+    assert unpruned.scores.tolist() == full.scores.tolist()
 
 
 def test_ties_go_to_the_earlier_document() -> None:
@@ -84,7 +87,7 @@ def test_pruning_skips_lists_yet_finds_the_same_best() -> None:
     docs = [["common", "rare"] if i % 97 == 0 else ["common", "filler"] for i in range(5000)]
     index = BM25Index.build(docs, list(range(len(docs))), BM25Params())
     lists = _lists(index, [("rare", 1.0), ("common", 1.0)])
-    found = topk.search(lists, index.size, None, 3)
+    found = topk.search(lists, index.size, None, 3, prune=True)
     assert found.docs.tolist() == [0, 97, 194]
     assert found.total == 5000
     assert found.scores.tolist() == topk.search_numpy(lists, index.size, None, 3).scores.tolist()
