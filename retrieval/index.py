@@ -1,19 +1,15 @@
-"""BM25 inverted index: rank-bm25's BM25Okapi scores, computed from numpy postings.
+"""BM25 inverted index: rank-bm25's BM25Okapi scores from numpy postings and precomputed impacts.
 
 `rank_bm25.BM25Okapi.get_scores` walks every document in Python for every query term, which is
-seconds per query at 100k abstracts. This index keeps the same statistics as postings arrays and
-evaluates the same formula, in the same floating-point order, only over the documents that hold
-a query term. IDF comes from rank-bm25's own `_calc_idf`, so epsilon handling is theirs too.
+seconds per query at 100k abstracts. This index keeps the same statistics as postings arrays,
+evaluates the same formula once per posting at build (impacts.py, float32), and sums impacts
+only over the documents that hold a query term (topk.py). IDF comes from rank-bm25's own
+`_calc_idf`, so epsilon handling is theirs too. Saved indexes are memory-mapped directories
+(index_files.py).
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
-import tempfile
-import time
-import zipfile
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -24,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 from rank_bm25 import BM25Okapi
 
+from retrieval import index_files
 from retrieval.impacts import compute_impacts, term_maxima
 from retrieval.topk import Postings
 
@@ -31,11 +28,8 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
-_FORMAT = 1
 # `top` bounds the k-th best score from every 16th candidate before selecting.
 _SAMPLE_STRIDE = 16
-# Older temporary files are leftovers of a killed save, not another process's save in progress.
-_STALE_SECONDS = 600
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +76,8 @@ class BM25Index:
         params: BM25Params,
         forward: npt.NDArray[np.int32],
         impacts: npt.NDArray[np.float32] | None = None,
+        idf: FloatArray | None = None,
+        max_impact: npt.NDArray[np.float32] | None = None,
     ) -> None:
         self.terms = terms
         self.term_ids = {term: number for number, term in enumerate(terms)}
@@ -98,7 +94,9 @@ class BM25Index:
         self.size = len(keys)
         self.avgdl = int(doc_len.sum()) / self.size if self.size else 0.0
         frequencies = np.diff(offsets)
-        if self.size:
+        if idf is not None:
+            self.idf = idf
+        elif self.size:
             table = _IdfTable(
                 dict(zip(terms, frequencies.tolist(), strict=True)), self.size, params
             )
@@ -115,7 +113,7 @@ class BM25Index:
         if impacts is None:
             impacts = compute_impacts(offsets, postings_docs, postings_tf, self.idf, self.norm, k1)
         self.impacts = impacts
-        self.max_impact = term_maxima(offsets, impacts)
+        self.max_impact = term_maxima(offsets, impacts) if max_impact is None else max_impact
 
     # -- building ------------------------------------------------------------------------------
 
@@ -278,52 +276,55 @@ class BM25Index:
     # -- persistence ---------------------------------------------------------------------------
 
     def save(self, path: Path, stamp: dict[str, Any]) -> None:
-        """Write atomically (temp file + rename) so a crash never leaves half an index."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # A process killed mid-save leaves its temporary file behind; nothing else uses them.
-        for stale in path.parent.glob(f"{path.name}*.tmp"):
-            with contextlib.suppress(OSError):
-                if time.time() - stale.stat().st_mtime > _STALE_SECONDS:
-                    stale.unlink()
-        vocabulary = "\n".join(self.terms).encode("utf-8")
-        header = json.dumps({"format": _FORMAT, **stamp}).encode("utf-8")
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as file:
-                np.savez(
-                    file,
-                    header=np.frombuffer(header, dtype=np.uint8),
-                    vocabulary=np.frombuffer(vocabulary, dtype=np.uint8),
-                    offsets=self.offsets,
-                    postings_docs=self.postings_docs,
-                    postings_tf=self.postings_tf,
-                    doc_len=self.doc_len,
-                    keys=self.keys,
-                    forward=self.forward,
-                )
-            Path(temporary).replace(path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        """Write the index directory `path` atomically (see index_files).
+
+        A `.npz` path (the old single-file format) means the directory beside it without the
+        suffix, so callers that still pass one get the memory-mapped format.
+        """
+        arrays: dict[str, npt.NDArray[Any]] = {
+            "offsets": self.offsets,
+            "postings_docs": self.postings_docs,
+            "postings_tf": self.postings_tf,
+            "impacts": self.impacts,
+            "max_impact": self.max_impact,
+            "idf": self.idf,
+            "doc_len": self.doc_len,
+            "keys": self.keys,
+            "forward": self.forward,
+        }
+        index_files.write(_directory(path), arrays, self.terms, _full_stamp(stamp, self.params))
 
     @classmethod
     def load(cls, path: Path, stamp: dict[str, Any], params: BM25Params) -> BM25Index | None:
-        """The saved index if it was written for `stamp`; None if missing, stale or unreadable."""
-        try:
-            with np.load(path) as data:
-                header = json.loads(data["header"].tobytes().decode("utf-8"))
-                if header != {"format": _FORMAT, **stamp}:
-                    return None
-                text = data["vocabulary"].tobytes().decode("utf-8")
-                return cls(
-                    terms=text.split("\n") if text else [],
-                    offsets=data["offsets"],
-                    postings_docs=data["postings_docs"],
-                    postings_tf=data["postings_tf"],
-                    doc_len=data["doc_len"],
-                    keys=data["keys"],
-                    params=params,
-                    forward=data["forward"],
-                )
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, UnicodeDecodeError):
+        """The saved index, memory-mapped, if it was written for `stamp` and `params`.
+
+        None if missing, stale, truncated or unreadable: the caller rebuilds.
+        """
+        found = index_files.read(_directory(path), _full_stamp(stamp, params))
+        if found is None:
             return None
+        arrays, terms = found
+        if len(arrays["offsets"]) != len(terms) + 1:
+            return None
+        return cls(
+            terms=terms,
+            offsets=arrays["offsets"],
+            postings_docs=arrays["postings_docs"],
+            postings_tf=arrays["postings_tf"],
+            doc_len=arrays["doc_len"],
+            keys=arrays["keys"],
+            params=params,
+            forward=arrays["forward"],
+            impacts=arrays["impacts"],
+            idf=arrays["idf"],
+            max_impact=arrays["max_impact"],
+        )
+
+
+def _directory(path: Path) -> Path:
+    return path.with_suffix("") if path.suffix == ".npz" else path
+
+
+def _full_stamp(stamp: dict[str, Any], params: BM25Params) -> dict[str, Any]:
+    """The caller's stamp plus what the stored impacts depend on."""
+    return {**stamp, "k1": params.k1, "b": params.b, "epsilon": params.epsilon}

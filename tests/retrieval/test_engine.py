@@ -206,9 +206,10 @@ async def test_saved_index_is_reused_and_rebuilt_when_stale(
     settings = make_settings(seeds_dir=fixture_seeds)
     async with await Engine.open(settings) as engine:
         expected = ids(await engine.ask("routing", limit=6))
-    index_file = settings.db_path.with_name(settings.db_path.name + ".index.npz")
-    assert index_file.is_file()
-    index_file.write_bytes(b"corrupted")
+    # The engine passes "<db>.index.npz"; BM25Index keeps a memory-mapped directory "<db>.index".
+    index_dir = settings.db_path.with_name(settings.db_path.name + ".index")
+    assert (index_dir / "stamp.json").is_file()
+    (index_dir / "impacts.npy").write_bytes(b"corrupted")
     async with await Engine.open(settings) as engine:
         assert ids(await engine.ask("routing", limit=6)) == expected
 
