@@ -108,45 +108,41 @@ def _credit_alternatives(
 
     A paper's score rises to the better of the written and the other form: the credit is
     max(other - written, 0), which is non-zero only where an other form occurs, so the list
-    holds just those papers (every one of them counts as matched, as before).
+    holds just those papers (every one of them counts as matched, as before). Dense arrays:
+    a long form's words are common, and sorting their union cost milliseconds.
     """
-    docs: list[np.ndarray] = []
-    credits: list[np.ndarray] = []
+    holding = np.zeros(index.size, dtype=np.bool_)
+    credit = np.zeros(index.size, dtype=np.float64)
     for alternative in alternatives:
-        numbers = [index.term_number(term) for term in alternative.other]
-        present = [number for number in numbers if number is not None]
-        if not present:
+        other_terms = [(index.term_number(term), weight) for term in alternative.other]
+        if all(number is None for number, _ in other_terms):
             continue
-        holding = np.unique(np.concatenate([_postings_of(index, n) for n in present]))
-        other = _scores_at(index, [(n, weight) for n in present], holding)
-        written_numbers = [index.term_number(term) for term in alternative.written]
-        written = _scores_at(index, [(n, 1.0) for n in written_numbers if n is not None], holding)
-        docs.append(holding)
-        credits.append(np.maximum(other - written, 0.0))
-    if not docs:
+        other = _dense_scores(index, other_terms, holding)
+        written = _dense_scores(
+            index, [(index.term_number(term), 1.0) for term in alternative.written], None
+        )
+        credit += np.maximum(other - written, 0.0)
+    if not holding.any():
         return None
-    every, where = np.unique(np.concatenate(docs), return_inverse=True)
-    credit = np.bincount(where, weights=np.concatenate(credits), minlength=len(every))
-    impacts = credit.astype(np.float32)
-    bound = float(impacts.max()) if len(impacts) else 0.0
-    return topk.Postings(every.astype(np.int32), impacts, 0, len(every), 1.0, bound, extra=True)
+    docs = np.flatnonzero(holding).astype(np.int32)
+    impacts = credit[docs].astype(np.float32)
+    bound = float(impacts.max())
+    return topk.Postings(docs, impacts, 0, len(docs), 1.0, bound, extra=True)
 
 
-def _postings_of(index: BM25Index, number: int) -> np.ndarray:
-    return index.postings_docs[index.offsets[number] : index.offsets[number + 1]]
-
-
-def _scores_at(
-    index: BM25Index, terms: Sequence[tuple[int, float]], docs: np.ndarray
+def _dense_scores(
+    index: BM25Index, terms: Sequence[tuple[int | None, float]], holding: BoolArray | None
 ) -> FloatArray:
-    """Weighted BM25 scores of the given (ascending) documents, by binary search per term."""
-    values = np.zeros(len(docs), dtype=np.float64)
+    """Weighted BM25 scores over all documents; marks the documents found in `holding`."""
+    values = np.zeros(index.size, dtype=np.float64)
     for number, weight in terms:
+        if number is None:
+            continue
         start, end = int(index.offsets[number]), int(index.offsets[number + 1])
-        postings = index.postings_docs[start:end]
-        place = np.minimum(np.searchsorted(postings, docs), len(postings) - 1)
-        hit = postings[place] == docs
-        values[hit] += weight * index.impacts[start:end][place[hit]].astype(np.float64)
+        docs = index.postings_docs[start:end]
+        values[docs] += weight * index.impacts[start:end].astype(np.float64)
+        if holding is not None:
+            holding[docs] = True
     return values
 
 
