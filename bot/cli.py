@@ -47,6 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     search.add_argument(
         "--batch", type=Path, metavar="FILE", help="query_id<TAB>query lines or BEIR queries.jsonl"
     )
+    search.add_argument(
+        "--ids-only", action="store_true", help="with --batch: ranked ids and scores, no excerpts"
+    )
     for name, text in (("paper", "show one paper"), ("similar", "papers like one paper")):
         sub = commands.add_parser(name, help=text)
         sub.add_argument("id")
@@ -115,6 +118,18 @@ def _batch_queries(path: Path) -> Iterator[tuple[str, str]]:
 
 async def _search(engine: Engine, args: argparse.Namespace) -> int:
     top_k = args.top_k or engine.settings.search_results
+    if args.ids_only and (not args.batch or args.collection):
+        raise PaperbotError("--ids-only works with --batch FILE and without --in")
+    if args.batch and args.ids_only:
+        # Ranking alone (no excerpts), so ranking speed can be timed from outside the process.
+        for query_id, query in _batch_queries(args.batch):
+            try:
+                ranked = await engine.rank_text(query, depth=top_k)
+            except PaperbotError:
+                ranked = []
+            hits = [{"id": paper_id, "score": score} for paper_id, score in ranked]
+            print(console.dumps({"query_id": query_id, "hits": hits}))
+        return 0
     if args.batch:
         for query_id, query in _batch_queries(args.batch):
             try:
