@@ -116,7 +116,7 @@ def _paperbot_settings(args: argparse.Namespace) -> Any:
 
 def _paperbot_files(settings: Any) -> list[Path]:
     db = Path(settings.db_path)
-    suffixes = ("", "-wal", "-shm", ".index/index.npz")
+    suffixes = ("", "-wal", "-shm", ".index")
     return [db.with_name(db.name + suffix) for suffix in suffixes]
 
 
@@ -125,7 +125,10 @@ async def paperbot_ingest(args: argparse.Namespace) -> dict[str, Any]:
 
     settings = _paperbot_settings(args)
     for path in _paperbot_files(settings):
-        path.unlink(missing_ok=True)
+        if path.is_dir():
+            shutil.rmtree(path)
+        else:
+            path.unlink(missing_ok=True)
     folder = args.work / f"corpus-{args.size}"
     started = time.perf_counter()
     engine = await Engine.open(settings, ingest_seeds=False)

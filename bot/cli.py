@@ -44,6 +44,9 @@ def _parser() -> argparse.ArgumentParser:
     search.add_argument(
         "--batch", type=Path, metavar="FILE", help="query_id<TAB>query lines or BEIR queries.jsonl"
     )
+    search.add_argument(
+        "--ids-only", action="store_true", help="with --batch: ranked ids and scores, no excerpts"
+    )
     for name, text in (("paper", "show one paper"), ("similar", "papers like one paper")):
         sub = commands.add_parser(name, help=text)
         sub.add_argument("id", nargs="?", help="a paper id, e.g. icml2026-7")
@@ -171,6 +174,18 @@ def _print_answer(answer: Any, as_json: bool) -> None:
 
 async def _search(engine: Engine, args: argparse.Namespace) -> int:
     top_k = args.top_k or engine.settings.search_results
+    if args.ids_only and (not args.batch or args.collection):
+        raise PaperbotError("--ids-only works with --batch FILE and without --in")
+    if args.batch and args.ids_only:
+        # Ranking alone (no excerpts), so ranking speed can be timed from outside the process.
+        for query_id, query in read_query_file(args.batch):
+            try:
+                ranked = await engine.rank_text(query, depth=top_k)
+            except PaperbotError:
+                ranked = []
+            hits = [{"id": paper_id, "score": score} for paper_id, score in ranked]
+            print(console.dumps({"query_id": query_id, "hits": hits}))
+        return 0
     if args.batch:
         for query_id, query in read_query_file(args.batch):
             try:

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from retrieval import text as analysis
+from retrieval import topk
 from retrieval.acronyms import AcronymTable
 from retrieval.autocomplete import LabelIndex
 from retrieval.errors import StoreError
@@ -92,8 +93,8 @@ class Corpus:
 
 
 def index_path(index_dir: Path) -> Path:
-    """Where the saved index lives inside `PAPERBOT_INDEX_DIR`."""
-    return index_dir / "index.npz"
+    """The saved index's own folder (memory-mapped arrays) inside `PAPERBOT_INDEX_DIR`."""
+    return index_dir / "bm25"
 
 
 async def load_corpus(store: Store, params: BM25Params, index_dir: Path) -> Corpus:
@@ -222,6 +223,15 @@ class LiveCorpus:
         await asyncio.gather(*self._background, return_exceptions=True)
 
     def _warm(self, corpus: Corpus) -> None:
-        task: asyncio.Task[object] = asyncio.ensure_future(asyncio.to_thread(lambda: corpus.labels))
+        task: asyncio.Task[object] = asyncio.ensure_future(asyncio.to_thread(_warm_up, corpus))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+
+def _warm_up(corpus: Corpus) -> None:
+    """Off the answer path: load (or compile) the top-k kernel with one tiny search, then build
+    the autocomplete index, so the first question and the first keystroke are not the slow ones."""
+    index = corpus.index
+    if index.size and len(index.terms):
+        topk.search([index.postings_list(0, 1.0)], index.size, None, 1)
+    _ = corpus.labels

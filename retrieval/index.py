@@ -1,19 +1,15 @@
-"""BM25 inverted index: rank-bm25's BM25Okapi scores, computed from numpy postings.
+"""BM25 inverted index: rank-bm25's BM25Okapi scores from numpy postings and precomputed impacts.
 
 `rank_bm25.BM25Okapi.get_scores` walks every document in Python for every query term, which is
-seconds per query at 100k abstracts. This index keeps the same statistics as postings arrays and
-evaluates the same formula, in the same floating-point order, only over the documents that hold
-a query term. IDF comes from rank-bm25's own `_calc_idf` (retrieval/bm25_reference.py).
+seconds per query at 100k abstracts. This index keeps the same statistics as postings arrays,
+evaluates the same formula once per posting at build (impacts.py, float32), and sums impacts
+only over the documents that hold a query term (topk.py). IDF comes from rank-bm25's own
+`_calc_idf` (through retrieval/bm25_reference.py), so epsilon handling is theirs too. Saved
+indexes are memory-mapped directories (index_files.py).
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
-import tempfile
-import time
-import zipfile
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -23,17 +19,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from retrieval import index_files
 from retrieval.bm25_reference import idf_table
+from retrieval.impacts import compute_impacts, term_maxima
+from retrieval.topk import Postings
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
-_FORMAT = 1
 # `top` bounds the k-th best score from every 16th candidate before selecting.
 _SAMPLE_STRIDE = 16
-# Older temporary files are leftovers of a killed save, not another process's save in progress.
-_STALE_SECONDS = 600
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +67,9 @@ class BM25Index:
         keys: IntArray,
         params: BM25Params,
         forward: npt.NDArray[np.int32],
+        impacts: npt.NDArray[np.float32] | None = None,
+        idf: FloatArray | None = None,
+        max_impact: npt.NDArray[np.float32] | None = None,
     ) -> None:
         self.terms = terms
         self.term_ids = {term: number for number, term in enumerate(terms)}
@@ -87,7 +86,9 @@ class BM25Index:
         self.size = len(keys)
         self.avgdl = int(doc_len.sum()) / self.size if self.size else 0.0
         frequencies = np.diff(offsets)
-        if self.size:
+        if idf is not None:
+            self.idf = idf
+        elif self.size:
             table = idf_table(
                 dict(zip(terms, frequencies.tolist(), strict=True)), self.size, params.epsilon
             )
@@ -96,7 +97,15 @@ class BM25Index:
             self.idf = np.zeros(0, dtype=np.float64)
         # Same expression, same operation order as rank-bm25's get_scores denominator.
         k1, b = params.k1, params.b
-        self.norm = k1 * (1 - b + b * doc_len / self.avgdl) if self.size else np.zeros(0)
+        self.norm = np.asarray(
+            k1 * (1 - b + b * doc_len / self.avgdl) if self.size else np.zeros(0),
+            dtype=np.float64,
+        )
+        # Each posting's BM25 contribution; a loaded index brings its own (same params).
+        if impacts is None:
+            impacts = compute_impacts(offsets, postings_docs, postings_tf, self.idf, self.norm, k1)
+        self.impacts = impacts
+        self.max_impact = term_maxima(offsets, impacts) if max_impact is None else max_impact
 
     # -- building ------------------------------------------------------------------------------
 
@@ -185,24 +194,26 @@ class BM25Index:
     def score(self, query: Sequence[tuple[str, float]]) -> Scores:
         """BM25Okapi scores for weighted query terms; repeated terms count again, as in rank-bm25.
 
-        With every weight 1.0 the result equals `BM25Okapi(...).get_scores(terms)` exactly.
+        With every weight 1.0 the result equals `BM25Okapi(...).get_scores(terms)` within
+        float32 rounding (the impacts are stored as float32).
         """
         values = np.zeros(self.size, dtype=np.float64)
         matched = np.zeros(self.size, dtype=np.bool_)
-        k1 = self.params.k1
         for term, weight in query:
             number = self.term_ids.get(term)
             if number is None or weight == 0:
                 continue
             start, end = self.offsets[number], self.offsets[number + 1]
             docs = self.postings_docs[start:end]
-            tf = self.postings_tf[start:end]
-            contribution = self.idf[number] * (tf * (k1 + 1) / (tf + self.norm[docs]))
-            if weight != 1.0:
-                contribution = contribution * weight
-            values[docs] += contribution
+            values[docs] += weight * self.impacts[start:end].astype(np.float64)
             matched[docs] = True
         return Scores(values, matched)
+
+    def postings_list(self, number: int, weight: float) -> Postings:
+        """Term `number`'s postings and impacts, weighted, for `topk.search`."""
+        start, end = int(self.offsets[number]), int(self.offsets[number + 1])
+        bound = weight * float(self.max_impact[number])
+        return Postings(self.postings_docs, self.impacts, start, end, weight, bound)
 
     def top(self, values: FloatArray, candidates: BoolArray, k: int) -> IntArray:
         """Document numbers of the k best candidates, best first; ties go to the earlier one.
@@ -246,57 +257,58 @@ class BM25Index:
             self.keys,
             self.forward,
         )
-        return sum(array.nbytes for array in arrays) + self.idf.nbytes + self.norm.nbytes
+        return (
+            sum(array.nbytes for array in arrays)
+            + self.idf.nbytes
+            + self.norm.nbytes
+            + self.impacts.nbytes
+            + self.max_impact.nbytes
+        )
 
     # -- persistence ---------------------------------------------------------------------------
 
     def save(self, path: Path, stamp: dict[str, Any]) -> None:
-        """Write atomically (temp file + rename) so a crash never leaves half an index."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # A process killed mid-save leaves its temporary file behind; nothing else uses them.
-        for stale in path.parent.glob(f"{path.name}*.tmp"):
-            with contextlib.suppress(OSError):
-                if time.time() - stale.stat().st_mtime > _STALE_SECONDS:
-                    stale.unlink()
-        vocabulary = "\n".join(self.terms).encode("utf-8")
-        header = json.dumps({"format": _FORMAT, **stamp}).encode("utf-8")
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as file:
-                np.savez(
-                    file,
-                    header=np.frombuffer(header, dtype=np.uint8),
-                    vocabulary=np.frombuffer(vocabulary, dtype=np.uint8),
-                    offsets=self.offsets,
-                    postings_docs=self.postings_docs,
-                    postings_tf=self.postings_tf,
-                    doc_len=self.doc_len,
-                    keys=self.keys,
-                    forward=self.forward,
-                )
-            Path(temporary).replace(path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        """Write the index directory `path` atomically (see index_files)."""
+        arrays: dict[str, npt.NDArray[Any]] = {
+            "offsets": self.offsets,
+            "postings_docs": self.postings_docs,
+            "postings_tf": self.postings_tf,
+            "impacts": self.impacts,
+            "max_impact": self.max_impact,
+            "idf": self.idf,
+            "doc_len": self.doc_len,
+            "keys": self.keys,
+            "forward": self.forward,
+        }
+        index_files.write(path, arrays, self.terms, _full_stamp(stamp, self.params))
 
     @classmethod
     def load(cls, path: Path, stamp: dict[str, Any], params: BM25Params) -> BM25Index | None:
-        """The saved index if it was written for `stamp`; None if missing, stale or unreadable."""
-        try:
-            with np.load(path) as data:
-                header = json.loads(data["header"].tobytes().decode("utf-8"))
-                if header != {"format": _FORMAT, **stamp}:
-                    return None
-                text = data["vocabulary"].tobytes().decode("utf-8")
-                return cls(
-                    terms=text.split("\n") if text else [],
-                    offsets=data["offsets"],
-                    postings_docs=data["postings_docs"],
-                    postings_tf=data["postings_tf"],
-                    doc_len=data["doc_len"],
-                    keys=data["keys"],
-                    params=params,
-                    forward=data["forward"],
-                )
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, UnicodeDecodeError):
+        """The saved index, memory-mapped, if it was written for `stamp` and `params`.
+
+        None if missing, stale, truncated or unreadable: the caller rebuilds.
+        """
+        found = index_files.read(path, _full_stamp(stamp, params))
+        if found is None:
             return None
+        arrays, terms = found
+        if len(arrays["offsets"]) != len(terms) + 1:
+            return None
+        return cls(
+            terms=terms,
+            offsets=arrays["offsets"],
+            postings_docs=arrays["postings_docs"],
+            postings_tf=arrays["postings_tf"],
+            doc_len=arrays["doc_len"],
+            keys=arrays["keys"],
+            params=params,
+            forward=arrays["forward"],
+            impacts=arrays["impacts"],
+            idf=arrays["idf"],
+            max_impact=arrays["max_impact"],
+        )
+
+
+def _full_stamp(stamp: dict[str, Any], params: BM25Params) -> dict[str, Any]:
+    """The caller's stamp plus what the stored impacts depend on."""
+    return {**stamp, "k1": params.k1, "b": params.b, "epsilon": params.epsilon}

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from retrieval import topk
 from retrieval.acronyms import Alternative
 from retrieval.corpus import Corpus
-from retrieval.index import BM25Index, BoolArray, FloatArray, Scores
+from retrieval.index import BM25Index, BoolArray, FloatArray
 from retrieval.models import ParsedQuery
 
 Analyzer = Callable[[str], list[str]]
@@ -63,14 +64,48 @@ def query_terms(
 
 
 def _credit_alternatives(
-    index: BM25Index, scores: Scores, alternatives: Sequence[Alternative], weight: float
-) -> None:
-    """Raise each paper's score to the better of the written and the other form, in place."""
+    index: BM25Index, alternatives: Sequence[Alternative], weight: float
+) -> topk.Postings | None:
+    """Each paper's credit for the other forms of its acronyms, as one extra postings list.
+
+    A paper's score rises to the better of the written and the other form: the credit is
+    max(other - written, 0), which is non-zero only where an other form occurs, so the list
+    holds just those papers (every one of them counts as matched, as before). Dense arrays:
+    a long form's words are common, and sorting their union cost milliseconds.
+    """
+    holding = np.zeros(index.size, dtype=np.bool_)
+    credit = np.zeros(index.size, dtype=np.float64)
     for alternative in alternatives:
-        written = index.score([(term, 1.0) for term in alternative.written])
-        other = index.score([(term, weight) for term in alternative.other])
-        scores.values[:] += np.maximum(other.values - written.values, 0.0)
-        scores.matched[:] |= other.matched
+        other_terms = [(index.term_number(term), weight) for term in alternative.other]
+        if all(number is None for number, _ in other_terms):
+            continue
+        other = _dense_scores(index, other_terms, holding)
+        written = _dense_scores(
+            index, [(index.term_number(term), 1.0) for term in alternative.written], None
+        )
+        credit += np.maximum(other - written, 0.0)
+    if not holding.any():
+        return None
+    docs = np.flatnonzero(holding).astype(np.int32)
+    impacts = credit[docs].astype(np.float32)
+    bound = float(impacts.max())
+    return topk.Postings(docs, impacts, 0, len(docs), 1.0, bound, extra=True)
+
+
+def _dense_scores(
+    index: BM25Index, terms: Sequence[tuple[int | None, float]], holding: BoolArray | None
+) -> FloatArray:
+    """Weighted BM25 scores over all documents; marks the documents found in `holding`."""
+    values = np.zeros(index.size, dtype=np.float64)
+    for number, weight in terms:
+        if number is None:
+            continue
+        start, end = int(index.offsets[number]), int(index.offsets[number + 1])
+        docs = index.postings_docs[start:end]
+        values[docs] += weight * index.impacts[start:end].astype(np.float64)
+        if holding is not None:
+            holding[docs] = True
+    return values
 
 
 def _docs_with_all(index: BM25Index, terms: Sequence[str]) -> BoolArray:
@@ -80,6 +115,10 @@ def _docs_with_all(index: BM25Index, terms: Sequence[str]) -> BoolArray:
         holding[index.postings(term)] = True
         mask &= holding
     return mask
+
+
+def _and(mask: BoolArray | None, other: BoolArray) -> BoolArray:
+    return other if mask is None else mask & other
 
 
 def _has_sequence(sequence: np.ndarray, wanted: Sequence[int]) -> bool:
@@ -164,37 +203,41 @@ def rank(
     if not known or index.size == 0:
         return Ranking((), (), 0, weights, expansions, unknown, tuple(t for t, _ in weighted))
 
-    scores = index.score(weighted)
-    _credit_alternatives(index, scores, alternatives, options.expansion_weight)
-    candidates = scores.matched.copy()
-    if allowed is not None:
-        candidates &= allowed
+    lists = [
+        index.postings_list(number, weight)
+        for number, weight in ((index.term_number(term), weight) for term, weight in weighted)
+        if number is not None and weight != 0
+    ]
+    credit = _credit_alternatives(index, alternatives, options.expansion_weight)
+    if credit is not None:
+        lists.append(credit)
+    mask = None if allowed is None else allowed.copy()
     for excluded in parsed.excluded:
         words = analyze(excluded)
         if words:
-            candidates &= ~_docs_with_all(index, words)
+            mask = _and(mask, ~_docs_with_all(index, words))
     phrase_ids: list[list[int]] = []
     for words in phrase_terms:
         if not words:
             continue
-        candidates &= _docs_with_all(index, words)
+        mask = _and(mask, _docs_with_all(index, words))
         phrase_ids.append([index.term_ids[word] for word in words if word in index])
 
     if phrase_ids:
         # Only documents holding every phrase word remain; check word order on the best ones.
-        checked = index.top(scores.values, candidates, options.phrase_check_limit)
+        found = topk.search(lists, index.size, mask, options.phrase_check_limit)
         kept = [
-            doc
-            for doc in checked.tolist()
+            place
+            for place, doc in enumerate(found.docs.tolist())
             if all(_has_sequence(index.document_terms(doc), ids) for ids in phrase_ids)
         ]
-        order = np.array(kept, dtype=np.int64)
+        order = found.docs[kept]
+        values = found.scores[kept]
         total = len(kept)
     else:
-        total = int(candidates.sum())
-        order = index.top(scores.values, candidates, options.max_results)
+        found = topk.search(lists, index.size, mask, options.max_results)
+        order, values, total = found.docs, found.scores, found.total
 
-    values = scores.values[order].copy() if len(order) else np.zeros(0)
     if options.mode == "enhanced" and len(order) > 1 and options.proximity_weight > 0:
         order, values = _rerank_by_proximity(index, order, values, weighted, options)
     limit = options.max_results

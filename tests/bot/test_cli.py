@@ -102,6 +102,20 @@ def test_batch_mode_writes_one_json_line_per_query(tmp_path: Path) -> None:
     assert lines[1]["hits"] == []
 
 
+def test_batch_ids_only_ranks_the_same_papers_without_excerpts(tmp_path: Path) -> None:
+    queries = tmp_path / "queries.tsv"
+    queries.write_text("q1\tMoE routing\nq2\tzzzz nothing\n", encoding="utf-8")
+    full = run(tmp_path, "search", "--batch", str(queries), "--top-k", "3")
+    ids = run(tmp_path, "search", "--batch", str(queries), "--top-k", "3", "--ids-only")
+    assert ids.returncode == 0, ids.stderr
+    expected = [[h["id"] for h in json.loads(line)["hits"]] for line in full.stdout.splitlines()]
+    lines = [json.loads(line) for line in ids.stdout.splitlines()]
+    assert [[h["id"] for h in line["hits"]] for line in lines] == expected
+    assert len(expected[0]) == 3 and set(lines[0]["hits"][0]) == {"id", "score"}
+    refused = run(tmp_path, "search", "MoE", "--ids-only")
+    assert refused.returncode == 1 and "--ids-only" in refused.stderr
+
+
 def test_chat_console_answers_and_opens_papers(tmp_path: Path) -> None:
     result = run(
         tmp_path, "chat", stdin="which papers study MoE routing?\npaper icml2026-1\nquit\n"

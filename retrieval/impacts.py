@@ -1,0 +1,49 @@
+"""Precomputed BM25Okapi impacts: each (term, document) posting's share of the score.
+
+BM25Okapi's contribution of a term to a document depends only on the term frequency, the
+document's length, the term's IDF and k1/b. Computing it once per build turns a query into a sum of
+impact arrays. The formula and its operation order are rank-bm25's (`get_scores`), evaluated in
+float64 and stored as float32: the scores match rank-bm25 within float32 rounding.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+# Postings per chunk: bounds the float64 temporaries to ~50 MB at any corpus size.
+_CHUNK = 1 << 22
+
+
+def compute_impacts(
+    offsets: npt.NDArray[np.int64],
+    postings_docs: npt.NDArray[np.int32],
+    postings_tf: npt.NDArray[np.int32],
+    idf: npt.NDArray[np.float64],
+    norm: npt.NDArray[np.float64],
+    k1: float,
+) -> npt.NDArray[np.float32]:
+    """idf[t] * (tf * (k1 + 1) / (tf + norm[d])) for every posting, in postings order.
+
+    `norm[d]` is rank-bm25's denominator term `k1 * (1 - b + b * len(d) / avgdl)`.
+    """
+    total = len(postings_docs)
+    impacts = np.empty(total, dtype=np.float32)
+    if total == 0:
+        return impacts
+    term_of = np.repeat(np.arange(len(offsets) - 1, dtype=np.int32), np.diff(offsets))
+    for start in range(0, total, _CHUNK):
+        end = min(start + _CHUNK, total)
+        tf = postings_tf[start:end]
+        docs = postings_docs[start:end]
+        impacts[start:end] = idf[term_of[start:end]] * (tf * (k1 + 1) / (tf + norm[docs]))
+    return impacts
+
+
+def term_maxima(
+    offsets: npt.NDArray[np.int64], impacts: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float32]:
+    """The largest impact of each term: the bound safe pruning needs (every term has postings)."""
+    if len(offsets) <= 1:
+        return np.zeros(0, dtype=np.float32)
+    return np.maximum.reduceat(impacts, offsets[:-1]).astype(np.float32)
