@@ -14,13 +14,40 @@ at 100k documents); without it the same order of additions runs exhaustively in 
 
 from __future__ import annotations
 
+import os
+import tempfile
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+
+def _writable_cache_dir() -> str:
+    """Where numba keeps compiled kernels: beside the code when that folder is writable (the
+    default), else the user's cache folder, else the temp folder. Without one it can write to,
+    numba refuses to compile a cached function at all (a read-only install)."""
+    user_cache = os.environ.get("XDG_CACHE_HOME") or Path("~/.cache").expanduser()
+    candidates = [
+        Path(__file__).parent / "__pycache__",
+        Path(user_cache) / "paperbot",
+        Path(tempfile.gettempdir()) / f"paperbot-numba-{os.getuid()}",
+    ]
+    for folder in candidates:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            continue
+        if os.access(folder, os.W_OK):
+            return str(folder)
+    return str(candidates[-1])
+
+
+# Must be set before numba is imported; an operator's own NUMBA_CACHE_DIR wins.
+os.environ.setdefault("NUMBA_CACHE_DIR", _writable_cache_dir())
 
 numba: Any
 try:

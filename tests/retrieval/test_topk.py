@@ -56,7 +56,7 @@ def test_pruned_top_k_equals_exhaustive(
 ) -> None:
     # Duplicated documents make exact ties at the cut: the earlier document must win.
     docs = docs + docs[: len(docs) // 2]
-    index = BM25Index.build(docs, list(range(len(docs))), BM25Params(k1=1.2, b=0.75))
+    index = BM25Index.build(docs, list(range(len(docs))), BM25Params(k1=1.2, b=0.75, epsilon=0.25))
     lists = _lists(index, query)
     if with_extra:
         lists.append(_extra(index.size, seed))
