@@ -128,6 +128,57 @@ _COPIED: tuple[_Table, ...] = (
         "ORDER BY message_id",
         ("message_id", "scope", "user_id", "state", "updated_at"),
     ),
+    # Community tables: their timestamps are TEXT in one format on both backends, copied as is.
+    _Table(
+        "watches",
+        "SELECT id, user_id, guild_id, channel_id, query, created_at, last_fired_at, "
+        "paused_reason FROM watches ORDER BY id",
+        (
+            "id",
+            "user_id",
+            "guild_id",
+            "channel_id",
+            "query",
+            "created_at",
+            "last_fired_at",
+            "paused_reason",
+        ),
+    ),
+    _Table(
+        "watch_deliveries",
+        "SELECT watch_id, paper_id FROM watch_deliveries ORDER BY watch_id, paper_id",
+        ("watch_id", "paper_id"),
+    ),
+    _Table(
+        "watch_digests",
+        "SELECT id, watch_id, user_id, guild_id, channel_id, body, created_at, claimed_by, "
+        "claimed_at, finished_at, failure FROM watch_digests ORDER BY id",
+        (
+            "id",
+            "watch_id",
+            "user_id",
+            "guild_id",
+            "channel_id",
+            "body",
+            "created_at",
+            "claimed_by",
+            "claimed_at",
+            "finished_at",
+            "failure",
+        ),
+    ),
+    _Table(
+        "shortlist",
+        "SELECT guild_id, paper_id, added_by, added_at, note FROM shortlist "
+        "ORDER BY guild_id, paper_id",
+        ("guild_id", "paper_id", "added_by", "added_at", "note"),
+    ),
+    _Table(
+        "paper_activity",
+        "SELECT guild_id, paper_id, day, opens, saves, asks FROM paper_activity "
+        "ORDER BY guild_id, paper_id, day",
+        ("guild_id", "paper_id", "day", "opens", "saves", "asks"),
+    ),
 )
 # Identity columns whose sequences must continue after the copied values.
 _IDENTITIES = (
@@ -135,6 +186,8 @@ _IDENTITIES = (
     ("papers", "key"),
     ("ingested_files", "id"),
     ("reading_list", "id"),
+    ("watches", "id"),
+    ("watch_digests", "id"),
 )
 
 

@@ -23,6 +23,7 @@ from retrieval import ids
 from retrieval.errors import PaperNotFound, StoreError, StoreUnavailable
 from retrieval.models import CollectionInfo, Paper
 from retrieval.stores.plan import new_paper_count, plan_file
+from retrieval.stores.postgres_community import PostgresCommunity
 from retrieval.stores.postgres_connect import (
     BULK_SECONDS,
     QUICK_SECONDS,
@@ -32,6 +33,7 @@ from retrieval.stores.postgres_connect import (
     describe,
     explain_open_error,
     is_unavailable,
+    rowcount,
 )
 from retrieval.stores.postgres_listen import CHANNEL, corpus_generations
 from retrieval.stores.postgres_migrations import MIGRATION_LOCK, migrate
@@ -86,7 +88,7 @@ _MEMBERS = (
 )
 
 
-class PostgresStore:
+class PostgresStore(PostgresCommunity):
     """A PostgreSQL database. Open with `await PostgresStore.open(url)`; close with `close()`."""
 
     def __init__(self, url: str, pool: asyncpg.Pool[asyncpg.Record]) -> None:
@@ -446,7 +448,7 @@ class PostgresStore:
                 user_id,
                 key,
             )
-            if _rowcount(status):
+            if rowcount(status):
                 return True
             if not await db.fetchval("SELECT count(*) FROM papers WHERE id = $1", key):
                 raise PaperNotFound(paper_id)
@@ -461,7 +463,7 @@ class PostgresStore:
                 user_id,
                 ids.lookup_key(paper_id),
             )
-            return _rowcount(status) > 0
+            return rowcount(status) > 0
 
         return await self._transaction(work)
 
@@ -524,7 +526,7 @@ class PostgresStore:
             deleted = 0
             for table in ("conversations", "answer_messages"):
                 status = await db.execute(f"DELETE FROM {table} WHERE updated_at < $1", before)
-                deleted += _rowcount(status)
+                deleted += rowcount(status)
             return deleted
 
         return await self._transaction(work)
@@ -620,11 +622,6 @@ def _expire(db: Db, expired: list[bool]) -> None:
 def _stale(error: BaseException) -> bool:
     """The connection was found closed, as opposed to a server that refuses or stays silent."""
     return isinstance(error, asyncpg.ConnectionDoesNotExistError | asyncpg.InterfaceError)
-
-
-def _rowcount(status: str) -> int:
-    """The row count in a command status such as 'INSERT 0 1' or 'DELETE 3'."""
-    return int(status.rsplit(" ", 1)[-1])
 
 
 async def _set_meta(db: Db, key: str, value: str) -> None:

@@ -141,3 +141,8 @@ async def close_pool(pool: asyncpg.Pool[asyncpg.Record]) -> None:
         await asyncio.wait_for(pool.close(), QUICK_SECONDS)
     except UNAVAILABLE:
         pool.terminate()
+
+
+def rowcount(status: str) -> int:
+    """The row count in a command status such as 'INSERT 0 1' or 'DELETE 3'."""
+    return int(status.rsplit(" ", 1)[-1])

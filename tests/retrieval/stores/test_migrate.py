@@ -37,6 +37,16 @@ async def fill(store: Store) -> None:
     rows = await store.index_rows()
     await store.replace_derived("analyzer", "A9", terms=[(rows[0].key, "rederived terms")])
     await store.replace_derived("labeler", "L3", labels=[(rows[1].key, "Relabelled")])
+    # Community tables: watches (one paused), deliveries, digests, a shortlist, counters.
+    watch = await store.add_watch(7, 1_100_000_000_000_000_010, 1_100_000_000_000_000_020, "moe")
+    paused = await store.add_watch(8, None, None, "graphs")
+    await store.record_digest(watch, ["icml2026-1", "icml2026-2"], ",".join)
+    failed = await store.record_digest(paused, ["icml2026-3"], ",".join)
+    assert failed is not None
+    await store.claim_digest(failed.id, "proc-1")
+    await store.finish_digest(failed.id, "DMs closed")
+    await store.shortlist_add(1_100_000_000_000_000_010, "icml2026-2", 7, "read first")
+    await store.count_activity(1_100_000_000_000_000_010, "2026-11-30", "opens", ["icml2026-2"])
 
 
 async def everything(store: Store) -> list[object]:
@@ -56,6 +66,14 @@ async def everything(store: Store) -> list[object]:
         await store.conversation("dm:7"),
         await store.answer_message(99),
         await store.command_sync_hash("global"),
+        await store.watches_of(7),
+        await store.watches_of(8),
+        await store.active_watches(),
+        await store.pending_digests(),
+        await store.shortlist(1_100_000_000_000_000_010),
+        await store.activity(1_100_000_000_000_000_010, "2026-01-01", 10),
+        await store.user_data(7),
+        await store.user_data(8),
         await store.derived_version("analyzer"),
         await store.derived_version("labeler"),
         await store.stored_texts(),
@@ -87,6 +105,13 @@ async def test_a_copy_shows_exactly_what_the_sqlite_store_showed(
         assert rows[-1].paper_id == "icml2026-5"
         assert rows[-1].key > rows[-2].key
         await postgres.save(7, "icml2026-1")
+        # Watch and digest ids go on after the copied ones; deliveries are remembered.
+        (watch,) = await postgres.watches_of(7)
+        assert (await postgres.add_watch(7, None, None, "new")).id > watch.id
+        assert await postgres.record_digest(watch, ["icml2026-1"], ",".join) is None
+        fresh = await postgres.record_digest(watch, ["icml2026-5"], ",".join)
+        assert fresh is not None
+        assert fresh.id == 3  # SQLite's digests 1 and 2 were copied with their ids
         assert [p.id for p in await postgres.saved(7)] == ["icml2026-2", "icml2026-1"]
 
 
