@@ -46,14 +46,16 @@ def _writable_cache_dir() -> str:
     return str(candidates[-1])
 
 
-# Must be set before numba is imported; an operator's own NUMBA_CACHE_DIR wins.
-os.environ.setdefault("NUMBA_CACHE_DIR", _writable_cache_dir())
-
 numba: Any
 try:
     import numba
 except ImportError:  # pragma: no cover - the numpy path is tested directly
     numba = None
+else:
+    # An operator's own NUMBA_CACHE_DIR wins. Set on numba's config, not in os.environ, so
+    # child processes (which may run as another user) choose for themselves.
+    if not os.environ.get("NUMBA_CACHE_DIR"):
+        numba.config.CACHE_DIR = _writable_cache_dir()
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
