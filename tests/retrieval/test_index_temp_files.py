@@ -1,8 +1,8 @@
-"""Index persistence leaves no litter: a killed save's temporary file is removed by a later save.
+"""Index persistence leaves no litter: a killed save's temporary directory is removed later.
 
-A SIGKILL during `BM25Index.save` leaves `<index>*.tmp` beside the database (the kill test sees
-it happen). The next save deletes such files once they are older than ten minutes; a younger one
-may be another process's save in progress, so it is left alone. Nothing ever reads them.
+A SIGKILL during `BM25Index.save` leaves `.<index>.tmp-*` beside the index directory. The next
+save deletes such leftovers once they are older than ten minutes; a younger one may be another
+process's save in progress, so it is left alone. Nothing ever reads them.
 """
 
 from __future__ import annotations
@@ -15,14 +15,15 @@ from retrieval.index import BM25Index
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 
 
-def test_a_later_save_removes_old_temporary_files_only(tmp_path: Path) -> None:
+def test_a_later_save_removes_old_temporary_directories_only(tmp_path: Path) -> None:
     index = BM25Index.build([["a", "b"], ["b", "c"]], [1, 2], RANK_BM25_DEFAULTS)
-    path = tmp_path / "paperbot.db.index.npz"
-    old = tmp_path / "paperbot.db.index.npzk1ll3d.tmp"
-    young = tmp_path / "paperbot.db.index.npzbusy01.tmp"
-    unrelated = tmp_path / "other.npz.tmp"
+    path = tmp_path / "bm25"
+    old = tmp_path / ".bm25.tmp-k1ll3d"
+    young = tmp_path / ".bm25.tmp-busy01"
+    unrelated = tmp_path / ".other.tmp-x"
     for leftover in (old, young, unrelated):
-        leftover.write_bytes(b"half an index")
+        leftover.mkdir()
+        (leftover / "impacts.npy").write_bytes(b"half an index")
     an_hour_ago = time.time() - 3600
     for leftover in (old, unrelated):
         os.utime(leftover, (an_hour_ago, an_hour_ago))
