@@ -98,6 +98,36 @@ def burst(h: Any, check: Check, user: str, channel: str, label: str) -> None:
     check.expect(len(answers) >= 1, f"{label}: the first questions are answered")
 
 
+def talk(h: Any, check: Check, text: str, *, reply_to: Any = None, user: str = "bob") -> str:
+    """Say `text` in #bot-test (mentioning the bot, optionally as a reply); the bot's reply text."""
+    said = h.say(text, user=user, channel="bot-test", mentions_bot=True, reply_to=reply_to)
+    answer = h.wait_for_message(channel="bot-test", after=said["id"], timeout=15)
+    shown = texts(answer)
+    print(f"  {text!r} -> {shown[:110]!r}")
+    return shown
+
+
+def conversation(h: Any, check: Check) -> None:
+    print("\n== a conversation (bob in #bot-test)")
+    check.expect("Ask me about papers" in talk(h, check, "hi"), "greeting: a friendly reply")
+    check.expect("icml2026-13" in talk(h, check, "icml2026-13"), "an id opens that paper")
+    missing = talk(h, check, "icml2026-999")
+    check.expect(missing.startswith("No paper has the id"), "an unknown id names real ones")
+    first = talk(h, check, "ICML 2026 papers about mixture of experts routing")
+    check.expect("1." in first, "a collection named in words answers")
+    answer = h.messages_in(channel="bot-test")[-1]
+    newer = talk(h, check, "which papers attack RAG retrievers?")
+    check.expect("1." in newer, "a newer answer")
+    second = talk(h, check, "the second one")
+    check.expect("Search-R2" in second or "icml2026-25" in second, "follow-up: the second one")
+    by_reply = talk(h, check, "the first one", reply_to=answer["id"])
+    check.expect("icml2026-18" in by_reply, "follow-up by reply resolves against that answer")
+    similar = talk(h, check, "more like the first one")
+    check.expect("Similar" in similar, "more like the first one")
+    thanks = talk(h, check, "thanks!")
+    check.expect("Glad it helped" in thanks, "thanks: a short reply")
+
+
 def before_restart(h: Any, check: Check) -> dict[str, Any]:
     print("\n== answers with buttons (before the restart)")
     saved: dict[str, Any] = {}
@@ -181,6 +211,7 @@ def main() -> int:
         h.launch(command, env=env, cwd=str(ROOT), token_env="PAPERBOT_DISCORD_TOKEN")
         h.wait_ready(timeout=120, commands=True)
         try:
+            conversation(h, check)
             burst(h, check, "alice", "general", "a channel")
             burst(h, check, "owner", "dm:owner", "a DM")
             old = before_restart(h, check)
