@@ -98,6 +98,9 @@ def burst(h: Any, check: Check, user: str, channel: str, label: str) -> None:
     check.expect(len(answers) >= 1, f"{label}: the first questions are answered")
 
 
+COOLDOWN_SECONDS = 31
+
+
 def talk(h: Any, check: Check, text: str, *, reply_to: Any = None, user: str = "bob") -> str:
     """Say `text` in #bot-test (mentioning the bot, optionally as a reply); the bot's reply text."""
     said = h.say(text, user=user, channel="bot-test", mentions_bot=True, reply_to=reply_to)
@@ -118,6 +121,7 @@ def conversation(h: Any, check: Check) -> None:
     answer = h.messages_in(channel="bot-test")[-1]
     newer = talk(h, check, "which papers attack RAG retrievers?")
     check.expect("1." in newer, "a newer answer")
+    time.sleep(COOLDOWN_SECONDS)  # five questions per window per user (the default cooldown)
     second = talk(h, check, "the second one")
     check.expect("Search-R2" in second or "icml2026-25" in second, "follow-up: the second one")
     by_reply = talk(h, check, "the first one", reply_to=answer["id"])
@@ -126,6 +130,7 @@ def conversation(h: Any, check: Check) -> None:
     check.expect("Similar" in similar, "more like the first one")
     thanks = talk(h, check, "thanks!")
     check.expect("Glad it helped" in thanks, "thanks: a short reply")
+    time.sleep(COOLDOWN_SECONDS)
 
 
 def before_restart(h: Any, check: Check) -> dict[str, Any]:
