@@ -43,7 +43,17 @@ def _test_commands() -> list[list[str]]:
     return [
         [python, "-m", "ruff", "check", "."],
         [python, "-m", "ruff", "format", "--check", "."],
-        [python, "-m", "mypy", "retrieval", "config", "bot"],
+        # The fake engine is type-checked against EngineAPI too (tests/bot/test_fakes.py).
+        [
+            python,
+            "-m",
+            "mypy",
+            "retrieval",
+            "config",
+            "bot",
+            "tests/bot/fakes.py",
+            "tests/bot/test_fakes.py",
+        ],
         # -rs: the skipped tests and their reasons, listed at the end. pytest exits 5 when it
         # collected no tests, which fails like any other non-zero exit.
         [python, "-m", "pytest", "-rs", *sys.argv[2:]],

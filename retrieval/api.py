@@ -108,7 +108,30 @@ class CorpusFollower(Protocol):
         ...
 
 
-class EngineAPI(Protocol):
+class ChatEngine(Protocol):
+    """What the chat service needs of the engine: answers, papers and their sentences."""
+
+    async def ask(
+        self,
+        question: str,
+        *,
+        limit: int | None = None,
+        offset: int = 0,
+        collection: str | None = None,
+    ) -> Answer: ...
+
+    async def similar(
+        self, paper_id: str, *, limit: int | None = None, offset: int = 0
+    ) -> Answer: ...
+
+    async def paper(self, paper_id: str) -> Paper: ...
+
+    async def loaded_collections(self) -> list[CollectionInfo]: ...
+
+    async def explain(self, paper_ids: Sequence[str], question: str) -> list[Excerpt | None]: ...
+
+
+class EngineAPI(ChatEngine, Protocol):
     @property
     def memory(self) -> ConversationMemory: ...
 
@@ -129,21 +152,6 @@ class EngineAPI(Protocol):
 
     @property
     def trending(self) -> TrendingAPI: ...
-
-    async def ask(
-        self,
-        question: str,
-        *,
-        limit: int | None = None,
-        offset: int = 0,
-        collection: str | None = None,
-    ) -> Answer: ...
-
-    async def similar(
-        self, paper_id: str, *, limit: int | None = None, offset: int = 0
-    ) -> Answer: ...
-
-    async def paper(self, paper_id: str) -> Paper: ...
 
     async def random_paper(self, collection: str | None = None) -> Paper: ...
 
@@ -176,9 +184,5 @@ class EngineAPI(Protocol):
     async def command_sync_hash(self, scope: str) -> str | None: ...
 
     async def record_command_sync(self, scope: str, payload_hash: str) -> None: ...
-
-    async def loaded_collections(self) -> list[CollectionInfo]: ...
-
-    async def explain(self, paper_ids: Sequence[str], question: str) -> list[Excerpt | None]: ...
 
     async def close(self) -> None: ...

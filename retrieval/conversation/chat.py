@@ -10,13 +10,11 @@ limit, except through an explicit reply to the message that showed it.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Protocol
 
-from retrieval.api import ConversationMemory
-from retrieval.collection_names import NamedCollection
+from retrieval.api import ChatEngine, ConversationMemory
 from retrieval.conversation.errors import ConversationError, NoRecentAnswer
 from retrieval.conversation.intents import parse_message
 from retrieval.conversation.memory import (
@@ -70,29 +68,6 @@ class Reply:
         if self.answer is not None:
             return tuple(hit.paper.id for hit in self.answer.hits)
         return tuple(note.paper.id for note in self.papers)
-
-
-class ChatEngine(Protocol):
-    """What the chat service needs of the engine (a subset of `EngineAPI`)."""
-
-    async def ask(
-        self,
-        question: str,
-        *,
-        limit: int | None = None,
-        offset: int = 0,
-        collection: str | None = None,
-    ) -> Answer: ...
-
-    async def similar(
-        self, paper_id: str, *, limit: int | None = None, offset: int = 0
-    ) -> Answer: ...
-
-    async def paper(self, paper_id: str) -> Paper: ...
-
-    async def loaded_collections(self) -> Sequence[NamedCollection]: ...
-
-    async def explain(self, paper_ids: Sequence[str], question: str) -> list[Excerpt | None]: ...
 
 
 @dataclass(frozen=True, slots=True)

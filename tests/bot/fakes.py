@@ -21,6 +21,13 @@ from retrieval.models import (
     ParsedQuery,
     Span,
 )
+from tests.bot.fake_services import (
+    FakeExports,
+    FakePrivacy,
+    FakeShortlist,
+    FakeTrending,
+    FakeWatches,
+)
 
 
 def make_paper(
@@ -124,6 +131,14 @@ class FakeEngine:
         self.closed = False
         self._memory = FakeMemory()
         self.live = FakeLive()
+        self.watches = FakeWatches()
+        self.shortlist = FakeShortlist(self.papers.get)
+        self.trending = FakeTrending()
+        self.privacy = FakePrivacy(self._saved_ids)
+        self.exports = FakeExports(self._saved_ids)
+
+    def _saved_ids(self, user_id: int) -> list[str]:
+        return list(self.saved.get(user_id, []))
 
     async def _maybe_fail(self) -> None:
         if self.delay:
