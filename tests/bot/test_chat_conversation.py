@@ -64,3 +64,20 @@ async def test_an_unknown_id_names_real_ones_and_a_stale_position_asks_for_a_que
     assert missing["content"].startswith("No paper has the id `icml2026-999`. Closest: `icml2026-")
     orphan = await say(bot, recorder, "the second one")
     assert orphan["content"] == "Second of what? Ask a question first."
+
+
+async def test_compare_and_more_like_it_in_chat(
+    real: tuple[PaperBot, Engine],  # noqa: F811
+    recorder: Recorder,
+) -> None:
+    bot, engine = real
+    await say(bot, recorder, "mixture of experts routing")
+    top = (await engine.ask("mixture of experts routing")).hits
+    compared = await say(bot, recorder, "compare the first two")
+    embed = compared["embeds"][0]
+    assert embed["title"] == "Compared"
+    names = [field["name"] for field in embed["fields"]]
+    assert len(names) == 2
+    assert all(f"({hit.paper.id})" in name for hit, name in zip(top[:2], names, strict=True))
+    similar = await say(bot, recorder, "more like the first one")
+    assert similar["embeds"][0]["title"].startswith(f"Similar: papers like {top[0].paper.id}")
