@@ -49,7 +49,8 @@ class Answers(PaperCog):
         ephemeral = ephemeral_for(interaction, private)
         await replies.defer(interaction, ephemeral=ephemeral)
         # The same understanding as chat: ids, "the second one", collections named in words.
-        who = Conversation.of(interaction.user.id, interaction.channel_id)
+        channel = interaction.channel_id if interaction.guild_id is not None else None
+        who = Conversation.of(interaction.user.id, channel)  # the same memory as chat there
         reply = await self.bot.chat_service.handle(question, who)
         if reply.answer is not None:
             await send_chat_answer(interaction, self.bot, reply, ephemeral=ephemeral)
