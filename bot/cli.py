@@ -7,6 +7,7 @@ import asyncio
 import logging
 import os
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     ingest.add_argument("--collection", help="collection name for every file")
     commands.add_parser("collections", help="list collections")
     commands.add_parser("stats", help="corpus and index statistics")
+    commands.add_parser("status", help="running bot processes and their last heartbeat")
     commands.add_parser("run", help="run the Discord bot")
     move = commands.add_parser("migrate-store", help="copy the SQLite database into PostgreSQL")
     move.add_argument("--from", dest="source", type=Path, help="default: PAPERBOT_DB_PATH")
@@ -336,6 +338,9 @@ async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
             print(console.render_collections(await engine.collections()))
         elif command == "stats":
             print(console.render_stats(await engine.stats()))
+        elif command == "status":
+            nodes = await engine.nodes.list()
+            print(console.render_nodes(nodes, time.time(), settings.heartbeat_seconds))
         return 0
 
     return await _with_engine(settings, work)

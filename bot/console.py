@@ -10,6 +10,10 @@ from bot import wording
 from bot.text import unmark_protected
 from bot.wording import plural
 from retrieval.models import Answer, CollectionInfo, EngineStats, Excerpt, Paper
+from retrieval.nodes import is_stale
+from retrieval.stores.protocol import NodeRow
+
+NO_NODES = "No bot process has reported yet."
 
 BOLD_YELLOW = "\x1b[1;33m"
 DIM = "\x1b[2m"
@@ -83,6 +87,21 @@ def render_collections(infos: list[CollectionInfo]) -> str:
         for info in infos
     ]
     return "\n".join(rows)
+
+
+def render_nodes(rows: list[NodeRow], now: float, interval: float) -> str:
+    """`paperbot status`: one line per bot process, STALE when it stopped reporting."""
+    if not rows:
+        return NO_NODES
+    lines = []
+    for row in rows:
+        age = max(now - row.heartbeat_at, 0.0)
+        stale = "  STALE" if is_stale(row, now, interval) else ""
+        lines.append(
+            f"{_clean(row.host)}  pid {row.pid}  shards {_clean(row.shard_ids)}  "
+            f"generation {row.generation}  heartbeat {age:.0f} s ago{stale}"
+        )
+    return "\n".join(lines)
 
 
 def render_stats(stats: EngineStats) -> str:

@@ -18,6 +18,7 @@ from bot.logs import configure_logging
 from config.settings import Settings
 from retrieval.engine import Engine
 from retrieval.errors import PaperbotError
+from retrieval.nodes import shard_text
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,7 @@ async def run_bot(settings: Settings) -> None:
     engine = await Engine.open(settings)
     # Papers ingested by another process (`paperbot ingest` in a terminal) reach this one.
     follower = asyncio.create_task(engine.live.follow(settings.corpus_poll_seconds))
+    beats = asyncio.create_task(heartbeats(engine, settings), name="paperbot-heartbeat")
     try:
         bot = PaperBot(settings, engine)
         stop = asyncio.Event()
@@ -96,8 +98,21 @@ async def run_bot(settings: Settings) -> None:
             loop.remove_signal_handler(sig)
     finally:
         follower.cancel()
+        beats.cancel()
         await engine.close()
         log.info("database closed")
+
+
+async def heartbeats(engine: Engine, settings: Settings) -> None:
+    """Record this process in the store every `heartbeat_seconds` until cancelled, for
+    `paperbot status`. A failed beat is a warning: the bot answers without its registry."""
+    shards = shard_text(settings.shard_ids)
+    while True:
+        try:
+            await engine.nodes.beat(shards, engine.live.current.generation)
+        except Exception as error:  # any store failure: the next beat tries again
+            log.warning("heartbeat not recorded: %s: %s", type(error).__name__, error)
+        await asyncio.sleep(settings.heartbeat_seconds)
 
 
 async def sync_commands(settings: Settings, guild_id: int | None) -> str:

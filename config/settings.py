@@ -127,6 +127,12 @@ class Settings(BaseSettings):
     corpus_poll_seconds: float = Field(
         default=5.0, gt=0, le=3600, description="How often a running bot checks for new papers."
     )
+    heartbeat_seconds: float = Field(
+        default=15.0,
+        gt=0,
+        le=3600,
+        description="How often a running bot records itself for `paperbot status`.",
+    )
 
     # Conversation
     conversation_idle_minutes: float = Field(

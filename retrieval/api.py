@@ -13,7 +13,7 @@ from typing import Protocol
 from retrieval.conversation.memory import ConversationState
 from retrieval.models import Answer, CollectionInfo, EngineStats, Excerpt, IngestReport, Paper
 from retrieval.privacy import PrivacyReport
-from retrieval.stores.protocol import ShortlistRow, UserData, WatchRow
+from retrieval.stores.protocol import NodeRow, ShortlistRow, UserData, WatchRow
 from retrieval.trending import TrendingPaper
 from retrieval.watches import Digest
 
@@ -100,6 +100,14 @@ class TrendingAPI(Protocol):
     async def top(self, guild_id: int, days: int = 7, limit: int = 10) -> list[TrendingPaper]: ...
 
 
+class NodesAPI(Protocol):
+    """The registry of running bot processes (`retrieval.nodes.NodeRegistry`)."""
+
+    async def beat(self, shard_ids: str, generation: int) -> None: ...
+
+    async def list(self) -> list[NodeRow]: ...
+
+
 class CorpusFollower(Protocol):
     """The engine's current corpus, as a running bot sees it (`LiveCorpus`)."""
 
@@ -137,6 +145,9 @@ class EngineAPI(ChatEngine, Protocol):
 
     @property
     def live(self) -> CorpusFollower: ...
+
+    @property
+    def nodes(self) -> NodesAPI: ...
 
     @property
     def exports(self) -> Exports: ...

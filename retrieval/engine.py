@@ -32,6 +32,7 @@ from retrieval.models import (
     Paper,
     ParsedQuery,
 )
+from retrieval.nodes import NodeRegistry
 from retrieval.parameters import bm25_params, list_limits, rank_options
 from retrieval.questions import rank_free_text, rank_question, rank_similar
 from retrieval.ranking import Ranking
@@ -54,6 +55,7 @@ class Engine:
         self.latencies = LatencyLog()
         self.options = rank_options(settings)
         self.memory = StoredMemory(store)
+        self.nodes = NodeRegistry(store)
         services = community_services(store, settings, lambda: self.live.current, self.options)
         self.exports, self.privacy, self.watches, self.shortlist, self.trending = services
         self._ingests = IngestRuns(live, self.watches)

@@ -179,6 +179,12 @@ _COPIED: tuple[_Table, ...] = (
         "ORDER BY guild_id, paper_id, day",
         ("guild_id", "paper_id", "day", "opens", "saves", "asks"),
     ),
+    _Table(
+        "nodes",
+        "SELECT node_id, host, pid, shard_ids, generation, started_at, heartbeat_at FROM nodes "
+        "ORDER BY node_id",
+        ("node_id", "host", "pid", "shard_ids", "generation", "started_at", "heartbeat_at"),
+    ),
 )
 # Identity columns whose sequences must continue after the copied values.
 _IDENTITIES = (

@@ -42,6 +42,7 @@ from retrieval.stores.protocol import (
     FileResult,
     IndexRow,
     NewPaper,
+    NodeRow,
     StoredText,
 )
 
@@ -49,6 +50,8 @@ if TYPE_CHECKING:
     from retrieval.stores.postgres_connect import Db
 
 log = logging.getLogger(__name__)
+
+_NODE_COLUMNS = "node_id, host, pid, shard_ids, generation, started_at, heartbeat_at"
 
 # Held for the length of a transaction that allocates keys or bumps the generation: keys then
 # ascend in commit order (a reader's `after_key` never skips a row committed later with a
@@ -541,6 +544,27 @@ class PostgresStore(PostgresCommunity):
             await _set_meta(db, f"command_sync:{scope}", payload_hash)
 
         await self._transaction(work)
+
+    async def heartbeat(self, node: NodeRow) -> None:
+        async def work(db: Db) -> None:
+            await db.execute(
+                f"INSERT INTO nodes ({_NODE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+                "ON CONFLICT (node_id) DO UPDATE SET shard_ids = excluded.shard_ids, "
+                "generation = excluded.generation, heartbeat_at = excluded.heartbeat_at",
+                node.node_id,
+                node.host,
+                node.pid,
+                node.shard_ids,
+                node.generation,
+                node.started_at,
+                node.heartbeat_at,
+            )
+
+        await self._transaction(work)
+
+    async def nodes(self) -> list[NodeRow]:
+        rows = await self._fetch(f"SELECT {_NODE_COLUMNS} FROM nodes ORDER BY started_at, node_id")
+        return [NodeRow(*row) for row in rows]
 
     # -- plumbing -------------------------------------------------------------------------
 

@@ -186,6 +186,18 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX paper_activity_by_day ON paper_activity (guild_id, day);
     """,
+    # 4: each `paperbot run` process and its last heartbeat (SQLite's 7).
+    """
+    CREATE TABLE nodes (
+        node_id TEXT PRIMARY KEY,
+        host TEXT NOT NULL,
+        pid BIGINT NOT NULL,
+        shard_ids TEXT NOT NULL,
+        generation BIGINT NOT NULL,
+        started_at DOUBLE PRECISION NOT NULL,
+        heartbeat_at DOUBLE PRECISION NOT NULL
+    );
+    """,
 )
 
 # Every table a paperbot database holds, parents before children (copy and emptiness checks).
@@ -204,6 +216,7 @@ TABLES: tuple[str, ...] = (
     "watch_digests",
     "shortlist",
     "paper_activity",
+    "nodes",
 )
 
 

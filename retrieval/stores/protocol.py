@@ -74,6 +74,20 @@ class ConversationRow:
 
 
 @dataclass(frozen=True, slots=True)
+class NodeRow:
+    """One `paperbot run` process as it last reported itself. `node_id` is host:pid:start;
+    `shard_ids` is text ("0,1" or "all"); times are Unix seconds."""
+
+    node_id: str
+    host: str
+    pid: int
+    shard_ids: str
+    generation: int
+    started_at: float
+    heartbeat_at: float
+
+
+@dataclass(frozen=True, slots=True)
 class WatchRow:
     """A saved query. `channel_id` None: announced by DM. `paused_reason` set: not announced."""
 
@@ -361,6 +375,14 @@ class Store(Protocol):
         ...
 
     async def record_command_sync(self, scope: str, payload_hash: str) -> None: ...
+
+    async def heartbeat(self, node: NodeRow) -> None:
+        """Record `node` as it is now: insert it, or replace the row with its `node_id`."""
+        ...
+
+    async def nodes(self) -> list[NodeRow]:
+        """Every process that has reported, oldest `started_at` first."""
+        ...
 
 
 @runtime_checkable

@@ -31,12 +31,15 @@ from retrieval.stores.protocol import (
     FileResult,
     IndexRow,
     NewPaper,
+    NodeRow,
     StoredText,
 )
 from retrieval.stores.sqlite_community import SqliteCommunity
 from retrieval.stores.sqlite_migrations import check_compatible, migrate
 
 log = logging.getLogger(__name__)
+
+_NODE_COLUMNS = "node_id, host, pid, shard_ids, generation, started_at, heartbeat_at"
 
 _BUSY_TIMEOUT_MS = 10_000
 _PAGE_SIZE = 8192
@@ -420,6 +423,27 @@ class SqliteStore(SqliteCommunity):
     async def record_command_sync(self, scope: str, payload_hash: str) -> None:
         async with self._transaction() as db:
             await _set_meta(db, f"command_sync:{scope}", payload_hash)
+
+    async def heartbeat(self, node: NodeRow) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                f"INSERT INTO nodes ({_NODE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (node_id) DO UPDATE SET shard_ids = excluded.shard_ids, "
+                "generation = excluded.generation, heartbeat_at = excluded.heartbeat_at",
+                (
+                    node.node_id,
+                    node.host,
+                    node.pid,
+                    node.shard_ids,
+                    node.generation,
+                    node.started_at,
+                    node.heartbeat_at,
+                ),
+            )
+
+    async def nodes(self) -> list[NodeRow]:
+        rows = await self._read(f"SELECT {_NODE_COLUMNS} FROM nodes ORDER BY started_at, node_id")
+        return [NodeRow(*row) for row in rows]
 
     async def derived_version(self, name: str) -> str | None:
         return await self._meta(f"{name}_version")

@@ -178,6 +178,18 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX paper_activity_by_day ON paper_activity (guild_id, day);
     """,
+    # 7: each `paperbot run` process and its last heartbeat, for `paperbot status`.
+    """
+    CREATE TABLE nodes (
+        node_id TEXT PRIMARY KEY,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        shard_ids TEXT NOT NULL,
+        generation INTEGER NOT NULL,
+        started_at REAL NOT NULL,
+        heartbeat_at REAL NOT NULL
+    );
+    """,
 )
 
 

@@ -1,6 +1,6 @@
 """In-memory stand-ins for the engine's community services (watches, shortlist, trending,
-privacy, exports), so `FakeEngine` satisfies `EngineAPI` whole. Cog tests that exercise these
-features use the real engine; these keep the fake honest about the shape of the API."""
+privacy, exports, nodes), so `FakeEngine` satisfies `EngineAPI` whole. Cog tests that exercise
+these features use the real engine; these keep the fake honest about the shape of the API."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from retrieval.models import Paper
 from retrieval.privacy import PrivacyReport
-from retrieval.stores.protocol import ShortlistRow, UserData, WatchRow
+from retrieval.stores.protocol import NodeRow, ShortlistRow, UserData, WatchRow
 from retrieval.trending import TrendingPaper
 from retrieval.watches import Digest
 
@@ -91,6 +91,19 @@ class FakeShortlist:
     ) -> tuple[str, bytes, int]:
         lines = [row.paper.id for row in self.rows.get(guild_id, [])]
         return f"shortlist.{fmt}", "\n".join(lines).encode(), len(lines)
+
+
+class FakeNodes:
+    """Heartbeats kept in a list, one row per beat, as `paperbot status` would read them."""
+
+    def __init__(self) -> None:
+        self.rows: list[NodeRow] = []
+
+    async def beat(self, shard_ids: str, generation: int) -> None:
+        self.rows = [NodeRow("host:1:0", "host", 1, shard_ids, generation, 0.0, 0.0)]
+
+    async def list(self) -> list[NodeRow]:
+        return list(self.rows)
 
 
 class FakeTrending:

@@ -23,6 +23,7 @@ from retrieval.models import (
 )
 from tests.bot.fake_services import (
     FakeExports,
+    FakeNodes,
     FakePrivacy,
     FakeShortlist,
     FakeTrending,
@@ -134,6 +135,7 @@ class FakeEngine:
         self.watches = FakeWatches()
         self.shortlist = FakeShortlist(self.papers.get)
         self.trending = FakeTrending()
+        self.nodes = FakeNodes()
         self.privacy = FakePrivacy(self._saved_ids)
         self.exports = FakeExports(self._saved_ids)
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from retrieval.stores.protocol import NodeRow
+from retrieval.stores.sqlite import SqliteStore
 from tests.conftest import FIXTURE_ABSTRACTS, SEEDS, write_list
 
 # run.py installs the console script into .venv, beside the interpreter running the tests
@@ -185,3 +189,26 @@ def test_eval_labels_without_titles_is_one_line_and_nonzero(tmp_path: Path) -> N
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0
     assert "needs JSONL lists with titles" in result.stderr
+
+
+def test_status_without_processes_says_so(tmp_path: Path) -> None:
+    result = run(tmp_path, "status")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "No bot process has reported yet."
+
+
+def test_status_lists_processes_and_flags_the_silent_one(tmp_path: Path) -> None:
+    async def report() -> None:
+        async with await SqliteStore.open(tmp_path / "cli.db") as store:
+            await store.heartbeat(NodeRow("old:7:1", "old", 7, "0", 2, 1.0, 1.0))
+            now = time.time()
+            await store.heartbeat(NodeRow("new:8:2", "new", 8, "1,2", 3, now, now))
+
+    asyncio.run(report())
+    result = run(tmp_path, "status", PAPERBOT_HEARTBEAT_SECONDS="15")
+    assert result.returncode == 0, result.stderr
+    old, new = result.stdout.strip().splitlines()  # oldest start first
+    assert old.startswith("old  pid 7  shards 0  generation 2  heartbeat ")
+    assert old.endswith("STALE")
+    assert new.startswith("new  pid 8  shards 1,2  generation 3  heartbeat ")
+    assert "STALE" not in new

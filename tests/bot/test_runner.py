@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+from types import SimpleNamespace
 
 import discord
 import pytest
@@ -108,3 +109,30 @@ async def test_unreachable_discord_is_one_logged_line(
     assert words in line and "\n" not in line
     assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == [line]
     assert engine.closed
+
+
+async def test_heartbeats_keep_beating_after_a_store_failure(
+    settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    beats: list[tuple[str, int]] = []
+
+    class FlakyNodes:
+        async def beat(self, shard_ids: str, generation: int) -> None:
+            if not beats and "heartbeat not recorded" not in caplog.text:
+                raise OSError("database away")
+            beats.append((shard_ids, generation))
+
+    engine = FakeEngine()
+    engine.nodes = FlakyNodes()  # type: ignore[assignment]
+    engine.live.current = SimpleNamespace(generation=7)  # type: ignore[attr-defined]
+    fast = settings.model_copy(update={"heartbeat_seconds": 0.01, "shard_ids": [1, 0]})
+    task = asyncio.create_task(runner.heartbeats(engine, fast))  # type: ignore[arg-type]
+    for _ in range(500):
+        if len(beats) >= 2:
+            break
+        await asyncio.sleep(0.01)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert beats[:2] == [("0,1", 7), ("0,1", 7)]
+    assert "heartbeat not recorded: OSError: database away" in caplog.text

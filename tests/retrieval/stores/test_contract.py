@@ -13,7 +13,7 @@ import asyncio
 import pytest
 
 from retrieval.errors import PaperNotFound, StoreError
-from retrieval.stores.protocol import ConversationRow, NewPaper, Store
+from retrieval.stores.protocol import ConversationRow, NewPaper, NodeRow, Store
 from tests.retrieval.stores.conftest import Backend
 from tests.retrieval.stores.papers import add, new_paper, papers
 
@@ -518,6 +518,19 @@ async def test_command_sync_hashes_are_kept_per_scope_and_replaced(store: Store)
     await store.record_command_sync("123", "xyz")
     assert await store.command_sync_hash("global") == "def"
     assert await store.command_sync_hash("123") == "xyz"
+
+
+async def test_heartbeats_upsert_by_node_id_and_list_by_start(store: Store) -> None:
+    assert await store.nodes() == []
+    late = NodeRow("b:2:200", "b", 2, "1", 4, 200.5, 201.25)
+    # A pid past 32 bits and fractional seconds must come back exactly.
+    early = NodeRow("a:1:100", "a", 5_000_000_000, "0", 3, 100.0, 101.0)
+    await store.heartbeat(late)
+    await store.heartbeat(early)
+    assert await store.nodes() == [early, late]
+    beat_again = NodeRow("a:1:100", "a", 5_000_000_000, "0,1", 5, 100.0, 160.75)
+    await store.heartbeat(beat_again)
+    assert await store.nodes() == [beat_again, late]  # replaced, not added
 
 
 # -- concurrency on one event loop ------------------------------------------------------------

@@ -15,7 +15,7 @@ from retrieval.errors import StoreError
 from retrieval.stores.migrate import _COPIED, copy_sqlite_to_postgres
 from retrieval.stores.postgres import PostgresStore
 from retrieval.stores.postgres_migrations import TABLES
-from retrieval.stores.protocol import ConversationRow, Store
+from retrieval.stores.protocol import ConversationRow, NodeRow, Store
 from retrieval.stores.sqlite import SqliteStore
 from tests.retrieval.stores.papers import add, new_paper, papers
 
@@ -34,6 +34,7 @@ async def fill(store: Store) -> None:
     await store.remember_conversation(ConversationRow("dm:7", 7, '{"q": "moe"}', 1.5))
     await store.remember_answer_message(99, ConversationRow("g:1", 8, "{}", 2.5))
     await store.record_command_sync("global", "hash-1")
+    await store.heartbeat(NodeRow("h:5000000000:9", "h", 5_000_000_000, "0,1", 3, 9.5, 10.25))
     rows = await store.index_rows()
     await store.replace_derived("analyzer", "A9", terms=[(rows[0].key, "rederived terms")])
     await store.replace_derived("labeler", "L3", labels=[(rows[1].key, "Relabelled")])
@@ -66,6 +67,7 @@ async def everything(store: Store) -> list[object]:
         await store.conversation("dm:7"),
         await store.answer_message(99),
         await store.command_sync_hash("global"),
+        await store.nodes(),
         await store.watches_of(7),
         await store.watches_of(8),
         await store.active_watches(),
