@@ -17,11 +17,13 @@ _KEY = "paperbot.progress"
 @dataclass(slots=True)
 class Progress:
     """`started`: perf_counter when handling began; `deferred_public`: a public "thinking…" is
-    showing; `filled`: a follow-up already replaced that placeholder."""
+    showing; `filled`: a follow-up already replaced that placeholder; `shown`: the ids of the
+    papers an answer showed (what /trending counts, without ranking the question again)."""
 
     started: float
     deferred_public: bool = False
     filled: bool = False
+    shown: tuple[str, ...] = ()
 
 
 def progress(interaction: discord.Interaction) -> Progress:

@@ -20,6 +20,7 @@ from discord.ui import DynamicItem
 
 from bot import render, replies
 from bot.boundary import handle_interaction_error
+from bot.interaction_state import progress
 from bot.queries import QueryKeys, QueryRef, decode_query, encode_query, fetch_slice
 from bot.text import clip
 from retrieval.models import Answer, Paper
@@ -215,7 +216,7 @@ class PageButton(
             return
         await interaction.response.defer()
         heading = _heading_of(interaction.message)
-        embeds, view = await answer_page(
+        embeds, view, _ = await answer_page(
             bot,
             ref,
             owner=self.owner,
@@ -449,8 +450,9 @@ async def answer_page(
     per_page: int,
     start: int,
     heading: str,
-) -> tuple[list[discord.Embed], discord.ui.View | None]:
-    """One page of ranked results with its paging buttons (None when one page holds all)."""
+) -> tuple[list[discord.Embed], discord.ui.View | None, Answer]:
+    """One page of ranked results with its paging buttons (None when one page holds all), and
+    the answer it shows."""
     max_results = bot.settings.max_results
     answer = await fetch_slice(bot.engine, ref, start + page * per_page, per_page)
     reachable = max(0, min(answer.total, max_results) - start)
@@ -460,7 +462,7 @@ async def answer_page(
         answer = await fetch_slice(bot.engine, ref, start + page * per_page, per_page)
     embed = render.answer_embed(answer, heading=heading, show_lead=False, page=(page, pages))
     if pages <= 1:
-        return [embed], None
+        return [embed], None, answer
     prefix = f"pb:pg:{owner}:{pages}:{per_page}:{start}:f:"
     query = encode_query(ref, ID_MAX - len(prefix), bot.query_keys)
     view = _view()
@@ -470,7 +472,7 @@ async def answer_page(
         pages,
         lambda target, slot, off: PageButton(owner, target, per_page, start, slot, query, off=off),
     )
-    return [embed], view
+    return [embed], view, answer
 
 
 async def send_pages(
@@ -484,7 +486,7 @@ async def send_pages(
     start: int = 0,
 ) -> None:
     """The first page of ranked results, with paging buttons when there is more than one."""
-    embeds, view = await answer_page(
+    embeds, view, answer = await answer_page(
         _bot(interaction),
         ref,
         owner=owner,
@@ -493,6 +495,7 @@ async def send_pages(
         start=start,
         heading=heading,
     )
+    progress(interaction).shown = tuple(hit.paper.id for hit in answer.hits)
     await replies.send(interaction, embeds=embeds, view=view, ephemeral=ephemeral)
 
 
@@ -551,5 +554,6 @@ async def send_answer(
     if answer.empty:
         await replies.send_private(target, content=note, embeds=[embed])
         return None
+    progress(target).shown = tuple(hit.paper.id for hit in answer.hits)
     view = answer_view(answer, ref, bot.query_keys)
     return await replies.send(target, content=note, embeds=[embed], view=view, ephemeral=ephemeral)

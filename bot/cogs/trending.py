@@ -1,6 +1,7 @@
 """/trending [days], and the counters behind it: after a slash command completes in a server,
 the papers it opened (/paper, /similar), saved (/save) or showed for a question (/ask, /search
-first page) are counted per guild, per paper, per day. No user id or question text is stored."""
+first page, as recorded when the answer was sent) are counted per guild, per paper, per day. No
+user id or question text is stored."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from discord.ext import commands
 
 from bot import render, replies
 from bot.cogs.base import PaperCog
+from bot.interaction_state import progress
 from bot.text import clip
 from retrieval.errors import PaperbotError
 
@@ -36,25 +38,24 @@ class TrendingCog(PaperCog):
         if guild_id is None:
             return
         try:
-            await self._count(guild_id, command.qualified_name, interaction.namespace)
+            await self._count(guild_id, command.qualified_name, interaction)
         except PaperbotError:
             return  # a paper or question that no longer resolves: nothing to count
         except Exception:  # counting must never disturb the command that already answered
             log.exception("could not count activity for /%s", command.qualified_name)
 
-    async def _count(self, guild_id: int, name: str, options: app_commands.Namespace) -> None:
+    async def _count(self, guild_id: int, name: str, interaction: discord.Interaction) -> None:
         engine = self.engine
+        options = interaction.namespace
         if name in BY_ID and isinstance(getattr(options, "id", None), str):
             paper = await engine.paper(options.id)
             await engine.trending.record(guild_id, BY_ID[name], [paper.id])
-        elif name == "ask" and isinstance(getattr(options, "question", None), str):
-            answer = await engine.ask(options.question, limit=self.settings.answer_results)
-            await engine.trending.record(guild_id, "asks", [h.paper.id for h in answer.hits])
-        elif name == "search" and isinstance(getattr(options, "query", None), str):
-            limit = getattr(options, "results", None) or self.settings.search_results
-            collection = getattr(options, "collection", None)
-            answer = await engine.ask(options.query, limit=limit, collection=collection)
-            await engine.trending.record(guild_id, "asks", [h.paper.id for h in answer.hits])
+        elif name in ("ask", "search"):
+            # The papers the answer actually showed, as the command left them: the question is
+            # not ranked a second time.
+            shown = progress(interaction).shown
+            if shown:
+                await engine.trending.record(guild_id, "asks", list(shown))
 
     @app_commands.command()
     @app_commands.describe(days="How many days back (default 7, at most 90)")
