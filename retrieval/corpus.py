@@ -79,9 +79,10 @@ class Corpus:
                 found.setdefault(slug, []).append(int(number))
         return found
 
-    @property
+    @cached_property
     def collection_infos(self) -> list[CollectionInfo]:
-        """The loaded collections as the shared resolver (`collection_names`) reads them."""
+        """The loaded collections as the shared resolver (`collection_names`) reads them.
+        Counted once per snapshot: chat reads them on every message."""
         return [
             CollectionInfo(name, slug, int(mask.sum()), 0)
             for slug, (name, mask) in self.collections.items()
