@@ -108,10 +108,10 @@ class ChatService:
         try:
             reply = await self._answer(intent, state, max_idle)
         except NoRecentAnswer as error:
-            if intent.kind is IntentKind.QUESTION_ABOUT_PAPER and intent.message:
-                # "which one is faster?" with nothing to point into is a question to search.
-                return await self._search(replace(intent, query=intent.message), state, who)
-            return Reply(ReplyKind.PROBLEM, intent, error=error)
+            if not (intent.kind is IntentKind.QUESTION_ABOUT_PAPER and intent.message):
+                return Reply(ReplyKind.PROBLEM, intent, error=error)
+            # "which one is faster?" with nothing to point into is a question to search.
+            reply = await self._search(replace(intent, query=intent.message), state)
         except ConversationError as error:
             return Reply(ReplyKind.PROBLEM, intent, error=error)
         except PaperbotError as error:
@@ -157,7 +157,7 @@ class ChatService:
             answer = await self._engine.similar(paper_id, limit=self._page_size)
             return self._answered(intent, answer, state, None, 0, None)
         if kind is IntentKind.SEARCH:
-            return await self._search(intent, state, None)
+            return await self._search(intent, state)
         ids = resolve_refs(intent.refs, state, now, max_idle)
         papers = [await self._engine.paper(paper_id) for paper_id in ids]
         question = intent.query if kind is IntentKind.QUESTION_ABOUT_PAPER else ""
@@ -181,17 +181,12 @@ class ChatService:
         )
         return Reply(reply_kind, intent, papers=notes, state=new_state)
 
-    async def _search(
-        self, intent: Intent, state: ConversationState | None, who: Conversation | None
-    ) -> Reply:
+    async def _search(self, intent: Intent, state: ConversationState | None) -> Reply:
         answer = await self._engine.ask(
             intent.query or intent.message, limit=self._page_size, collection=intent.collection
         )
         reply = self._answered(intent, answer, state, answer.question, 0, intent.collection)
-        reply = replace(reply, unknown_collection=intent.unknown_collection)
-        if who is not None and reply.state is not None:
-            await self._memory_store.save(who.scope, who.user_id, reply.state)
-        return reply
+        return replace(reply, unknown_collection=intent.unknown_collection)
 
     def _answered(
         self,
