@@ -372,7 +372,3 @@ def ingest_embed(report: IngestReport, *, title: str) -> discord.Embed:
 def error_text(message: str) -> str:
     """A user-facing error line: cleaned (our own markdown kept) and short enough for content."""
     return clip(message, 1900, escaped=False)
-
-
-def question_preview(question: str, limit: int = 80) -> str:
-    return clip(question, limit)

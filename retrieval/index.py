@@ -158,19 +158,6 @@ class BM25Index:
             forward=token_terms,
         )
 
-    def with_params(self, params: BM25Params) -> BM25Index:
-        """The same postings under other k1/b/epsilon (IDF and length norms recomputed)."""
-        return BM25Index(
-            self.terms,
-            self.offsets,
-            self.postings_docs,
-            self.postings_tf,
-            self.doc_len,
-            self.keys,
-            params,
-            self.forward,
-        )
-
     # -- querying ------------------------------------------------------------------------------
 
     def __contains__(self, term: str) -> bool:
@@ -182,10 +169,6 @@ class BM25Index:
         if number is None:
             return np.zeros(0, dtype=np.int32)
         return self.postings_docs[self.offsets[number] : self.offsets[number + 1]]
-
-    def document_frequency(self, term: str) -> int:
-        number = self.term_ids.get(term)
-        return 0 if number is None else int(self.offsets[number + 1] - self.offsets[number])
 
     def idf_of(self, term: str) -> float:
         number = self.term_ids.get(term)
