@@ -32,7 +32,7 @@ import sqlite3
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +40,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 TOP = 10
-K1, B, EPSILON = 1.2, 0.75, 0.25  # paperbot's defaults, used by every system that takes them
+
 DOCS_BEGIN = "<!-- speed.py: generated, do not edit by hand -->"
 DOCS_END = "<!-- speed.py: end -->"
 
@@ -65,11 +65,25 @@ class System:
 # -- systems ------------------------------------------------------------------------------------
 
 
+def default_settings() -> Any:
+    """paperbot's own defaults (no environment, no .env): the one source of the parameters."""
+    from config.settings import Settings
+
+    return Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+def bm25_parameters() -> Any:
+    from retrieval.parameters import bm25_params
+
+    return bm25_params(default_settings())
+
+
 def paperbot_systems(tokens: list[list[str]], base: list[Any]) -> list[System]:
     from retrieval import text as analysis
     from retrieval.acronyms import AcronymTable
-    from retrieval.index import BM25Index, BM25Params
+    from retrieval.index import BM25Index
     from retrieval.models import ParsedQuery
+    from retrieval.parameters import rank_options
 
     try:
         from retrieval.corpus import Corpus
@@ -79,7 +93,7 @@ def paperbot_systems(tokens: list[list[str]], base: list[Any]) -> list[System]:
 
     before = rss_mb()
     started = time.perf_counter()
-    index = BM25Index.build(tokens, list(range(len(tokens))), BM25Params(K1, B, EPSILON))
+    index = BM25Index.build(tokens, list(range(len(tokens))), bm25_parameters())
     build_s = time.perf_counter() - started
     memory = rss_mb() - before
     # Acronym definitions as the store counts them: per paper, over all copies.
@@ -99,8 +113,9 @@ def paperbot_systems(tokens: list[list[str]], base: list[Any]) -> list[System]:
         generation=1,
     )
     # Engine.rank_text's options for depth 10: the first max_results are what ask() shows.
-    enhanced = RankOptions(mode="enhanced", max_results=50, rerank_depth=50)
-    exact = RankOptions(mode="exact", max_results=TOP)
+    defaults = rank_options(default_settings())
+    enhanced = replace(defaults, mode="enhanced")
+    exact = replace(defaults, mode="exact", max_results=TOP)
 
     def ranked(options: RankOptions) -> Callable[[str], object]:
         def run(text: str) -> object:
@@ -125,7 +140,8 @@ def bm25s_system(tokens: list[list[str]]) -> System:
 
     before = rss_mb()
     started = time.perf_counter()
-    model = bm25s.BM25(k1=K1, b=B, backend="numba")
+    params = bm25_parameters()
+    model = bm25s.BM25(k1=params.k1, b=params.b, backend="numba")
     model.index(tokens, show_progress=False)
     build_s = time.perf_counter() - started
     memory = rss_mb() - before
@@ -214,7 +230,8 @@ def rank_bm25_system(tokens: list[list[str]], sample: int) -> System:
 
     before = rss_mb()
     started = time.perf_counter()
-    model = BM25Okapi(tokens, k1=K1, b=B, epsilon=EPSILON)
+    params = bm25_parameters()
+    model = BM25Okapi(tokens, k1=params.k1, b=params.b, epsilon=params.epsilon)
     build_s = time.perf_counter() - started
     memory = rss_mb() - before
 
@@ -235,9 +252,9 @@ def rank_bm25_system(tokens: list[list[str]], sample: int) -> System:
 def exact_equality(tokens: list[list[str]], texts: list[str], model: Any) -> float:
     """Largest relative difference between paperbot exact and rank_bm25 over the top 10s."""
     from retrieval import text as analysis
-    from retrieval.index import BM25Index, BM25Params
+    from retrieval.index import BM25Index
 
-    index = BM25Index.build(tokens, list(range(len(tokens))), BM25Params(K1, B, EPSILON))
+    index = BM25Index.build(tokens, list(range(len(tokens))), bm25_parameters())
     worst = 0.0
     for text in texts:
         terms = analysis.analyze(text)

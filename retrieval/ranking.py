@@ -9,17 +9,18 @@ bonus for query words that stand next to each other in the paper, as they do in 
 from __future__ import annotations
 
 import difflib
-import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from retrieval import topk
+from retrieval.acronym_credit import credit_postings
 from retrieval.acronyms import Alternative
 from retrieval.corpus import Corpus
-from retrieval.index import BM25Index, BoolArray, FloatArray
+from retrieval.index import BM25Index, BoolArray
 from retrieval.models import ParsedQuery
+from retrieval.proximity import proximity_bonuses
 
 Analyzer = Callable[[str], list[str]]
 
@@ -63,51 +64,6 @@ def query_terms(
     return [(term, 1.0) for term in unique], alternatives
 
 
-def _credit_alternatives(
-    index: BM25Index, alternatives: Sequence[Alternative], weight: float
-) -> topk.Postings | None:
-    """Each paper's credit for the other forms of its acronyms, as one extra postings list.
-
-    A paper's score rises to the better of the written and the other form: the credit is
-    max(other - written, 0), which is non-zero only where an other form occurs, so the list
-    holds just those papers (every one of them counts as matched, as before). Dense arrays:
-    a long form's words are common, and sorting their union cost milliseconds.
-    """
-    holding = np.zeros(index.size, dtype=np.bool_)
-    credit = np.zeros(index.size, dtype=np.float64)
-    for alternative in alternatives:
-        other_terms = [(index.term_number(term), weight) for term in alternative.other]
-        if all(number is None for number, _ in other_terms):
-            continue
-        other = _dense_scores(index, other_terms, holding)
-        written = _dense_scores(
-            index, [(index.term_number(term), 1.0) for term in alternative.written], None
-        )
-        credit += np.maximum(other - written, 0.0)
-    if not holding.any():
-        return None
-    docs = np.flatnonzero(holding).astype(np.int32)
-    impacts = credit[docs].astype(np.float32)
-    bound = float(impacts.max())
-    return topk.Postings(docs, impacts, 0, len(docs), 1.0, bound, extra=True)
-
-
-def _dense_scores(
-    index: BM25Index, terms: Sequence[tuple[int | None, float]], holding: BoolArray | None
-) -> FloatArray:
-    """Weighted BM25 scores over all documents; marks the documents found in `holding`."""
-    values = np.zeros(index.size, dtype=np.float64)
-    for number, weight in terms:
-        if number is None:
-            continue
-        start, end = int(index.offsets[number]), int(index.offsets[number + 1])
-        docs = index.postings_docs[start:end]
-        values[docs] += weight * index.impacts[start:end].astype(np.float64)
-        if holding is not None:
-            holding[docs] = True
-    return values
-
-
 def _docs_with_all(index: BM25Index, terms: Sequence[str]) -> BoolArray:
     mask = np.ones(index.size, dtype=np.bool_)
     for term in terms:
@@ -128,55 +84,6 @@ def _has_sequence(sequence: np.ndarray, wanted: Sequence[int]) -> bool:
             return False
         starts = starts[sequence[starts + offset] == number]
     return len(starts) > 0
-
-
-def proximity_bonuses(
-    index: BM25Index, docs: np.ndarray, query: Sequence[int], window: int
-) -> FloatArray:
-    """Sequential-dependence style evidence that the query's words stand together, per document.
-
-    Half is the share of adjacent query-word pairs found adjacent and in order (phrases, titles),
-    half the share of all query-word pairs found within `window` words in any order. One
-    vectorised pass over the query words of all `docs` at once.
-    """
-    distinct = sorted(set(query))
-    width = len(distinct)
-    bonuses = np.zeros(len(docs), dtype=np.float64)
-    if width < 2 or len(docs) == 0:
-        return bonuses
-    local = np.full(len(index.terms), -1, dtype=np.int64)
-    local[distinct] = np.arange(width)
-    starts = index.doc_start[docs]
-    lengths = index.doc_start[docs + 1] - starts
-    first = np.repeat(np.cumsum(lengths) - lengths, lengths)
-    places = np.arange(int(lengths.sum())) - first
-    terms = local[index.forward[np.repeat(starts, lengths) + places]]
-    owners = np.repeat(np.arange(len(docs)), lengths)
-    keep = terms >= 0
-    places, terms, owners = places[keep], terms[keep], owners[keep]
-
-    square = width * width
-    adjacent = {(local[a], local[b]) for a, b in itertools.pairwise(query) if a != b}
-    adjacent_codes = np.array([a * width + b for a, b in adjacent], dtype=np.int64)
-    nearby: list[np.ndarray] = []
-    ordered = np.zeros(0, dtype=np.int64)
-    # Query words within `window` positions are at most `window` entries apart in this list.
-    for step in range(1, window + 1):
-        left, right = terms[:-step], terms[step:]
-        together = (owners[step:] == owners[:-step]) & (left != right)
-        gap = places[step:] - places[:-step]
-        near = together & (gap <= window)
-        low, high = np.minimum(left, right), np.maximum(left, right)
-        nearby.append(owners[:-step][near] * square + low[near] * width + high[near])
-        if step == 1:
-            pair = left * width + right
-            hit = together & (gap == 1) & np.isin(pair, adjacent_codes)
-            ordered = owners[:-step][hit] * square + pair[hit]
-    found_near = np.bincount(np.unique(np.concatenate(nearby)) // square, minlength=len(docs))
-    found_ordered = np.bincount(np.unique(ordered) // square, minlength=len(docs))
-    in_order = found_ordered / len(adjacent) if adjacent else np.zeros(len(docs))
-    all_pairs = width * (width - 1) // 2
-    return np.asarray(0.5 * (in_order + found_near / all_pairs), dtype=np.float64)
 
 
 def rank(
@@ -208,9 +115,7 @@ def rank(
         for number, weight in ((index.term_number(term), weight) for term, weight in weighted)
         if number is not None and weight != 0
     ]
-    credit = _credit_alternatives(index, alternatives, options.expansion_weight)
-    if credit is not None:
-        lists.append(credit)
+    lists += credit_postings(index, alternatives, options.expansion_weight)
     mask = None if allowed is None else allowed.copy()
     for excluded in parsed.excluded:
         words = analyze(excluded)

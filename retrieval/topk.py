@@ -14,48 +14,15 @@ at 100k documents); without it the same order of additions runs exhaustively in 
 
 from __future__ import annotations
 
-import os
-import tempfile
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-
-def _writable_cache_dir() -> str:
-    """Where numba keeps compiled kernels: beside the code when that folder is writable (the
-    default), else the user's cache folder, else the temp folder. Without one it can write to,
-    numba refuses to compile a cached function at all (a read-only install)."""
-    user_cache = os.environ.get("XDG_CACHE_HOME") or Path("~/.cache").expanduser()
-    candidates = [
-        Path(__file__).parent / "__pycache__",
-        Path(user_cache) / "paperbot",
-        Path(tempfile.gettempdir()) / f"paperbot-numba-{os.getuid()}",
-    ]
-    for folder in candidates:
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            continue
-        if os.access(folder, os.W_OK):
-            return str(folder)
-    return str(candidates[-1])
-
-
-numba: Any
-try:
-    import numba
-except ImportError:  # pragma: no cover - the numpy path is tested directly
-    numba = None
-else:
-    # An operator's own NUMBA_CACHE_DIR wins. Set on numba's config, not in os.environ, so
-    # child processes (which may run as another user) choose for themselves.
-    if not os.environ.get("NUMBA_CACHE_DIR"):
-        numba.config.CACHE_DIR = _writable_cache_dir()
+from retrieval import compiled
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -125,12 +92,14 @@ class _Scratch(threading.local):
         self.size = -1
         self.scores = np.zeros(0, dtype=np.float64)
         self.seen = np.zeros(0, dtype=np.uint8)
+        self.found = np.zeros(0, dtype=np.int32)
 
     def ensure(self, size: int) -> None:
         if self.size != size:
             self.size = size
             self.scores = np.zeros(size, dtype=np.float64)
             self.seen = np.zeros(size, dtype=np.uint8)
+            self.found = np.zeros(size, dtype=np.int32)
 
 
 _scratch = _Scratch()
@@ -176,6 +145,57 @@ def _best(buffer_docs: Any, buffer_scores: Any, filled: int, k: int) -> tuple[An
     return docs[order].astype(np.int64), values[order]
 
 
+def _best_ascending(docs: Any, values: Any, filled: int, k: int) -> tuple[Any, Any]:
+    """The best k of documents given in ascending order: a stable sort on the score alone
+    breaks ties by document, after a partition drops all but the best k (and their ties)."""
+    docs = docs[:filled]
+    values = values[:filled]
+    if filled > k:
+        cut = np.partition(values.copy(), filled - k)[filled - k]
+        keep = values >= cut
+        docs = docs[keep]
+        values = values[keep]
+    order = np.argsort(-values, kind="mergesort")[:k]
+    return docs[order], values[order]
+
+
+# Documents sampled to bound the k-th best score from below before the full scan.
+_SAMPLES = 4096
+
+
+def _sampled_floor(scores: Any, seen: Any, mask: Any, use_mask: bool, k: int) -> float:
+    """A score the k-th best matched document reaches: the k-th best of an evenly spaced
+    sample of the matched documents (a subset's k-th best is never above the whole set's).
+    -inf when the sample holds fewer than k matched documents."""
+    stride = max(1, len(scores) // _SAMPLES)
+    sample = np.empty(len(scores) // stride + 1, dtype=np.float64)
+    n = 0
+    for d in range(0, len(scores), stride):
+        if seen[d] and (not use_mask or mask[d]):
+            sample[n] = scores[d]
+            n += 1
+    if n < k:
+        return -np.inf
+    return float(np.partition(sample[:n], n - k)[n - k])
+
+
+def _above(scores: Any, seen: Any, mask: Any, use_mask: bool, floor: float, found: Any) -> int:
+    """Every matched document scoring at least `floor`, into `found` in ascending order: the
+    best k are among them. Returns how many.
+
+    The test on the score comes first and is false for nearly every document once the floor
+    is above zero, so the scan runs at memory speed instead of paying a branch per document.
+    `found` is preallocated for all documents: growing an array inside the loop makes numba
+    count references on every iteration (100x slower, measured).
+    """
+    filled = 0
+    for d in range(len(scores)):
+        if scores[d] >= floor and seen[d] and (not use_mask or mask[d]):
+            found[filled] = d
+            filled += 1
+    return filled
+
+
 def _kernel(
     docs_all: Any,
     impacts_all: Any,
@@ -193,6 +213,7 @@ def _kernel(
     k: int,
     scores: Any,
     seen: Any,
+    found: Any,
 ) -> tuple[Any, Any, int]:
     # Dense accumulators and full scans: a scan of N scores is sequential and cheap, while
     # tracking which documents were touched costs a dependent branch per posting. Scans test
@@ -307,12 +328,12 @@ def _kernel(
             if scores[d] > threshold:
                 filled, cut = _offer(buffer_docs, buffer_scores, filled, k, d, scores[d])
                 threshold = max(threshold, cut)
+        best, best_values = _best(buffer_docs, buffer_scores, filled, k)
     else:
-        for d in range(size):
-            if scores[d] > threshold and seen[d] and (not use_mask or mask[d]):
-                filled, cut = _offer(buffer_docs, buffer_scores, filled, k, d, scores[d])
-                threshold = max(threshold, cut)
-    best, best_values = _best(buffer_docs, buffer_scores, filled, k)
+        floor = _sampled_floor(scores, seen, mask, use_mask, k)
+        filled = _above(scores, seen, mask, use_mask, floor, found)
+        found_docs = found[:filled].astype(np.int64)
+        best, best_values = _best_ascending(found_docs, scores[found_docs], filled, k)
     total = 0
     if count_total and use_mask:
         for d in range(size):
@@ -325,27 +346,14 @@ def _kernel(
     return best, best_values, total
 
 
-if numba is not None:
-    # The kernel calls these compiled; numba compiles lazily, on the first search.
-    _offer = numba.njit(cache=True, nogil=True)(_offer)
-    _best = numba.njit(cache=True, nogil=True)(_best)
-
-_compiled: Any = None
-_lock = threading.Lock()
-
-
-def _compiled_kernel() -> Any:
-    global _compiled
-    if _compiled is None and numba is not None:
-        with _lock:
-            if _compiled is None:
-                _compiled = numba.njit(cache=True, nogil=True)(_kernel)
-    return _compiled
-
-
-def available() -> bool:
-    """Whether the compiled kernel can be used (numba is installed)."""
-    return numba is not None
+# The kernel calls these compiled; numba compiles lazily, on the first search.
+_offer = compiled.helper(_offer)
+_best = compiled.helper(_best)
+_sampled_floor = compiled.helper(_sampled_floor)
+_above = compiled.helper(_above)
+_best_ascending = compiled.helper(_best_ascending)
+_compiled_kernel = compiled.compile_lazily(_kernel)
+available = compiled.available
 
 
 def _readonly(array: Any) -> Any:
@@ -386,15 +394,28 @@ def search(
     bounds = np.array([item.bound for item in items], dtype=np.float64)
     rest = np.concatenate([np.cumsum(bounds[::-1])[::-1][1:], [0.0]])
     own = [item for item in items if not item.extra] or items
-    extra = [item for item in items if item.extra] or items
-    # The kernel reads from two pairs of arrays: the index's and one extra pair.
-    if len({id(item.docs) for item in own}) > 1 or len({id(item.docs) for item in extra}) > 1:
-        raise ValueError("postings lists come from more than two arrays")
+    # The kernel reads from two pairs of arrays: the index's, and the extra lists laid end
+    # to end (each is short next to the index, and copying it costs less than a dispatch).
+    if len({id(item.docs) for item in own}) > 1:
+        raise ValueError("postings lists come from more than one index")
     docs_all, impacts_all = _readonly(own[0].docs), _readonly(own[0].impacts)
-    extra_docs, extra_impacts = _readonly(extra[0].docs), _readonly(extra[0].impacts)
-    from_extra = np.array([item.extra for item in items], dtype=np.bool_)
+    extras = [item for item in items if item.extra]
     starts = np.array([item.start for item in items], dtype=np.int64)
     ends = np.array([item.end for item in items], dtype=np.int64)
+    if extras:
+        extra_docs = _readonly(
+            np.concatenate([item.docs[item.start : item.end] for item in extras])
+        )
+        extra_impacts = _readonly(
+            np.concatenate([item.impacts[item.start : item.end] for item in extras])
+        )
+        placed = np.cumsum([0] + [item.end - item.start for item in extras])
+        extra_at = [place for place, item in enumerate(items) if item.extra]
+        starts[extra_at] = placed[:-1]
+        ends[extra_at] = placed[1:]
+    else:
+        extra_docs, extra_impacts = docs_all, impacts_all
+    from_extra = np.array([item.extra for item in items], dtype=np.bool_)
     weights = np.array([item.weight for item in items], dtype=np.float64)
     use_mask = mask is not None
     mask_array = mask if use_mask else np.zeros(1, dtype=np.bool_)
@@ -416,5 +437,6 @@ def search(
         k,
         _scratch.scores,
         _scratch.seen,
+        _scratch.found,
     )
     return TopK(best, values, int(total))

@@ -101,3 +101,44 @@ def test_a_mask_limits_the_best_and_the_total() -> None:
     found = topk.search(_lists(index, [("a", 1.0)]), index.size, mask, 10)
     assert found.docs.tolist() == [0, 3]
     assert found.total == 2
+
+
+def _segments(size: int, densities: list[float], rng: np.random.Generator) -> list[topk.Postings]:
+    """Lists laid end to end in one pair of arrays, like an index's, with tied impacts."""
+    parts = [np.flatnonzero(rng.random(size) < density).astype(np.int32) for density in densities]
+    docs = np.concatenate(parts) if parts else np.zeros(0, np.int32)
+    impacts = rng.choice([0.25, 0.5, 1.0, 2.0], size=len(docs)).astype(np.float32)
+    lists, start = [], 0
+    for part, weight in zip(parts, rng.choice([1.0, 0.3], size=len(parts)), strict=True):
+        end = start + len(part)
+        bound = weight * float(impacts[start:end].max()) if end > start else 0.0
+        lists.append(topk.Postings(docs, impacts, start, end, float(weight), bound))
+        start = end
+    return lists
+
+
+@pytest.mark.skipif(not topk.available(), reason="numba is not installed")
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(9_000, 60_000),
+    st.lists(st.sampled_from([0.0001, 0.002, 0.05, 0.4]), min_size=1, max_size=5),
+    st.integers(0, 3),
+    st.sampled_from([1, 10, 50, 300]),
+    st.booleans(),
+    st.integers(0, 2**32 - 1),
+)
+def test_large_corpora_and_several_extra_lists_match_the_reference(
+    size: int, densities: list[float], extras: int, k: int, with_mask: bool, seed: int
+) -> None:
+    # Above 4,096 documents the k-th best is first bounded from a sample: the bound must never
+    # lose a document, ties included; extra lists from separate arrays are laid end to end.
+    rng = np.random.default_rng(seed)
+    lists = _segments(size, densities, rng)
+    for number in range(extras):
+        lists += [_extra(size, seed + number)]
+    mask = rng.random(size) < 0.5 if with_mask else None
+    found = topk.search(lists, size, mask, k)
+    full = topk.search_numpy(lists, size, mask, k)
+    assert found.docs.tolist() == full.docs.tolist()
+    assert found.scores.tolist() == full.scores.tolist()
+    assert found.total == full.total
