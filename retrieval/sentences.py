@@ -34,7 +34,9 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     """Character spans (start, end) of the sentences of `text`, in order, without surrounding
     whitespace. Every non-space character of `text` lies in exactly one span."""
     math = [(m.start(), m.end()) for m in _MATH.finditer(text)] if "$" in text else []
-    parens = _paren_depths(text) if "(" in text else None
+    # Depths matter only at "?" and "!" (_ends_sentence): most abstracts have neither.
+    needs_depths = "(" in text and ("?" in text or "!" in text)
+    parens = _paren_depths(text) if needs_depths else None
     spans: list[tuple[int, int]] = []
     start = 0
     math_index = 0
