@@ -1,0 +1,124 @@
+"""Ingest of N abstracts from ONE JSONL file: wall time and peak memory of the whole process tree.
+
+    .venv/bin/python benchmarks/ingest_scale.py --size 1000000 --data ../shared/data --work /tmp/pb
+
+Writes the replicated corpus of benchmarks/corpus.py (distinct tag word per copy) as a single
+JSONL file, then runs `paperbot ingest FILE` into a fresh database with the list limits raised to
+fit it (PAPERBOT_MAX_LIST_PAPERS, PAPERBOT_MAX_LIST_FILE_BYTES: what a user loading such a file
+sets). Memory is the summed RSS of paperbot and its worker processes, sampled every 0.2 s from
+/proc. The time includes building and writing the index. Issue 10's ingest target is judged at
+1M by the rule written below.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+# (target, rule over m, applies at this size or above)
+TARGETS = [
+    ("1M ingest from one JSONL <= 150 s", "m['seconds'] <= 150", 1_000_000),
+    ("1M ingest peak RSS <= 3 GB", "m['peak_rss_mb'] <= 3000", 1_000_000),
+]
+
+
+def write_single_file(data: Path, size: int, work: Path) -> Path:
+    sys.path.insert(0, str(HERE))
+    import corpus
+
+    path = work / f"one-{size}.jsonl"
+    if path.exists():
+        return path
+    partial = path.with_suffix(".partial")
+    with partial.open("w", encoding="utf-8") as file:
+        for doc in corpus.replicate(corpus.base_documents(data), size):
+            record = {"id": doc.id, "title": doc.title, "abstract": doc.abstract}
+            file.write(json.dumps(record, ensure_ascii=False) + "\n")
+    partial.rename(path)
+    return path
+
+
+def tree_rss_mb(root: int) -> float:
+    """Summed RSS of `root` and its descendants (children found through /proc/*/stat)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                parents[int(entry.name)] = int(fields[1])
+            except OSError:
+                continue
+    family, frontier = {root}, [root]
+    while frontier:
+        parent = frontier.pop()
+        for pid, ppid in parents.items():
+            if ppid == parent and pid not in family:
+                family.add(pid)
+                frontier.append(pid)
+    total = 0
+    for pid in family:
+        try:
+            with open(f"/proc/{pid}/statm") as file:
+                total += int(file.read().split()[1])
+        except OSError:
+            continue
+    return total * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=1_000_000)
+    parser.add_argument("--data", type=Path, required=True)
+    parser.add_argument("--work", type=Path, default=Path("/tmp/paperbot-ingest"))
+    args = parser.parse_args()
+    args.work.mkdir(parents=True, exist_ok=True)
+    source = write_single_file(args.data, args.size, args.work)
+    db = args.work / f"ingest-{args.size}.db"
+    for stale in args.work.glob(f"ingest-{args.size}.db*"):
+        if stale.is_dir():
+            shutil.rmtree(stale)
+        else:
+            stale.unlink()
+    env = {
+        **os.environ,
+        "PAPERBOT_DB_PATH": str(db),
+        "PAPERBOT_MAX_LIST_PAPERS": str(args.size + 1),
+        "PAPERBOT_MAX_LIST_FILE_BYTES": str(source.stat().st_size + 1),
+    }
+    command = [str(ROOT / ".venv" / "bin" / "paperbot"), "ingest", str(source)]
+    started = time.perf_counter()
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    peak = 0.0
+    while process.poll() is None:
+        peak = max(peak, tree_rss_mb(process.pid))
+        time.sleep(0.2)
+    seconds = time.perf_counter() - started
+    output = process.stdout.read().decode() if process.stdout else ""
+    m = {"seconds": seconds, "peak_rss_mb": peak, "exit": process.returncode}
+    print(output.strip().splitlines()[-1] if output.strip() else "(no output)")
+    print(f"\n**{args.size:,} abstracts in one file** ({source.stat().st_size / 1e6:,.0f} MB),")
+    print(f"load average {os.getloadavg()[0]:.2f}\n")
+    print("| seconds | papers/s | peak RSS MB (process tree) | exit |\n|---|---|---|---|")
+    print(f"| {seconds:.1f} | {args.size / seconds:,.0f} | {peak:,.0f} | {process.returncode} |\n")
+    print("| target | rule | verdict |\n|---|---|---|")
+    for name, rule, applies in TARGETS:
+        if args.size < applies:
+            verdict = f"NOT MEASURED ({args.size:,} abstracts)"
+        elif process.returncode != 0:
+            verdict = "NOT MET (ingest failed)"
+        else:
+            verdict = "MET" if eval(rule, {}, {"m": m}) else "NOT MET"
+        print(f"| {name} | `{rule}` | {verdict} |")
+    return process.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
