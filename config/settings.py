@@ -134,6 +134,12 @@ class Settings(BaseSettings):
         le=3600,
         description="How often a running bot records itself for `paperbot status`.",
     )
+    node_retention_hours: float = Field(
+        default=24.0,
+        gt=0,
+        le=24 * 365,
+        description="A process silent this long is dropped from `paperbot status` and /stats.",
+    )
 
     # Conversation
     conversation_idle_minutes: float = Field(

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_NODE_COLUMNS = "node_id, host, pid, shard_ids, generation, started_at, heartbeat_at"
+_NODE_COLUMNS = "node_id, host, pid, shard_ids, generation, started_at, heartbeat_at, guilds"
 
 # Held for the length of a transaction that allocates keys or bumps the generation: keys then
 # ascend in commit order (a reader's `after_key` never skips a row committed later with a
@@ -545,12 +545,13 @@ class PostgresStore(PostgresCommunity):
 
         await self._transaction(work)
 
-    async def heartbeat(self, node: NodeRow) -> None:
+    async def heartbeat(self, node: NodeRow, *, forget_before: float | None = None) -> None:
         async def work(db: Db) -> None:
             await db.execute(
-                f"INSERT INTO nodes ({_NODE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+                f"INSERT INTO nodes ({_NODE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
                 "ON CONFLICT (node_id) DO UPDATE SET shard_ids = excluded.shard_ids, "
-                "generation = excluded.generation, heartbeat_at = excluded.heartbeat_at",
+                "generation = excluded.generation, heartbeat_at = excluded.heartbeat_at, "
+                "guilds = excluded.guilds",
                 node.node_id,
                 node.host,
                 node.pid,
@@ -558,7 +559,14 @@ class PostgresStore(PostgresCommunity):
                 node.generation,
                 node.started_at,
                 node.heartbeat_at,
+                node.guilds,
             )
+            if forget_before is not None:
+                await db.execute(
+                    "DELETE FROM nodes WHERE heartbeat_at < $1 AND node_id != $2",
+                    forget_before,
+                    node.node_id,
+                )
 
         await self._transaction(work)
 

@@ -202,15 +202,15 @@ def test_status_lists_processes_and_flags_the_silent_one(tmp_path: Path) -> None
         async with await SqliteStore.open(tmp_path / "cli.db") as store:
             await store.heartbeat(NodeRow("old:7:1", "old", 7, "0", 2, 1.0, 1.0))
             now = time.time()
-            await store.heartbeat(NodeRow("new:8:2", "new", 8, "1,2", 3, now, now))
+            await store.heartbeat(NodeRow("new:8:2", "new", 8, "1,2", 3, now, now, 1200))
 
     asyncio.run(report())
     result = run(tmp_path, "status", PAPERBOT_HEARTBEAT_SECONDS="15")
     assert result.returncode == 0, result.stderr
     old, new = result.stdout.strip().splitlines()  # oldest start first
-    assert old.startswith("old  pid 7  shards 0  generation 2  heartbeat ")
+    assert old.startswith("old  pid 7  shards 0  generation 2  guilds 0  heartbeat ")
     assert old.endswith("STALE")
-    assert new.startswith("new  pid 8  shards 1,2  generation 3  heartbeat ")
+    assert new.startswith("new  pid 8  shards 1,2  generation 3  guilds 1,200  heartbeat ")
     assert "STALE" not in new
 
 
