@@ -14,6 +14,7 @@ from typing import Any
 
 from bot import console
 from bot.chat_console import run_chat
+from bot.logs import redactor
 from bot.wording import plural
 from config.settings import Settings, SettingsError, env_file_warning, load_settings
 from retrieval.engine import Engine
@@ -382,8 +383,13 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as error:
         print(f"paperbot: {error}", file=sys.stderr)
         return 2
-    if args.command not in {"run", "sync", "start", None}:
+    bot_logs = args.command in {"run", "sync"} or (
+        args.command in {"start", None} and settings.discord_token is not None
+    )
+    if not bot_logs:  # the bot configures its own logging (bot/logs.py); the rest warns here
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(redactor(settings))
     try:
         return asyncio.run(_dispatch(args, settings))
     except PaperbotError as error:

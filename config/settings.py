@@ -13,7 +13,7 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from dotenv import dotenv_values
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
@@ -272,6 +272,14 @@ def env_file_warning(path: Path = ENV_FILE) -> str | None:
         f"warning: {path} can be read by other users (mode {stat.S_IMODE(mode):03o}) and may "
         f"hold the Discord token; run `chmod 600 {path}`"
     )
+
+
+def url_secrets(url: str) -> list[str]:
+    """The password(s) a database URL holds (in its user part or `?password=`), as written and
+    percent-decoded, so no message or log line repeats them. Raises ValueError if unparseable."""
+    parts = urlsplit(url)
+    found = [parts.password or "", *parse_qs(parts.query).get("password", [])]
+    return sorted({form for secret in found if secret for form in (secret, unquote(secret))})
 
 
 def _secrets() -> set[str]:
