@@ -58,6 +58,8 @@ _NODE_COLUMNS = "node_id, host, pid, shard_ids, generation, started_at, heartbea
 # smaller key) and notifications arrive in generation order.
 INGEST_LOCK = MIGRATION_LOCK + 1
 _ATTEMPTS = 5
+# A retry that starts at the deadline still gets this long (a collision is over in milliseconds).
+_MIN_TRY_SECONDS = 0.1
 _T = TypeVar("_T")
 
 
@@ -611,16 +613,21 @@ class PostgresStore(PostgresCommunity):
         Collisions (serialization failures, deadlocks, a row another process wrote first) run
         it again after a short random pause, up to _ATTEMPTS times in all; a server that is
         away, or slower than `seconds`, is StoreUnavailable. A transaction that fails rolls
-        back whole.
+        back whole. `seconds` bounds the whole call (waiting for a connection, the work, a
+        second try), so a user's question is told within Discord's 3 s deadline.
         """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
         for attempt in range(1, _ATTEMPTS + 1):
             expired: list[bool] = []  # set by the watchdog
             try:
-                async with self._pool.acquire(timeout=seconds) as db:
+                left = max(deadline - loop.time(), _MIN_TRY_SECONDS)
+                async with self._pool.acquire(timeout=left) as db:
                     # Not asyncio.timeout: a cancelled query or transaction still waits for the
                     # server (cancel request, ROLLBACK, reset on release), which hangs on a
                     # server that stopped answering. Dropping the socket ends every such wait.
-                    watchdog = asyncio.get_running_loop().call_later(seconds, _expire, db, expired)
+                    left = max(deadline - loop.time(), _MIN_TRY_SECONDS)
+                    watchdog = loop.call_later(left, _expire, db, expired)
                     try:
                         if not transaction:
                             return await work(db)
