@@ -3,7 +3,8 @@
 Not collected by pytest (it needs the shared harness and a PostgreSQL server). Usage:
 
     /work/main/.venv/bin/python tests/e2e/cluster_check.py ../shared/harness \
-        [--database-url postgresql://postgres@127.0.0.1:5432/postgres] [--papers 100000]
+        [--database-url postgresql://postgres@127.0.0.1:5432/postgres] \
+        [--papers 100000 [--data ../shared/data]]
 
 A fresh database is created next to the one the URL names (default PAPERBOT_TEST_DATABASE_URL)
 and dropped at the end. The seeds (and with --papers N, N replicated real abstracts from
@@ -81,12 +82,12 @@ def ingest(paths: list[Path], env: dict[str, str], what: str) -> float:
     return took
 
 
-def write_papers(count: int, work: Path) -> Path:
+def write_papers(count: int, data: Path, work: Path) -> Path:
     """`count` distinct real abstracts (replicated with marker words) as JSONL files."""
     sys.path.insert(0, str(ROOT))
     from benchmarks.corpus import base_documents, write_corpus
 
-    base = base_documents(ROOT.parent / "shared" / "data")
+    base = base_documents(data)
     return write_corpus(base, count, work)
 
 
@@ -277,6 +278,12 @@ def main() -> int:
     parser.add_argument("harness", type=Path, help="path to the shared harness folder")
     parser.add_argument("--database-url", default=os.environ.get("PAPERBOT_TEST_DATABASE_URL"))
     parser.add_argument("--papers", type=int, default=0, help="ingest N replicated abstracts")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        help="with --papers: the shared data folder (conference_abstracts/, scifact/); "
+        "default: beside the harness folder",
+    )
     args = parser.parse_args()
     if not args.database_url:
         raise SystemExit("set PAPERBOT_TEST_DATABASE_URL or pass --database-url")
@@ -299,7 +306,8 @@ def main() -> int:
         cli = env | {"PAPERBOT_INDEX_DIR": str(work / "index-cli")}
         paths = [ROOT / "seeds"]
         if args.papers:
-            paths.append(write_papers(args.papers, work))
+            data = args.data or args.harness.resolve().parent / "data"
+            paths.append(write_papers(args.papers, data, work))
         numbers["ingest_s"] = ingest(paths, cli, "seeds" + (" and papers" if args.papers else ""))
         with Harness(guilds=4, recommended_shards=2) as h:
             try:
