@@ -67,7 +67,6 @@ def judge(error: BaseException) -> Verdict:
     if isinstance(error, PaperbotError):
         # The shells' own wording for domain errors (ids, collections, references).
         return Verdict(wording.problem(error), True)
-        return Verdict(str(error), True)
     if isinstance(error, OnCooldown | NotAllowed):
         return Verdict(str(error), True)
     if isinstance(error, app_commands.NoPrivateMessage):

@@ -14,6 +14,7 @@ from typing import Any
 
 from bot import console
 from bot.chat_console import run_chat
+from bot.logs import redactor
 from bot.wording import plural
 from config.settings import Settings, SettingsError, env_file_warning, load_settings
 from retrieval.engine import Engine
@@ -60,7 +61,13 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("collections", help="list collections")
     commands.add_parser("stats", help="corpus and index statistics")
     commands.add_parser("status", help="running bot processes and their last heartbeat")
-    commands.add_parser("run", help="run the Discord bot")
+    run = commands.add_parser("run", help="run the Discord bot")
+    run.add_argument(
+        "--shard-count", metavar="N", help="shards in the deployment (PAPERBOT_SHARD_COUNT)"
+    )
+    run.add_argument(
+        "--shard-ids", metavar="IDS", help="shards this process runs, e.g. 0-3 (PAPERBOT_SHARD_IDS)"
+    )
     move = commands.add_parser("migrate-store", help="copy the SQLite database into PostgreSQL")
     move.add_argument("--from", dest="source", type=Path, help="default: PAPERBOT_DB_PATH")
     move.add_argument("--to", dest="target", help="default: PAPERBOT_DATABASE_URL")
@@ -346,18 +353,43 @@ async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     return await _with_engine(settings, work)
 
 
+# `paperbot run` flags that override a setting: (argument, setting field, flag as typed).
+RUN_FLAGS = (
+    ("shard_count", "shard_count", "--shard-count"),
+    ("shard_ids", "shard_ids", "--shard-ids"),
+)
+
+
+def settings_for(args: argparse.Namespace) -> Settings:
+    """The settings, with the command's flags over the environment; a bad flag is one
+    SettingsError line naming the flag."""
+    overrides: dict[str, Any] = {}
+    labels: dict[str, str] = {}
+    for argument, field, flag in RUN_FLAGS:
+        value = getattr(args, argument, None)
+        if value is not None:
+            overrides[field] = value
+            labels[field] = flag
+    return load_settings(labels, **overrides)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     warning = env_file_warning()
     if warning:
         print(f"paperbot: {warning}", file=sys.stderr)
     try:
-        settings = load_settings()
+        settings = settings_for(args)
     except SettingsError as error:
         print(f"paperbot: {error}", file=sys.stderr)
         return 2
-    if args.command not in {"run", "sync", "start", None}:
+    bot_logs = args.command in {"run", "sync"} or (
+        args.command in {"start", None} and settings.discord_token is not None
+    )
+    if not bot_logs:  # the bot configures its own logging (bot/logs.py); the rest warns here
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(redactor(settings))
     try:
         return asyncio.run(_dispatch(args, settings))
     except PaperbotError as error:

@@ -99,7 +99,7 @@ def render_nodes(rows: list[NodeRow], now: float, interval: float) -> str:
         stale = "  STALE" if is_stale(row, now, interval) else ""
         lines.append(
             f"{_clean(row.host)}  pid {row.pid}  shards {_clean(row.shard_ids)}  "
-            f"generation {row.generation}  heartbeat {age:.0f} s ago{stale}"
+            f"generation {row.generation}  guilds {row.guilds:,}  heartbeat {age:.0f} s ago{stale}"
         )
     return "\n".join(lines)
 

@@ -1,4 +1,5 @@
-"""Logging, configured once at the entry point: console, optional rotating file, no token ever.
+"""Logging, configured once at the entry point: console, optional rotating file, and never the
+token or the database password.
 
 Libraries (and the rest of paperbot) only call `logging.getLogger(__name__)`.
 """
@@ -7,24 +8,35 @@ from __future__ import annotations
 
 import logging
 import logging.handlers
+import re
 
-from config.settings import TOKEN_SHAPE, Settings
+from config.settings import TOKEN_SHAPE, Settings, url_secrets
 
 FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
 _MARK = "_paperbot_configured"
-# Discord bot tokens: three dot-separated base64url parts.
+# The password of any URL written out (scheme://user:password@host), and `password=` in a
+# query string: a URL from somewhere else (an error, a library) is covered too.
+_URL_PASSWORD = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^\s/@:]*:)[^\s/@]+@")
+_QUERY_PASSWORD = re.compile(r"(?i)([?&]password=)[^&\s]+")
 
 
 class RedactToken(logging.Filter):
-    """Replace the token (and anything token-shaped) in a record's final message."""
+    """Replace the token (and anything token-shaped) and the database password (and any URL's
+    password) in a record's final message and traceback."""
 
-    def __init__(self, token: str | None) -> None:
+    def __init__(self, token: str | None, passwords: list[str] | None = None) -> None:
         super().__init__()
         self.token = token or None
+        # Longest first, so "p%40ss" goes whole before its decoded "p@ss" could split it.
+        self.passwords = sorted(filter(None, passwords or []), key=len, reverse=True)
 
     def redact(self, text: str) -> str:
         if self.token:
             text = text.replace(self.token, "[token]")
+        text = _URL_PASSWORD.sub(r"\1[password]@", text)
+        text = _QUERY_PASSWORD.sub(r"\1[password]", text)
+        for password in self.passwords:
+            text = text.replace(password, "[password]")
         return TOKEN_SHAPE.sub("[token]", text)
 
     def filter(self, record: logging.LogRecord) -> bool:
@@ -41,13 +53,24 @@ class RedactToken(logging.Filter):
         return True
 
 
+def redactor(settings: Settings) -> RedactToken:
+    """The filter for every handler paperbot installs: the token and the database password."""
+    token = settings.discord_token.get_secret_value() if settings.discord_token else None
+    passwords: list[str] = []
+    if settings.database_url is not None:
+        try:
+            passwords = url_secrets(settings.database_url.get_secret_value())
+        except ValueError:
+            passwords = []  # the settings refuse such a URL; nothing to find in it
+    return RedactToken(token, passwords)
+
+
 def configure_logging(settings: Settings) -> None:
     """Set up the root logger once (repeat calls do nothing)."""
     root = logging.getLogger()
     if getattr(root, _MARK, False):
         return
-    token = settings.discord_token.get_secret_value() if settings.discord_token else None
-    redact = RedactToken(token)
+    redact = redactor(settings)
     formatter = logging.Formatter(FORMAT)
     handlers: list[logging.Handler] = [logging.StreamHandler()]
     if settings.log_file is not None:

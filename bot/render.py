@@ -17,6 +17,7 @@ from bot.looplag import LagStats
 from bot.text import clean, clip, clip_plain, escape, one_line, render_excerpt, split_raw
 from config.settings import Settings
 from retrieval.models import Answer, CollectionInfo, EngineStats, Hit, IngestReport, Paper
+from retrieval.nodes import ClusterStats
 
 # Every message the bot sends uses this: text from abstracts and users must never ping.
 SAFE_MENTIONS = discord.AllowedMentions.none()
@@ -276,7 +277,46 @@ def _ms(value: float | None) -> str:
     return "—" if value is None else f"{value:.1f} ms"
 
 
-def stats_embed(stats: EngineStats, loop_lag: LagStats | None = None) -> discord.Embed:
+# Processes listed one by one under "Corpus generation"; the rest are counted.
+CLUSTER_NODES_SHOWN = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Here:
+    """This process as Discord sees it: guilds its shards hold, shards in the deployment."""
+
+    guilds: int
+    shard_count: int | None
+
+
+def cluster_fields(cluster: ClusterStats, here: Here) -> list[tuple[str, str]]:
+    """/stats rows for the cluster: processes, shards covered, guilds, each one's generation."""
+    of = f" of {here.shard_count}" if here.shard_count else ""
+    lines = [f"store: **{cluster.generation}**"]
+    for node in cluster.nodes[:CLUSTER_NODES_SHOWN]:
+        row = node.row
+        mark = " (this process)" if node.this else " STALE" if node.stale else ""
+        behind = " behind" if node in cluster.behind else ""
+        who = clip(one_line(f"{row.host} pid {row.pid}, shards {row.shard_ids}"), 70)
+        lines.append(f"{who}: {row.generation}{behind}{mark}")
+    hidden = len(cluster.nodes) - CLUSTER_NODES_SHOWN
+    if hidden > 0:
+        lines.append(f"and {wording.plural(hidden, 'more process', 'more processes')}")
+    return [
+        ("Processes", f"{len(cluster.live):,} live, {cluster.stale:,} stale"),
+        ("Shards covered", f"{cluster.shards}{of}"),
+        ("Guilds", f"{here.guilds:,} here, {cluster.guilds:,} in the cluster"),
+        # At most 10 lines of <= 105 characters: within the 1,024 a field may hold.
+        ("Corpus generation", "\n".join(lines)),
+    ]
+
+
+def stats_embed(
+    stats: EngineStats,
+    loop_lag: LagStats | None = None,
+    cluster: tuple[ClusterStats, Here] | None = None,
+) -> discord.Embed:
+    """This process's figures, then (`cluster`) the processes sharing its database."""
     embed = discord.Embed(title="paperbot stats", colour=COLOUR)
     rows = [
         ("Papers", f"{stats.papers:,}"),
@@ -292,6 +332,8 @@ def stats_embed(stats: EngineStats, loop_lag: LagStats | None = None) -> discord
         rows.append(("Event-loop lag p50 / p99 / max", f"{lag} ({loop_lag.samples:,} samples)"))
     for name, value in rows:
         embed.add_field(name=name, value=value, inline=True)
+    for name, value in cluster_fields(*cluster) if cluster is not None else []:
+        embed.add_field(name=name, value=value, inline=name != "Corpus generation")
     embed.set_footer(text="Latency is measured since the bot started.")
     return embed
 

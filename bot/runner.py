@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+from collections.abc import Callable
 
 import aiohttp
 import discord
@@ -71,9 +72,11 @@ async def run_bot(settings: Settings) -> None:
     engine = await Engine.open(settings)
     # Papers ingested by another process (`paperbot ingest` in a terminal) reach this one.
     follower = asyncio.create_task(engine.live.follow(settings.corpus_poll_seconds))
-    beats = asyncio.create_task(heartbeats(engine, settings), name="paperbot-heartbeat")
+    bot = PaperBot(settings, engine)
+    beats = asyncio.create_task(
+        heartbeats(engine, settings, lambda: len(bot.guilds)), name="paperbot-heartbeat"
+    )
     try:
-        bot = PaperBot(settings, engine)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         installed: list[signal.Signals] = []
@@ -103,13 +106,14 @@ async def run_bot(settings: Settings) -> None:
         log.info("database closed")
 
 
-async def heartbeats(engine: Engine, settings: Settings) -> None:
+async def heartbeats(engine: Engine, settings: Settings, guilds: Callable[[], int]) -> None:
     """Record this process in the store every `heartbeat_seconds` until cancelled, for
-    `paperbot status`. A failed beat is a warning: the bot answers without its registry."""
+    `paperbot status` and /stats (`guilds()`: how many guilds its shards hold now). A failed
+    beat is a warning: the bot answers without its registry."""
     shards = shard_text(settings.shard_ids)
     while True:
         try:
-            await engine.nodes.beat(shards, engine.live.current.generation)
+            await engine.nodes.beat(shards, engine.live.current.generation, guilds())
         except Exception as error:  # any store failure: the next beat tries again
             log.warning("heartbeat not recorded: %s: %s", type(error).__name__, error)
         await asyncio.sleep(settings.heartbeat_seconds)

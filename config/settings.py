@@ -10,9 +10,10 @@ import os
 import re
 import stat
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from dotenv import dotenv_values
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
@@ -132,6 +133,12 @@ class Settings(BaseSettings):
         gt=0,
         le=3600,
         description="How often a running bot records itself for `paperbot status`.",
+    )
+    node_retention_hours: float = Field(
+        default=24.0,
+        gt=0,
+        le=24 * 365,
+        description="A process silent this long is dropped from `paperbot status` and /stats.",
     )
 
     # Conversation
@@ -267,6 +274,14 @@ def env_file_warning(path: Path = ENV_FILE) -> str | None:
     )
 
 
+def url_secrets(url: str) -> list[str]:
+    """The password(s) a database URL holds (in its user part or `?password=`), as written and
+    percent-decoded, so no message or log line repeats them. Raises ValueError if unparseable."""
+    parts = urlsplit(url)
+    found = [parts.password or "", *parse_qs(parts.query).get("password", [])]
+    return sorted({form for secret in found if secret for form in (secret, unquote(secret))})
+
+
 def _secrets() -> set[str]:
     """The token as given in the environment or .env, so no message ever repeats it."""
     found = {os.environ.get(_TOKEN_VARIABLE, "")}
@@ -285,9 +300,12 @@ def _looks_secret(given: object) -> bool:
     return bool(TOKEN_SHAPE.search(text)) or any(secret in text for secret in _secrets())
 
 
-def _describe(error: ValidationError) -> str:
+def _describe(error: ValidationError, labels: Mapping[str, str]) -> str:
     first = error.errors()[0]
     message = str(first["msg"]).removeprefix("Value error, ")
+    # A value given another way (a command-line flag) is named as the user gave it.
+    for field, label in labels.items():
+        message = message.replace(f"{ENV_PREFIX}{field.upper()}", label)
     if not first["loc"]:  # a rule across settings; its message names them
         return f"settings: {message}"
     name = ".".join(str(part) for part in first["loc"])
@@ -298,11 +316,16 @@ def _describe(error: ValidationError) -> str:
         name in {"discord_token", "database_url"} or isinstance(given, dict) or _looks_secret(given)
     )
     shown = "" if hidden else f" (got {given!r})"
-    return f"setting {ENV_PREFIX}{name.upper()}: {message}{shown}"
+    label = labels.get(name, f"setting {ENV_PREFIX}{name.upper()}")
+    return f"{label}: {message}{shown}"
 
 
-def load_settings(**overrides: Any) -> Settings:
-    """Build the settings, turning every failure into one `SettingsError` line."""
+def load_settings(labels: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+    """Build the settings, turning every failure into one `SettingsError` line.
+
+    `labels` names overridden fields as the user gave them (`{"shard_ids": "--shard-ids"}`),
+    so an error about a command-line flag names the flag, not the environment variable.
+    """
     toml = _toml_path()
     if toml is not None and not toml.is_file():
         raise SettingsError(
@@ -311,7 +334,7 @@ def load_settings(**overrides: Any) -> Settings:
     try:
         return Settings(**overrides)
     except ValidationError as error:
-        raise SettingsError(_describe(error)) from None
+        raise SettingsError(_describe(error, labels or {})) from None
     except tomllib.TOMLDecodeError as error:
         raise SettingsError(f"config file {toml}: {error}; fix the TOML syntax") from None
     except SourceError as error:

@@ -12,6 +12,7 @@ from typing import Protocol
 
 from retrieval.conversation.memory import ConversationState
 from retrieval.models import Answer, CollectionInfo, EngineStats, Excerpt, IngestReport, Paper
+from retrieval.nodes import ClusterStats
 from retrieval.privacy import PrivacyReport
 from retrieval.stores.protocol import NodeRow, ShortlistRow, UserData, WatchRow
 from retrieval.trending import TrendingPaper
@@ -103,9 +104,11 @@ class TrendingAPI(Protocol):
 class NodesAPI(Protocol):
     """The registry of running bot processes (`retrieval.nodes.NodeRegistry`)."""
 
-    async def beat(self, shard_ids: str, generation: int) -> None: ...
+    async def beat(self, shard_ids: str, generation: int, guilds: int = 0) -> None: ...
 
     async def list(self) -> list[NodeRow]: ...
+
+    async def cluster(self) -> ClusterStats: ...
 
 
 class CorpusFollower(Protocol):

@@ -55,7 +55,7 @@ class Engine:
         self.latencies = LatencyLog()
         self.options = rank_options(settings)
         self.memory = StoredMemory(store)
-        self.nodes = NodeRegistry(store)
+        self.nodes = NodeRegistry(store, settings)
         services = community_services(store, settings, lambda: self.live.current, self.options)
         self.exports, self.privacy, self.watches, self.shortlist, self.trending = services
         self._ingests = IngestRuns(live, self.watches)

@@ -1,5 +1,6 @@
-"""The registry of running bot processes: each records itself with a heartbeat, and
-`paperbot status` lists them, flagging those that stopped reporting."""
+"""The registry of running bot processes: each records itself with a heartbeat, forgets
+processes silent longer than the retention, and reads the cluster back for `paperbot status`
+and /stats."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import os
 import socket
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
+from config.settings import Settings
 from retrieval.stores.protocol import NodeRow, Store
 
 # A process is stale after this many missed heartbeats: one late beat is not a dead process.
@@ -24,19 +27,69 @@ def shard_text(shard_ids: list[int]) -> str:
     return ",".join(str(shard) for shard in sorted(shard_ids)) if shard_ids else "all"
 
 
+@dataclass(frozen=True, slots=True)
+class NodeStatus:
+    """One process as /stats shows it: its row, whether it went silent, whether it is us."""
+
+    row: NodeRow
+    stale: bool
+    this: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterStats:
+    """Every process that reported, and the store's corpus generation to compare them with."""
+
+    nodes: tuple[NodeStatus, ...]
+    generation: int
+
+    @property
+    def live(self) -> tuple[NodeStatus, ...]:
+        return tuple(node for node in self.nodes if not node.stale)
+
+    @property
+    def stale(self) -> int:
+        return len(self.nodes) - len(self.live)
+
+    @property
+    def shards(self) -> str:
+        """The shards live processes cover: "0,1", "all", or "none" when no process is live."""
+        texts = [node.row.shard_ids for node in self.live]
+        if "all" in texts:
+            return "all"
+        covered = {int(part) for text in texts for part in text.split(",") if part.isdigit()}
+        return shard_text(sorted(covered)) if covered else "none"
+
+    @property
+    def guilds(self) -> int:
+        """Guilds held by live processes, as each last reported (up to one beat old)."""
+        return sum(node.row.guilds for node in self.live)
+
+    @property
+    def behind(self) -> tuple[NodeStatus, ...]:
+        """Live processes whose corpus is older than the store's (catching up, or stuck)."""
+        return tuple(node for node in self.live if node.row.generation < self.generation)
+
+
 class NodeRegistry:
     """This process's entry in the store's `nodes` table, and everyone's for reading."""
 
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, store: Store, settings: Settings, clock: Callable[[], float] = time.time
+    ) -> None:
         self._store = store
         self._clock = clock
+        self.interval = settings.heartbeat_seconds
+        self.retention = settings.node_retention_hours * 3600
         self.host = socket.gethostname()
         self.pid = os.getpid()
         self.started_at = clock()
         self.node_id = f"{self.host}:{self.pid}:{self.started_at:.0f}"
 
-    async def beat(self, shard_ids: str, generation: int) -> None:
-        """Record that this process is alive, with its shards and corpus generation now."""
+    async def beat(self, shard_ids: str, generation: int, guilds: int = 0) -> None:
+        """Record that this process is alive, with its shards, corpus generation and guild
+        count now; rows silent for longer than the retention are deleted at the same time."""
+        now = self._clock()
         row = NodeRow(
             self.node_id,
             self.host,
@@ -44,10 +97,22 @@ class NodeRegistry:
             shard_ids,
             generation,
             self.started_at,
-            self._clock(),
+            now,
+            guilds,
         )
-        await self._store.heartbeat(row)
+        await self._store.heartbeat(row, forget_before=now - self.retention)
 
     async def list(self) -> list[NodeRow]:
         """Every process that has reported, oldest first."""
         return await self._store.nodes()
+
+    async def cluster(self) -> ClusterStats:
+        """Every process with its staleness, and the store's current corpus generation."""
+        rows = await self._store.nodes()
+        generation = await self._store.generation()
+        now = self._clock()
+        nodes = tuple(
+            NodeStatus(row, is_stale(row, now, self.interval), row.node_id == self.node_id)
+            for row in rows
+        )
+        return ClusterStats(nodes, generation)

@@ -17,9 +17,11 @@ if TYPE_CHECKING:
 class Info(PaperCog):
     @app_commands.command()
     async def stats(self, interaction: discord.Interaction) -> None:
-        """Papers, collections, index size, questions answered, latency and event-loop lag."""
+        """Papers, latency and event-loop lag here; the processes sharing the database."""
         stats = await self.engine.stats()
-        embed = render.stats_embed(stats, self.bot.loop_lag.snapshot())
+        cluster = await self.engine.nodes.cluster()
+        here = render.Here(len(self.bot.guilds), self.bot.shard_count)
+        embed = render.stats_embed(stats, self.bot.loop_lag.snapshot(), (cluster, here))
         await replies.send(interaction, embeds=[embed], ephemeral=True)
 
     @app_commands.command(name="help")

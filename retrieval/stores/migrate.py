@@ -181,9 +181,18 @@ _COPIED: tuple[_Table, ...] = (
     ),
     _Table(
         "nodes",
-        "SELECT node_id, host, pid, shard_ids, generation, started_at, heartbeat_at FROM nodes "
-        "ORDER BY node_id",
-        ("node_id", "host", "pid", "shard_ids", "generation", "started_at", "heartbeat_at"),
+        "SELECT node_id, host, pid, shard_ids, generation, started_at, heartbeat_at, guilds "
+        "FROM nodes ORDER BY node_id",
+        (
+            "node_id",
+            "host",
+            "pid",
+            "shard_ids",
+            "generation",
+            "started_at",
+            "heartbeat_at",
+            "guilds",
+        ),
     ),
 )
 # Identity columns whose sequences must continue after the copied values.

@@ -51,13 +51,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_NODE_COLUMNS = "node_id, host, pid, shard_ids, generation, started_at, heartbeat_at"
+_NODE_COLUMNS = "node_id, host, pid, shard_ids, generation, started_at, heartbeat_at, guilds"
 
 # Held for the length of a transaction that allocates keys or bumps the generation: keys then
 # ascend in commit order (a reader's `after_key` never skips a row committed later with a
 # smaller key) and notifications arrive in generation order.
 INGEST_LOCK = MIGRATION_LOCK + 1
 _ATTEMPTS = 5
+# A retry that starts at the deadline still gets this long (a collision is over in milliseconds).
+_MIN_TRY_SECONDS = 0.1
 _T = TypeVar("_T")
 
 
@@ -545,12 +547,13 @@ class PostgresStore(PostgresCommunity):
 
         await self._transaction(work)
 
-    async def heartbeat(self, node: NodeRow) -> None:
+    async def heartbeat(self, node: NodeRow, *, forget_before: float | None = None) -> None:
         async def work(db: Db) -> None:
             await db.execute(
-                f"INSERT INTO nodes ({_NODE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+                f"INSERT INTO nodes ({_NODE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
                 "ON CONFLICT (node_id) DO UPDATE SET shard_ids = excluded.shard_ids, "
-                "generation = excluded.generation, heartbeat_at = excluded.heartbeat_at",
+                "generation = excluded.generation, heartbeat_at = excluded.heartbeat_at, "
+                "guilds = excluded.guilds",
                 node.node_id,
                 node.host,
                 node.pid,
@@ -558,7 +561,14 @@ class PostgresStore(PostgresCommunity):
                 node.generation,
                 node.started_at,
                 node.heartbeat_at,
+                node.guilds,
             )
+            if forget_before is not None:
+                await db.execute(
+                    "DELETE FROM nodes WHERE heartbeat_at < $1 AND node_id != $2",
+                    forget_before,
+                    node.node_id,
+                )
 
         await self._transaction(work)
 
@@ -603,16 +613,21 @@ class PostgresStore(PostgresCommunity):
         Collisions (serialization failures, deadlocks, a row another process wrote first) run
         it again after a short random pause, up to _ATTEMPTS times in all; a server that is
         away, or slower than `seconds`, is StoreUnavailable. A transaction that fails rolls
-        back whole.
+        back whole. `seconds` bounds the whole call (waiting for a connection, the work, a
+        second try), so a user's question is told within Discord's 3 s deadline.
         """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
         for attempt in range(1, _ATTEMPTS + 1):
             expired: list[bool] = []  # set by the watchdog
             try:
-                async with self._pool.acquire(timeout=seconds) as db:
+                left = max(deadline - loop.time(), _MIN_TRY_SECONDS)
+                async with self._pool.acquire(timeout=left) as db:
                     # Not asyncio.timeout: a cancelled query or transaction still waits for the
                     # server (cancel request, ROLLBACK, reset on release), which hangs on a
                     # server that stopped answering. Dropping the socket ends every such wait.
-                    watchdog = asyncio.get_running_loop().call_later(seconds, _expire, db, expired)
+                    left = max(deadline - loop.time(), _MIN_TRY_SECONDS)
+                    watchdog = loop.call_later(left, _expire, db, expired)
                     try:
                         if not transaction:
                             return await work(db)

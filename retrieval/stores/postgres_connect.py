@@ -10,6 +10,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 
+from config.settings import url_secrets
+
 if TYPE_CHECKING:
     from asyncpg.pool import PoolConnectionProxy
 
@@ -65,12 +67,11 @@ def describe(url: str) -> str:
 def _scrub(text: str, url: str) -> str:
     """`text` without the URL's password, wherever the URL put it."""
     try:
-        parts = urlsplit(url)
-        secrets = [parts.password or "", *parse_qs(parts.query).get("password", [])]
+        secrets = url_secrets(url)
     except ValueError:
         # Unparseable: nothing of the URL may be shown, the password could be anywhere in it.
         return "the URL cannot be parsed" if url in text or not text else text
-    for secret in filter(None, secrets):
+    for secret in sorted(secrets, key=len, reverse=True):  # "p%40ss" before "p"
         text = text.replace(secret, "***")
     return text
 

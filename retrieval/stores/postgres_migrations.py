@@ -198,6 +198,11 @@ MIGRATIONS: tuple[str, ...] = (
         heartbeat_at DOUBLE PRECISION NOT NULL
     );
     """,
+    # 5: how many guilds each process's shards hold, for the cluster total in /stats
+    # (SQLite's 8).
+    """
+    ALTER TABLE nodes ADD COLUMN guilds BIGINT NOT NULL DEFAULT 0;
+    """,
 )
 
 # Every table a paperbot database holds, parents before children (copy and emptiness checks).

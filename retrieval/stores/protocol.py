@@ -76,7 +76,8 @@ class ConversationRow:
 @dataclass(frozen=True, slots=True)
 class NodeRow:
     """One `paperbot run` process as it last reported itself. `node_id` is host:pid:start;
-    `shard_ids` is text ("0,1" or "all"); times are Unix seconds."""
+    `shard_ids` is text ("0,1" or "all"); times are Unix seconds; `guilds` is how many guilds
+    its shards hold (0 until its gateway is ready)."""
 
     node_id: str
     host: str
@@ -85,6 +86,7 @@ class NodeRow:
     generation: int
     started_at: float
     heartbeat_at: float
+    guilds: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,8 +378,10 @@ class Store(Protocol):
 
     async def record_command_sync(self, scope: str, payload_hash: str) -> None: ...
 
-    async def heartbeat(self, node: NodeRow) -> None:
-        """Record `node` as it is now: insert it, or replace the row with its `node_id`."""
+    async def heartbeat(self, node: NodeRow, *, forget_before: float | None = None) -> None:
+        """Record `node` as it is now: insert it, or replace the row with its `node_id`. In the
+        same transaction, delete other rows whose heartbeat is older than `forget_before`
+        (stopped processes; None keeps them all)."""
         ...
 
     async def nodes(self) -> list[NodeRow]:

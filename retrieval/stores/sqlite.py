@@ -39,7 +39,7 @@ from retrieval.stores.sqlite_migrations import check_compatible, migrate
 
 log = logging.getLogger(__name__)
 
-_NODE_COLUMNS = "node_id, host, pid, shard_ids, generation, started_at, heartbeat_at"
+_NODE_COLUMNS = "node_id, host, pid, shard_ids, generation, started_at, heartbeat_at, guilds"
 
 _BUSY_TIMEOUT_MS = 10_000
 _PAGE_SIZE = 8192
@@ -424,12 +424,13 @@ class SqliteStore(SqliteCommunity):
         async with self._transaction() as db:
             await _set_meta(db, f"command_sync:{scope}", payload_hash)
 
-    async def heartbeat(self, node: NodeRow) -> None:
+    async def heartbeat(self, node: NodeRow, *, forget_before: float | None = None) -> None:
         async with self._transaction() as db:
             await db.execute(
-                f"INSERT INTO nodes ({_NODE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                f"INSERT INTO nodes ({_NODE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (node_id) DO UPDATE SET shard_ids = excluded.shard_ids, "
-                "generation = excluded.generation, heartbeat_at = excluded.heartbeat_at",
+                "generation = excluded.generation, heartbeat_at = excluded.heartbeat_at, "
+                "guilds = excluded.guilds",
                 (
                     node.node_id,
                     node.host,
@@ -438,8 +439,14 @@ class SqliteStore(SqliteCommunity):
                     node.generation,
                     node.started_at,
                     node.heartbeat_at,
+                    node.guilds,
                 ),
             )
+            if forget_before is not None:
+                await db.execute(
+                    "DELETE FROM nodes WHERE heartbeat_at < ? AND node_id != ?",
+                    (forget_before, node.node_id),
+                )
 
     async def nodes(self) -> list[NodeRow]:
         rows = await self._read(f"SELECT {_NODE_COLUMNS} FROM nodes ORDER BY started_at, node_id")

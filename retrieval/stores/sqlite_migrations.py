@@ -190,6 +190,10 @@ MIGRATIONS: tuple[str, ...] = (
         heartbeat_at REAL NOT NULL
     );
     """,
+    # 8: how many guilds each process's shards hold, so /stats can total the cluster.
+    """
+    ALTER TABLE nodes ADD COLUMN guilds INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from retrieval.models import Paper
+from retrieval.nodes import ClusterStats, NodeStatus
 from retrieval.privacy import PrivacyReport
 from retrieval.stores.protocol import NodeRow, ShortlistRow, UserData, WatchRow
 from retrieval.trending import TrendingPaper
@@ -98,12 +99,22 @@ class FakeNodes:
 
     def __init__(self) -> None:
         self.rows: list[NodeRow] = []
+        self.generation = 0  # the store's, as /stats compares each process's with it
+        self.stale_ids: set[str] = set()
 
-    async def beat(self, shard_ids: str, generation: int) -> None:
-        self.rows = [NodeRow("host:1:0", "host", 1, shard_ids, generation, 0.0, 0.0)]
+    async def beat(self, shard_ids: str, generation: int, guilds: int = 0) -> None:
+        self.rows = [NodeRow("host:1:0", "host", 1, shard_ids, generation, 0.0, 0.0, guilds)]
 
     async def list(self) -> list[NodeRow]:
         return list(self.rows)
+
+    async def cluster(self) -> ClusterStats:
+        """This process (the first row) and any others the test put in `rows`."""
+        nodes = tuple(
+            NodeStatus(row, row.node_id in self.stale_ids, index == 0)
+            for index, row in enumerate(self.rows)
+        )
+        return ClusterStats(nodes, self.generation)
 
 
 class FakeTrending:

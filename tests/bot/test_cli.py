@@ -202,13 +202,54 @@ def test_status_lists_processes_and_flags_the_silent_one(tmp_path: Path) -> None
         async with await SqliteStore.open(tmp_path / "cli.db") as store:
             await store.heartbeat(NodeRow("old:7:1", "old", 7, "0", 2, 1.0, 1.0))
             now = time.time()
-            await store.heartbeat(NodeRow("new:8:2", "new", 8, "1,2", 3, now, now))
+            await store.heartbeat(NodeRow("new:8:2", "new", 8, "1,2", 3, now, now, 1200))
 
     asyncio.run(report())
     result = run(tmp_path, "status", PAPERBOT_HEARTBEAT_SECONDS="15")
     assert result.returncode == 0, result.stderr
     old, new = result.stdout.strip().splitlines()  # oldest start first
-    assert old.startswith("old  pid 7  shards 0  generation 2  heartbeat ")
+    assert old.startswith("old  pid 7  shards 0  generation 2  guilds 0  heartbeat ")
     assert old.endswith("STALE")
-    assert new.startswith("new  pid 8  shards 1,2  generation 3  heartbeat ")
+    assert new.startswith("new  pid 8  shards 1,2  generation 3  guilds 1,200  heartbeat ")
     assert "STALE" not in new
+
+
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        (("--shard-count", "x", "--shard-ids", "0"), "--shard-count: Input should be a valid"),
+        (("--shard-count", "0"), "--shard-count: Input should be greater than or equal to 1"),
+        (("--shard-count", "2", "--shard-ids", "0-a"), "--shard-ids: expected shard numbers"),
+        (("--shard-count", "2", "--shard-ids", "0-3"), "--shard-ids must be below --shard-count"),
+        (("--shard-ids", "1"), "--shard-ids needs PAPERBOT_SHARD_COUNT"),
+    ],
+)
+def test_bad_run_flags_are_one_line_naming_the_flag(
+    tmp_path: Path, flags: tuple[str, ...], expected: str
+) -> None:
+    # A token is set, so only the flags can stop the bot before it connects.
+    result = run(tmp_path, "run", *flags, PAPERBOT_DISCORD_TOKEN="x")
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and expected in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr and "PAPERBOT_SHARD_IDS" not in result.stderr
+
+
+def test_run_flags_override_the_shard_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.cli import _parser, settings_for
+
+    monkeypatch.chdir(tmp_path)  # no .env
+    monkeypatch.setenv("PAPERBOT_SHARD_COUNT", "8")
+    monkeypatch.setenv("PAPERBOT_SHARD_IDS", "7")
+    settings = settings_for(
+        _parser().parse_args(["run", "--shard-count", "4", "--shard-ids", "0-2"])
+    )
+    assert (settings.shard_count, settings.shard_ids) == (4, [0, 1, 2])
+    assert settings.owns_shard_zero
+    # Only the count given: the environment's ids stay, checked against the new count.
+    settings = settings_for(_parser().parse_args(["run", "--shard-count", "9"]))
+    assert (settings.shard_count, settings.shard_ids) == (9, [7])
+    # Other commands take no shard flags: the environment is used as is.
+    settings = settings_for(_parser().parse_args(["stats"]))
+    assert (settings.shard_count, settings.shard_ids) == (8, [7])

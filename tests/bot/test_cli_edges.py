@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.bot.test_cli import run
 from tests.conftest import SEEDS
 
@@ -45,3 +47,20 @@ def test_piping_into_head_exits_quietly(tmp_path: Path) -> None:
     assert len(result.stdout.splitlines()) == 1
     assert result.returncode == 141  # the writer saw the broken pipe (like SIGPIPE), quietly
     assert "BrokenPipe" not in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("command", [("stats",), ("run",), ("ingest", "missing.txt")])
+def test_the_database_password_is_never_printed(tmp_path: Path, command: tuple[str, ...]) -> None:
+    # Port 9 (discard) refuses connections: the store fails to open, with one line.
+    url = "postgresql://paperbot:Sup3r-S3cret@127.0.0.1:9/paperbot"
+    result = run(
+        tmp_path,
+        *command,
+        PAPERBOT_DATABASE_URL=url,
+        PAPERBOT_DISCORD_TOKEN="not-a-real-token",
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "S3cret" not in output and "Traceback" not in output
+    assert "PAPERBOT_DATABASE_URL" in output and "postgresql://paperbot@127.0.0.1:9/" in output
+    assert result.stderr.count("\n") <= 2, result.stderr  # run logs the line, then prints it

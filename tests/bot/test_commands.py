@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.client import PaperBot
+from retrieval.stores.protocol import NodeRow
 from tests.bot.discordfakes import Recorder, slash
 from tests.bot.fakes import FakeEngine
 from tests.bot.helpers import labels, run
@@ -192,3 +193,30 @@ async def test_search_refuses_in_filter_together_with_the_collection_option(
     assert engine.questions == asked  # nothing was searched
     ok = await run(bot, slash(bot, "search", {"query": "routing", "collection": "icml2026"}))
     assert "Search: routing" in recorder.text(ok)
+
+
+async def test_stats_shows_the_cluster_next_to_this_process(
+    bot: PaperBot, recorder: Recorder, engine: FakeEngine
+) -> None:
+    nodes = engine.nodes
+    nodes.generation = 5
+    nodes.rows = [
+        NodeRow("me:1:0", "me", 1, "0", 5, 0.0, 0.0, 2),
+        NodeRow("other:2:0", "other", 2, "1", 4, 0.0, 0.0, 3),
+        NodeRow("gone:3:0", "gone", 3, "2,3", 1, 0.0, 0.0, 50),
+    ]
+    nodes.stale_ids = {"gone:3:0"}
+    stats = await run(bot, slash(bot, "stats"))
+    fields = {f["name"]: f["value"] for f in recorder.visible(stats)[-1]["embeds"][0]["fields"]}
+    assert fields["Processes"] == "2 live, 1 stale"
+    assert fields["Shards covered"] == "0,1"  # the stale process's shards are not covered
+    # This process holds no guild in the test; the cluster total counts live processes only.
+    assert fields["Guilds"] == "0 here, 5 in the cluster"
+    assert fields["Corpus generation"].splitlines() == [
+        "store: **5**",
+        "me pid 1, shards 0: 5 (this process)",
+        "other pid 2, shards 1: 4 behind",
+        "gone pid 3, shards 2,3: 1 STALE",
+    ]
+    # Figures of this process come first, as before.
+    assert list(fields)[:2] == ["Papers", "Collections"]

@@ -14,7 +14,9 @@ from bot import render
 from bot.queries import QueryKeys, QueryRef
 from bot.text import bold_balanced, clip, escape, render_excerpt, split_escaped
 from bot.views import answer_view, paper_view
-from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery, Span
+from retrieval.models import Answer, EngineStats, Excerpt, Hit, Paper, ParsedQuery, Span
+from retrieval.nodes import ClusterStats, NodeStatus
+from retrieval.stores.protocol import NodeRow
 from tests.bot.limits import component_problems, embed_problems
 
 NASTY = "*_~`|>#-[]()<>@:\\\n\t \u200b\u200c\u200d\u2060\ufeff\u202e\u00adé😀中\u0301"
@@ -232,3 +234,34 @@ def test_console_marks_stay_outside_links() -> None:
 
     spans = (Span("see https://"), Span("github", True), Span(".com/x "), Span("github", True))
     assert excerpt_text(Excerpt(spans), colour=False) == "see https://github.com/x [github]"
+
+
+@given(
+    st.lists(
+        st.tuples(st.text(min_size=1, max_size=300), st.integers(0, 10**12), st.booleans()),
+        min_size=1,
+        max_size=40,
+    ),
+    st.integers(0, 10**12),
+)
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+def test_stats_cluster_fields_stay_within_discords_limits(
+    nodes: list[tuple[str, int, bool]], generation: int
+) -> None:
+    statuses = tuple(
+        NodeStatus(
+            NodeRow(f"{host}:{i}", host, 2**40 + i, ",".join(["1234"] * 30), gen, 0, 0, 10**9),
+            stale,
+            i == 0,
+        )
+        for i, (host, gen, stale) in enumerate(nodes)
+    )
+    cluster = ClusterStats(statuses, generation)
+    stats = EngineStats(1, 1, 1, 1, 1, 1, 1, None, None)
+    embed = render.stats_embed(stats, None, (cluster, render.Here(10**9, 10_000)))
+    assert embed_problems([embed.to_dict()]) == []
+    shown = embed.to_dict()["fields"][-1]["value"].splitlines()
+    hidden = len(nodes) - render.CLUSTER_NODES_SHOWN
+    assert len(shown) == 1 + min(len(nodes), render.CLUSTER_NODES_SHOWN) + (hidden > 0)
+    if hidden > 0:
+        assert shown[-1].startswith(f"and {hidden:,} more process")

@@ -114,19 +114,22 @@ async def test_unreachable_discord_is_one_logged_line(
 async def test_heartbeats_keep_beating_after_a_store_failure(
     settings: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:
-    beats: list[tuple[str, int]] = []
+    beats: list[tuple[str, int, int]] = []
+    guilds = iter([3, 3, 4, 4, 4, 4])
 
     class FlakyNodes:
-        async def beat(self, shard_ids: str, generation: int) -> None:
+        async def beat(self, shard_ids: str, generation: int, guilds: int = 0) -> None:
             if not beats and "heartbeat not recorded" not in caplog.text:
                 raise OSError("database away")
-            beats.append((shard_ids, generation))
+            beats.append((shard_ids, generation, guilds))
 
     engine = FakeEngine()
     engine.nodes = FlakyNodes()  # type: ignore[assignment]
     engine.live.current = SimpleNamespace(generation=7)  # type: ignore[attr-defined]
     fast = settings.model_copy(update={"heartbeat_seconds": 0.01, "shard_ids": [1, 0]})
-    task = asyncio.create_task(runner.heartbeats(engine, fast))  # type: ignore[arg-type]
+    task = asyncio.create_task(
+        runner.heartbeats(engine, fast, lambda: next(guilds, 4))  # type: ignore[arg-type]
+    )
     for _ in range(500):
         if len(beats) >= 2:
             break
@@ -134,5 +137,6 @@ async def test_heartbeats_keep_beating_after_a_store_failure(
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert beats[:2] == [("0,1", 7), ("0,1", 7)]
+    # The guild count is read at each beat (the failed first beat read 3 too).
+    assert beats[:2] == [("0,1", 7, 3), ("0,1", 7, 4)]
     assert "heartbeat not recorded: OSError: database away" in caplog.text

@@ -7,7 +7,8 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from retrieval.nodes import NodeRegistry, is_stale, shard_text
+from config.settings import Settings
+from retrieval.nodes import ClusterStats, NodeRegistry, NodeStatus, is_stale, shard_text
 from retrieval.stores.protocol import NodeRow
 from retrieval.stores.sqlite import SqliteStore
 
@@ -45,10 +46,54 @@ def test_shard_text() -> None:
 async def test_beats_update_one_row_and_keep_the_start(tmp_path: Path) -> None:
     times = iter([1000.0, 1015.0, 1030.0])
     async with await SqliteStore.open(tmp_path / "nodes.db") as store:
-        registry = NodeRegistry(store, clock=lambda: next(times))
+        registry = NodeRegistry(store, settings(), clock=lambda: next(times))
         await registry.beat("0,1", 3)
         await registry.beat("0,1", 4)
         [only] = await registry.list()
     assert only.node_id == f"{registry.host}:{registry.pid}:1000"
     assert (only.started_at, only.heartbeat_at, only.generation) == (1000.0, 1030.0, 4)
     assert (only.host, only.pid, only.shard_ids) == (registry.host, registry.pid, "0,1")
+
+
+def settings(**values: float) -> Settings:
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+async def test_a_beat_forgets_processes_silent_past_the_retention(tmp_path: Path) -> None:
+    now = [100_000.0]
+    async with await SqliteStore.open(tmp_path / "nodes.db") as store:
+        await store.heartbeat(NodeRow("old:1:0", "old", 1, "1", 1, 0.0, 100_000.0 - 3_601))
+        await store.heartbeat(NodeRow("recent:2:0", "recent", 2, "1", 1, 0.0, 100_000.0 - 3_599))
+        registry = NodeRegistry(store, settings(node_retention_hours=1), clock=lambda: now[0])
+        await registry.beat("0", 1, guilds=5)
+        assert [row.host for row in await registry.list()] == ["recent", registry.host]
+
+
+async def test_cluster_counts_live_and_stale_shards_guilds_and_generations(tmp_path: Path) -> None:
+    now = [1_000.0]
+    async with await SqliteStore.open(tmp_path / "nodes.db") as store:
+        registry = NodeRegistry(store, settings(heartbeat_seconds=10), clock=lambda: now[0])
+        await store.heartbeat(NodeRow("a:1:0", "a", 1, "1", 0, 1.0, 1_000.0, 40))
+        await store.heartbeat(NodeRow("dead:9:0", "dead", 9, "2,3", 0, 2.0, 900.0, 70))
+        await registry.beat("0", 0, guilds=2)
+        cluster = await registry.cluster()
+    assert [(n.row.host, n.stale, n.this) for n in cluster.nodes] == [
+        ("a", False, False),
+        ("dead", True, False),
+        (registry.host, False, True),
+    ]
+    assert (len(cluster.live), cluster.stale) == (2, 1)
+    assert cluster.shards == "0,1"  # the stale process's 2,3 are not covered
+    assert cluster.guilds == 42
+    assert cluster.generation == 0 and cluster.behind == ()
+
+
+def node(shards: str, generation: int, stale: bool = False) -> NodeStatus:
+    return NodeStatus(NodeRow(shards, "h", 1, shards, generation, 0.0, 0.0, 1), stale, False)
+
+
+def test_cluster_shards_all_none_and_who_is_behind() -> None:
+    assert ClusterStats((node("0", 3), node("all", 3)), 3).shards == "all"
+    assert ClusterStats((node("0", 3, stale=True),), 3).shards == "none"
+    cluster = ClusterStats((node("0", 2), node("1", 3), node("2", 1, stale=True)), 3)
+    assert [n.row.shard_ids for n in cluster.behind] == ["0"]  # stale ones are not "behind"

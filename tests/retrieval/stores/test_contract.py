@@ -533,6 +533,26 @@ async def test_heartbeats_upsert_by_node_id_and_list_by_start(store: Store) -> N
     assert await store.nodes() == [beat_again, late]  # replaced, not added
 
 
+async def test_heartbeats_record_guilds_and_forget_silent_processes(store: Store) -> None:
+    gone = NodeRow("gone:1:0", "gone", 1, "0", 1, 0.0, 99.5, 7)
+    kept = NodeRow("kept:2:0", "kept", 2, "1", 1, 0.0, 100.0, 9)
+    await store.heartbeat(gone)
+    await store.heartbeat(kept)
+    assert [row.guilds for row in await store.nodes()] == [7, 9]
+    # Retention boundary: older than `forget_before` goes, exactly at it stays.
+    me = NodeRow("me:3:50", "me", 3, "0,1", 2, 50.0, 200.0, 12)
+    await store.heartbeat(me, forget_before=100.0)
+    assert await store.nodes() == [kept, me]
+    # A process never forgets itself, however old its own previous beat was.
+    again = NodeRow("me:3:50", "me", 3, "0,1", 3, 50.0, 500.0, 11)
+    await store.heartbeat(again, forget_before=1_000.0)
+    assert await store.nodes() == [again]
+    # Without a retention nothing else is deleted.
+    await store.heartbeat(kept)
+    await store.heartbeat(again)
+    assert await store.nodes() == [kept, again]  # ordered by started_at
+
+
 # -- concurrency on one event loop ------------------------------------------------------------
 
 
