@@ -3,7 +3,8 @@
 A paper's score rises to the better of the written and the other form: for each alternative the
 credit is max(other - written, 0), where `other` is the other form's BM25 score at the expansion
 weight and `written` the written form's. It is kept only where an other form occurs, so a list
-holds just those papers (every one of them counts as matched). The same acronyms come back in
+holds just those papers (every one counts as matched), less those with zero credit that hold
+the written form (the written form's own list matches them). The same acronyms come back in
 question after question ("LLM", "RAG"), so each snapshot keeps the list of each alternative it
 computed, within a bound on memory. Compiled when numba is there; numpy is the reference.
 """
@@ -95,23 +96,24 @@ def _credit(
             continue
         for p in range(offsets[other[t]], offsets[other[t] + 1]):
             d = postings_docs[p]
-            touched += 1 - holds[d]
-            holds[d] = 1
+            touched += 1 - (holds[d] & 1)
+            holds[d] |= 1
             other_sum[d] += weight * np.float64(impacts[p])
     for t in range(len(written)):
         if written[t] < 0:
             continue
         for p in range(offsets[written[t]], offsets[written[t] + 1]):
             d = postings_docs[p]
-            if holds[d]:
+            if holds[d] & 1:
                 written_sum[d] += 1.0 * np.float64(impacts[p])
+                holds[d] |= 4
     # The papers holding the other form, ascending: a scan of the flags costs less than
     # sorting them once they are more than a few percent of the corpus.
     docs = np.empty(touched, dtype=np.int32)
     n = 0
     if 32 * touched > size:
         for d in range(size):
-            if holds[d]:
+            if holds[d] & 1:
                 docs[n] = d
                 n += 1
     else:
@@ -120,19 +122,26 @@ def _credit(
                 continue
             for p in range(offsets[other[t]], offsets[other[t] + 1]):
                 d = postings_docs[p]
-                if holds[d] == 1:
-                    holds[d] = 2
+                if holds[d] & 2 == 0:
+                    holds[d] |= 2
                     docs[n] = d
                     n += 1
         docs.sort()
+    # A paper whose credit is zero and that holds the written form adds nothing to a score
+    # and is matched by the written form's own list: leaving it out is exact, and cheaper.
     credit = np.empty(touched, dtype=np.float64)
+    kept = 0
     for i in range(touched):
         d = docs[i]
-        credit[i] = max(other_sum[d] - written_sum[d], 0.0)
+        value = max(other_sum[d] - written_sum[d], 0.0)
+        if value > 0.0 or holds[d] & 4 == 0:
+            docs[kept] = d
+            credit[kept] = value
+            kept += 1
         other_sum[d] = 0.0
         written_sum[d] = 0.0
         holds[d] = 0
-    return docs, credit
+    return docs[:kept], credit[:kept]
 
 
 _compiled_credit = compiled.compile_lazily(_credit)
@@ -209,13 +218,17 @@ def _credit_numpy(index: BM25Index, alternative: Alternative, weight: float) -> 
     other_terms = [(index.term_number(term), weight) for term in alternative.other]
     holds_other = np.zeros(index.size, dtype=np.bool_)
     other = _dense_scores(index, other_terms, holds_other)
+    holds_written = np.zeros(index.size, dtype=np.bool_)
     written = _dense_scores(
-        index, [(index.term_number(term), 1.0) for term in alternative.written], None
+        index, [(index.term_number(term), 1.0) for term in alternative.written], holds_written
     )
-    docs = np.flatnonzero(holds_other).astype(np.int32)
     # Only where the other form occurs: with a negative IDF (a tiny corpus) the written form's
     # score is negative, and a paper without the other form must not gain from it.
-    return _postings(docs, np.maximum(other[docs] - written[docs], 0.0))
+    docs = np.flatnonzero(holds_other).astype(np.int32)
+    credit = np.maximum(other[docs] - written[docs], 0.0)
+    # Zero credit where the written form is held: nothing to add, matched by its own list.
+    keep = (credit > 0.0) | ~holds_written[docs]
+    return _postings(docs[keep], credit[keep])
 
 
 def _dense_scores(

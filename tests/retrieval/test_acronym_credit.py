@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval import acronym_credit, compiled
+from retrieval import acronym_credit, compiled, topk
 from retrieval.acronym_credit import credit_postings, credit_postings_numpy
 from retrieval.acronyms import Alternative
 from retrieval.index import BM25Index
@@ -42,13 +42,28 @@ def test_compiled_credit_equals_the_reference(
 
 
 def test_credit_is_the_better_form_minus_the_written_one() -> None:
-    index = _index([["llm", "x"], ["large", "language", "model"], ["llm", "large"], ["y"]])
+    docs = [["llm", "x"], ["large", "language", "model"], ["llm", "large"], ["y"], ["x"]]
+    index = _index(docs)
     alternative = Alternative(("llm",), ("large", "language", "model"), "LLM → …")
     [found] = credit_postings(index, [alternative], 1.0)
-    # Papers 1 and 2 hold the long form; paper 2 also holds "llm", which lowers its credit.
-    assert found.docs.tolist() == [1, 2]
-    assert found.impacts[0] > found.impacts[1] >= 0.0
+    # Paper 1 holds only the long form: full credit. Paper 2 holds "llm" too, which scores
+    # higher than its lone "large": zero credit, and it is matched by the "llm" list anyway,
+    # so it is left out.
+    assert found.docs.tolist() == [1]
+    assert found.impacts[0] > 0
     assert credit_postings(index, [Alternative(("llm",), ("absent",), "")], 1.0) == []
+
+
+def test_a_paper_left_out_for_zero_credit_is_still_matched() -> None:
+    docs = [["llm", "x"], ["large", "language", "model"], ["llm", "large"], ["y"], ["x"]]
+    index = _index(docs)
+    alternative = Alternative(("llm",), ("large", "language", "model"), "")
+    lists = [index.postings_list(index.term_ids["llm"], 1.0)]
+    [credit] = credit_postings(index, [alternative], 1.0)
+    found = topk.search([*lists, credit], index.size, None, 5)
+    # The dropped paper 2 is still matched (by "llm"); the total counts papers 0, 1 and 2.
+    assert sorted(found.docs.tolist()) == [0, 1, 2]
+    assert found.total == 3
 
 
 def test_a_snapshot_reuses_its_lists_within_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
