@@ -325,6 +325,7 @@ def run_size(size: int, args: argparse.Namespace) -> dict[str, Any]:
         equality = exact_equality(tokens, texts[: args.okapi_sample], okapi.model)  # type: ignore[attr-defined]
     return {
         "size": size,
+        "command": "python benchmarks/speed.py " + " ".join(sys.argv[1:]),
         "analysis_s": analysis_s,
         "load_average": [load_before[0], load_after[0]],
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
@@ -463,8 +464,8 @@ def main() -> int:
     if args.json is not None:
         args.json.write_text(json.dumps(results, indent=1))
     if args.docs:
-        command = "python benchmarks/speed.py " + " ".join(sys.argv[1:])
-        write_docs(HERE.parent / "docs" / "benchmarks.md", table, command)
+        commands = dict.fromkeys(r.get("command", "(not recorded)") for r in results)
+        write_docs(HERE.parent / "docs" / "benchmarks.md", table, "`, `".join(commands))
     return 0
 
 
