@@ -74,6 +74,8 @@ _NOUN_PHRASE_TYPE = re.compile(
     rf"(?:(?!(?:using|with|for|of|by|via|to|on|in|from|and|or)\b)[a-z][\w\-]{{0,30}} ){{0,6}}"
     rf"{TYPES}"
 )
+# "triadic-OCD": a lowercase word of three letters or more, a hyphen, then capitals or digits.
+_LOWER_HEAD_NAME = re.compile(r"[a-z]{3,20}-[A-Z][A-Z0-9]{1,10}")
 _OPENING_QUOTES = "\"'“‘"
 _CLOSING_QUOTES = ('"', "'", "”", "’")
 _RESULT_WORDS = ("resulting ", "resulted ", "proposed ")
@@ -131,7 +133,8 @@ def best_name(text: str) -> Candidate | None:
             if coined and _proposed_name(text, coined.group()):
                 # "The proposed Q-Align achieves ...": a coined word the abstract uses again.
                 end = coined.end()
-                candidates.append(scored(text, coined.group(), "", coined.start(), end, base=3))
+                spelled = _capitalised_spelling(text, coined.group())
+                candidates.append(scored(text, spelled, "", coined.start(), end, base=3))
     for position in occurrences(lower, "our "):
         if not lower[position - 1 : position].isalnum():
             ours.append(position)
@@ -292,8 +295,13 @@ def _quoted_name(text: str, quote: int, *, base: int) -> Candidate | None:
 
 
 def _proposed_name(text: str, word: str) -> bool:
-    """'Q-Align' after 'the proposed', used again; not 'MI', 'CSs' or 'k-NN'."""
+    """'Q-Align' after 'the proposed', used again; not 'MI', 'CSs' or 'k-NN'.
+
+    'triadic-OCD' (a lowercase word, a hyphen, capitals) counts too, used again in either case.
+    """
     plural_acronym = word.endswith("s") and word[:-1].isupper()
+    if _LOWER_HEAD_NAME.fullmatch(word):
+        return text.count(word[1:]) >= 2
     return (
         len(word) >= 3
         and word[0].isupper()
@@ -301,6 +309,15 @@ def _proposed_name(text: str, word: str) -> bool:
         and is_coined_word(word)
         and text.count(word) >= 2
     )
+
+
+def _capitalised_spelling(text: str, word: str) -> str:
+    """'Triadic-OCD' for 'triadic-OCD' when the abstract also spells it with a capital."""
+    if word[:1].islower():
+        capitalised = word[0].upper() + word[1:]
+        if capitalised in text:
+            return capitalised
+    return word
 
 
 def _recurring_word(text: str, name: str) -> bool:
