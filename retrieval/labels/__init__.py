@@ -40,6 +40,8 @@ __all__ = [
 #    descriptions after a name lose filler words; hedges and praise ("crucial") are filler.
 LABELER_VERSION: Final = 3
 
+# Vowel letters that sound like a consonant: "a universal method", "a one-step sampler".
+_CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one")
 _FALLBACK_LABEL = "Untitled abstract"
 # A label shorter than this has room for what the named method is for.
 _ROOM = 60
@@ -112,7 +114,11 @@ def _described(description: str) -> str:
     article, _, rest = description.partition(" ")
     if article.lower() in {"a", "an", "the"} and rest:
         kept = compress(rest)
-        if kept[:1].lower() in "aeiou" and article.lower() in {"a", "an"}:
+        if (
+            kept[:1].lower() in "aeiou"
+            and not kept.lower().startswith(_CONSONANT_SOUND)
+            and article.lower() in {"a", "an"}
+        ):
             article = article[0] + "n"  # "a novel, efficient model" -> "an efficient model"
         elif article.lower() in {"a", "an"}:
             article = article[0]

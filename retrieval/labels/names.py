@@ -61,7 +61,7 @@ _NAME_THEN_TYPE = re.compile(
     rf"(?P<name>{_TOKEN}(?: {_TOKEN}){{0,2}}) (?:[a-z][\w\-]{{0,20}} )?{TYPES}(?<!s)\b"
 )
 _TYPE_THEN_NAME = re.compile(
-    rf"(?:[\w\-]{{1,30}},? ){{0,4}}?(?P<type>{TYPES}),? (?P<name>{_NAME})"
+    rf"(?:[\w\-]{{1,30}},? ){{0,6}}?(?P<type>{TYPES}),? (?P<name>{_NAME})"
     r"(?= ?[,(:]| ?\.(?: |$)| (?:which|that|for|to|as|in|with|on|by)\b|$)"
 )
 # "our solution, Layerwise Proximal Replay (LPR), balances", "our algorithm, ACE: Off-policy ..."
@@ -76,6 +76,8 @@ _NOUN_PHRASE_TYPE = re.compile(
 )
 # "triadic-OCD": a lowercase word of three letters or more, a hyphen, then capitals or digits.
 _LOWER_HEAD_NAME = re.compile(r"[a-z]{3,20}-[A-Z][A-Z0-9]{1,10}")
+_SHORT_ACRONYM = re.compile(r"[A-Z]{2,3}s?")
+_OUR_COINED = re.compile(rf"(?P<name>{_TOKEN}) {TYPES}(?<!s)\b")
 _OPENING_QUOTES = "\"'“‘"
 _CLOSING_QUOTES = ('"', "'", "”", "’")
 _RESULT_WORDS = ("resulting ", "resulted ", "proposed ")
@@ -143,14 +145,17 @@ def best_name(text: str) -> Candidate | None:
                 name = our_name.group("name")
                 end = our_name.end()
                 candidates.append(scored(text, name, "", our_name.start("name"), end, base=4))
-            elif (
-                text[position + 4 : position + 5].isupper()
-                and "(" in text[position : position + 200]
-            ):
-                # "Our Dynamics Stable Learning by Invariant Measure (DySLIM) objective"
-                definition = _ACRONYM_DEF.match(text, position + 4)
+            elif text[position + 4 : position + 5].isupper():
+                definition = (
+                    _ACRONYM_DEF.match(text, position + 4)
+                    if "(" in text[position : position + 200]
+                    else None
+                )
                 if definition and all_capitalised(definition.group("exp")):
+                    # "Our Dynamics Stable Learning by Invariant Measure (DySLIM) objective"
                     candidates.append(_from_definition(text, definition, base=4))
+                else:
+                    candidates.append(_our_coined(text, position + 4))
     if ours:
         candidates.extend(_named_inside(text, lower, ours))
     found = [candidate for candidate in candidates if candidate is not None]
@@ -239,6 +244,7 @@ def _name_at(
         is_strong(after_type.group("name"))
         or _spelled_by_paren(text, after_type)
         or _recurring_word(text, after_type.group("name"))
+        or _between_commas(text, after_type)
     ):
         # "an expansive benchmark suite SciBench for LLMs", "a graph neural network, Graph2Tac,"
         end = after_type.end("name")
@@ -318,6 +324,30 @@ def _capitalised_spelling(text: str, word: str) -> str:
         if capitalised in text:
             return capitalised
     return word
+
+
+def _our_coined(text: str, start: int) -> Candidate | None:
+    """'our RAPTOR model retrieves ...': a coined word the abstract uses again, then the type."""
+    typed = _OUR_COINED.match(text, start)
+    if typed is None:
+        return None
+    name = typed.group("name")
+    if not is_strong(name) or _SHORT_ACRONYM.fullmatch(name) or text.count(name) < 2:
+        # "our NAS method", "our BC layer-aware attacks": three capitals are field terms as often.
+        return None
+    return scored(text, name, "", start, typed.end(), base=3, typed=True)
+
+
+def _between_commas(text: str, match: re.Match[str]) -> bool:
+    """'a lightweight framework, Prompt Risk Control, for selecting ...': a title-case phrase
+    set off by commas right after the type noun names it."""
+    name = match.group("name")
+    return (
+        " " in name
+        and text.startswith(", ", match.end("type"))
+        and text.startswith(", ", match.end("name"))
+        and all_capitalised(name)
+    )
 
 
 def _recurring_word(text: str, name: str) -> bool:
