@@ -38,7 +38,9 @@ __all__ = [
 #    topic phrases from the contribution sentence, compressed.
 # 3: quoted names after naming words; a name that extends its code link's name keeps it;
 #    descriptions after a name lose filler words; hedges and praise ("crucial") are filler.
-LABELER_VERSION: Final = 3
+# 4: glued naming words ("calledX"), "the proposed triadic-OCD", "a framework, Title Case Name,",
+#    "our RAPTOR model"; "a universal" rather than "an universal".
+LABELER_VERSION: Final = 4
 
 # Vowel letters that sound like a consonant: "a universal method", "a one-step sampler".
 _CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one")

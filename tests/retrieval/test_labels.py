@@ -525,3 +525,50 @@ def test_seed_urls() -> None:
         "https://github.com/2020-qqtcg/DRIFT",
     )
     assert extract_urls(_seed("physics simulators can serve")) == ("https://sim2reason.github.io/",)
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        # a naming word glued to the name by a lost line break
+        ("Parsers stall on long inputs. This paper proposes an approach calledStreamParse, "
+         "which reads each token once. StreamParse halves latency.", "StreamParse"),
+        # a lowercase word, a hyphen and capitals, after "the proposed", used again
+        ("Sensor drift breaks monitors. This paper aims to build a robust detector. The "
+         "proposed quadric-SDX detector runs online, and Quadric-SDX is provably robust.",
+         "Quadric-SDX"),
+        # a title-case phrase set off by commas right after the type noun
+        ("Curvature is costly to estimate. We propose a compact framework, Gradient Echo "
+         "Sampling, for estimating curvature from noisy updates.", "Gradient Echo Sampling"),
+        # six words between the verb and the type noun
+        ("We introduce a fast and exact graph partition method, Spectral Knot Splitting (SKS), "
+         "for cutting sparse graphs.", "SKS: Spectral Knot Splitting"),
+        # "our NAME model": a coined name the abstract uses again
+        ("Retrieval over long books is slow. We build a tree of summaries. At inference time, "
+         "our LOOMIS model retrieves from this tree, and LOOMIS beats flat retrieval.",
+         "LOOMIS"),
+    ],
+)  # fmt: skip
+def test_names_in_odd_places(abstract: str, name: str) -> None:
+    assert derive_label(abstract).startswith(name)
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        # once only: a variant, not the name
+        "Sensor drift breaks monitors. This paper aims to build a robust detector. The proposed "
+        "quadric-SDX detector runs online.",
+        # three capitals after "our" are as often a field term
+        "Few-shot recognition is brittle. We search fine-tuning choices, and our NAS method "
+        "beats hand-tuned ones; NAS also transfers to new backbones.",
+    ],
+)
+def test_weak_names_in_those_places_are_not_taken(abstract: str) -> None:
+    label = derive_label(abstract)
+    assert not label.lower().startswith(("quadric-sdx", "nas"))
+
+
+def test_the_article_follows_the_sound_not_the_letter() -> None:
+    abstract = "We present Kestrel, a novel universal sampler for discrete flows."
+    assert derive_label(abstract) == "Kestrel: a universal sampler for discrete flows"
