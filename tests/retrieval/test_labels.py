@@ -572,3 +572,8 @@ def test_weak_names_in_those_places_are_not_taken(abstract: str) -> None:
 def test_the_article_follows_the_sound_not_the_letter() -> None:
     abstract = "We present Kestrel, a novel universal sampler for discrete flows."
     assert derive_label(abstract) == "Kestrel: a universal sampler for discrete flows"
+
+
+def test_a_joiner_left_by_a_dropped_filler_word_goes_too() -> None:
+    abstract = "We present Wrenfold, a novel and scalable solver for sparse least squares."
+    assert derive_label(abstract) == "Wrenfold: a scalable solver for sparse least squares"
