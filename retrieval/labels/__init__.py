@@ -39,7 +39,7 @@ __all__ = [
 # 3: quoted names after naming words; a name that extends its code link's name keeps it;
 #    descriptions after a name lose filler words; hedges and praise ("crucial") are filler.
 # 4: glued naming words ("calledX"), "the proposed triadic-OCD", "a framework, Title Case Name,",
-#    "our RAPTOR model"; "a universal" rather than "an universal".
+#    "our RAPTOR model"; "a universal" rather than "an universal"; no "a and" after fillers.
 LABELER_VERSION: Final = 4
 
 # Vowel letters that sound like a consonant: "a universal method", "a one-step sampler".
