@@ -190,9 +190,10 @@ def _introduced_before(text: str, start: int) -> bool:
     return bool(last) and _INTRO_WORD.fullmatch(last) is not None
 
 
-def _capitalised_words(text: str) -> list[tuple[str, int]]:
-    """(word, start) for the words with a capital or digit, found from their first capital."""
-    found: list[tuple[str, int]] = []
+def _capitalised_words(text: str) -> dict[str, list[int]]:
+    """Each word with a capital or digit, found from its first capital, with where it starts
+    (at most 8 places), in the order of first use."""
+    seen: dict[str, list[int]] = {}
     for match in _FROM_CAPITAL.finditer(text, 0, 3000):
         start = match.start()
         word = match.group()
@@ -207,8 +208,12 @@ def _capitalised_words(text: str) -> list[tuple[str, int]]:
         if word[-1] == "-":
             word = word.rstrip("-")
         if word[0].isalpha() and len(word) >= 2:
-            found.append((word, start))
-    return found
+            starts = seen.get(word)
+            if starts is None:
+                seen[word] = [start]
+            elif len(starts) < 8:
+                starts.append(start)
+    return seen
 
 
 def _judge(text: str, word: str, starts: list[int], hinted: bool) -> tuple[int, int, str] | None:
@@ -298,11 +303,7 @@ def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | 
     `hints` are lowercased repository names from the abstract's code links.
     """
     hints = hints or {}
-    seen: dict[str, list[int]] = {}
-    for word, start in _capitalised_words(text):
-        starts = seen.setdefault(word, [])
-        if len(starts) < 8:
-            starts.append(start)
+    seen = _capitalised_words(text)
     best: tuple[int, int, str] | None = None
     for word, starts in seen.items():
         if len(starts) < 2 and word[1:].islower() and word.casefold() not in hints:

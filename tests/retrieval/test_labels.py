@@ -15,7 +15,9 @@ from retrieval.labels import (
     MAX_LABEL_CHARS,
     derive_label,
     extract_urls,
+    markup,
     opens_with_punctuation,
+    words,
 )
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
@@ -577,3 +579,25 @@ def test_the_article_follows_the_sound_not_the_letter() -> None:
 def test_a_joiner_left_by_a_dropped_filler_word_goes_too() -> None:
     abstract = "We present Wrenfold, a novel and scalable solver for sparse least squares."
     assert derive_label(abstract) == "Wrenfold: a scalable solver for sparse least squares"
+
+
+_NOUN_PIECES = st.sampled_from(
+    ["method", "ology", "tool", "kit", "box", "data", " ", "set", "s", "plug", "-", "in",
+     "watermark", "ing", "test", "bed", "defence", "optimizer", "framework", "x", "model"]
+)  # fmt: skip
+
+
+@given(st.lists(_NOUN_PIECES, max_size=6).map("".join))
+@settings(max_examples=300)
+def test_type_nouns_grouped_by_letter_match_as_the_flat_alternation(text: str) -> None:
+    flat = re.compile("(?:" + "|".join(words._TYPE_NOUNS) + ")s?")
+    grouped = re.compile(words.TYPES)
+    flat_match, grouped_match = flat.match(text), grouped.match(text)
+    assert (flat_match and flat_match.span()) == (grouped_match and grouped_match.span())
+
+
+def test_the_ascii_markup_shortcut_agrees_with_the_full_hint() -> None:
+    for char in map(chr, range(128)):
+        assert bool(markup._ASCII_MARKUP_HINT.search(char)) == bool(
+            markup._MARKUP_HINT.search(char)
+        ), repr(char)
