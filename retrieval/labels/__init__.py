@@ -15,6 +15,7 @@ This module assembles the label. The parts: `markup` cleans the text, `urls` fin
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Final
 
 from retrieval.labels.candidates import Candidate
@@ -39,7 +40,8 @@ __all__ = [
 # 3: quoted names after naming words; a name that extends its code link's name keeps it;
 #    descriptions after a name lose filler words; hedges and praise ("crucial") are filler.
 # 4: glued naming words ("calledX"), "the proposed triadic-OCD", "a framework, Title Case Name,",
-#    "our RAPTOR model"; "a universal" rather than "an universal"; no "a and" after fillers.
+#    "our RAPTOR model"; "a universal" rather than "an universal"; no "a and" after fillers;
+#    acronyms spelled by capitals inside words (MERT); a code link's "-SAM" part the abstract names.
 LABELER_VERSION: Final = 4
 
 # Vowel letters that sound like a consonant: "a universal method", "a one-step sampler".
@@ -102,12 +104,25 @@ def _linked(candidate: Candidate, hints: dict[str, str], text: str) -> Candidate
     if name in hints:
         return candidate
     for hint, spelled in hints.items():
-        if hint.startswith(name + "-") and spelled in text:
-            # Only as the abstract spells it: links also say "X-ICML2024", "X-pytorch".
+        if hint.startswith(name + "-") and (
+            spelled in text or _names_a_part(spelled[len(name) + 1 :], text)
+        ):
+            # Only as the abstract spells it, or when the abstract names the added part
+            # ("Lookbehind" with .../Lookbehind-SAM and "sharpness-aware minimization (SAM)"):
+            # links also say "X-ICML2024", "X-pytorch".
             return dataclasses.replace(candidate, name=spelled)
         if name.endswith("-" + hint) or name.startswith(hint + "-"):
             return candidate
     return None
+
+
+def _names_a_part(part: str, text: str) -> bool:
+    """Whether `part` is an acronym the abstract uses as a word: 'SAM' in '... (SAM) ...'."""
+    return (
+        len(part) >= 2
+        and part.isupper()
+        and re.search(rf"(?<![\w-]){re.escape(part)}(?![\w-])", text) is not None
+    )
 
 
 def _described(description: str) -> str:

@@ -77,6 +77,7 @@ _NOUN_PHRASE_TYPE = re.compile(
 # "triadic-OCD": a lowercase word of three letters or more, a hyphen, then capitals or digits.
 _LOWER_HEAD_NAME = re.compile(r"[a-z]{3,20}-[A-Z][A-Z0-9]{1,10}")
 _SHORT_ACRONYM = re.compile(r"[A-Z]{2,3}s?")
+_INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
 _OUR_COINED = re.compile(rf"(?P<name>{_TOKEN}) {TYPES}(?<!s)\b")
 _OPENING_QUOTES = "\"'“‘"
 _CLOSING_QUOTES = ('"', "'", "”", "’")
@@ -453,7 +454,14 @@ def _from_definition(text: str, match: re.Match[str], *, base: int) -> Candidate
     # letters spell only its tail ("Switchable Sparse-Dense Learning (SSD)") or do not spell out
     # at all ("Side-by-Side (SxS)").
     described = ""
-    if start != 0 and not (all_capitalised(words) and words.count(" ") < 8):
+    first = _first_capitalised_word(words)
+    if start != 0 and words.count(" ", 0, first) <= 1 and _capitals_spell(acronym, words):
+        # "an acoustic Music undERstanding model with ... Training (MERT)": the capitals the
+        # authors set in bold spell the acronym; the long form starts at the first of them,
+        # one word after the verb at most ("a framework using a Denoising Masked AutoEncoder
+        # (DMAE)" names a part).
+        words = words[first:]
+    elif start != 0 and not (all_capitalised(words) and words.count(" ") < 8):
         # "a novel evolution-strategies based method (EvIL)": a plain noun phrase that ends in
         # what is introduced describes the name; "a framework using a ... (DMAE)" names a part.
         if not (_NOUN_PHRASE_TYPE.fullmatch(words) and is_strong(acronym)):
@@ -475,6 +483,27 @@ def _from_definition(text: str, match: re.Match[str], *, base: int) -> Candidate
         # names it.
         return None
     return scored(text, acronym, expansion, match.start(), end, base=base, description=described)
+
+
+def _capitals_spell(acronym: str, words: str) -> bool:
+    """Whether the capitals of `words`, in order, are the letters of an all-capital acronym, and
+    some are inside words ("undERstanding"): set so on purpose, not a title-case field term
+    ("Test Time Adaptation (TTA)")."""
+    letters = [char for char in acronym if char.isalnum()]
+    return (
+        len(letters) >= 3
+        and acronym.isupper()
+        and _INNER_CAPITAL.search(words) is not None
+        and [char for char in words if char.isupper()] == letters
+    )
+
+
+def _first_capitalised_word(words: str) -> int:
+    """Where the first word holding a capital starts."""
+    for index, char in enumerate(words):
+        if char.isupper():
+            return words.rfind(" ", 0, index) + 1
+    return 0
 
 
 def _appositive(text: str, comma: int) -> Candidate | None:

@@ -69,6 +69,7 @@ _KNOWN = frozenset(
         "KITTI", "nuScenes", "Cityscapes", "ADE20K", "LAION", "LoRA", "QLoRA", "DeiT", "Swin",
         "OPT", "PaLM", "Gemini", "Claude", "GPT", "BERT", "XGBoost", "TabPFN", "AlphaFold",
         "AlphaFold2", "ESM", "ESM-2", "ESMFold", "SMILES", "CUDA", "CPU", "CPUs", "GPU", "GPUs",
+        "fMRI", "EEG", "MRI", "DNA", "RNA", "scRNA-seq",
     ]
 )  # fmt: skip
 _LETTERS = re.compile(r"[^\W\d_].*[^\W\d_]")

@@ -601,3 +601,42 @@ def test_the_ascii_markup_shortcut_agrees_with_the_full_hint() -> None:
         assert bool(markup._ASCII_MARKUP_HINT.search(char)) == bool(
             markup._MARKUP_HINT.search(char)
         ), repr(char)
+
+
+def test_capitals_set_inside_words_spell_the_acronym() -> None:
+    abstract = (
+        "Priors for flows are hand-made. We introduce an acoustic Sparse fLow mAtching Prior "
+        "(SLAP) that learns the prior from data."
+    )
+    assert derive_label(abstract).startswith("SLAP: Sparse fLow mAtching Prior")
+
+
+def test_title_case_field_terms_in_capitals_are_not_read_that_way() -> None:
+    abstract = (
+        "Models drift at deployment. We study online Test Time Adaptation (TTA) under label "
+        "shift and show that resetting the statistics suffices."
+    )
+    assert not derive_label(abstract).startswith("TTA")
+
+
+@pytest.mark.parametrize(
+    ("link", "name"),
+    [("Backstep-SAM", "Backstep-SAM"), ("Backstep-ICML2024", "Backstep")],
+)
+def test_a_code_link_adds_a_part_the_abstract_names(link: str, name: str) -> None:
+    abstract = (
+        "Sharpness-aware minimization (SAM) takes one ascent step. We propose Backstep, which "
+        f"takes several steps back before descending. Code: https://github.com/lab/{link}."
+    )
+    label = derive_label(abstract)
+    assert label.startswith(name)
+    assert not label.startswith(name + "-")
+
+
+def test_a_field_word_in_lowercase_capitals_is_not_a_name() -> None:
+    abstract = (
+        "Decoding images from brain scans needs hours of data per person. We present shared "
+        "decoders that read fMRI across subjects. Each fMRI scan is aligned to a shared space, "
+        "and fMRI from one hour of scanning suffices."
+    )
+    assert derive_label(abstract).startswith("Shared decoders that read fMRI across subjects")
