@@ -19,9 +19,9 @@ import re
 from typing import Final
 
 from retrieval.labels.candidates import Candidate
-from retrieval.labels.markup import clean
+from retrieval.labels.markup import clean, emphasized
 from retrieval.labels.names import best_name
-from retrieval.labels.salient import repository_names, salient_name
+from retrieval.labels.salient import emphasis_hints, repository_names, salient_name
 from retrieval.labels.text import MAX_LABEL_CHARS, fit, opens_with_punctuation
 from retrieval.labels.topics import compress, topic_phrase
 from retrieval.labels.urls import extract_urls, url_matches
@@ -41,7 +41,8 @@ __all__ = [
 #    descriptions after a name lose filler words; hedges and praise ("crucial") are filler.
 # 4: glued naming words ("calledX"), "the proposed triadic-OCD", "a framework, Title Case Name,",
 #    "our RAPTOR model"; "a universal" rather than "an universal"; no "a and" after fillers;
-#    acronyms spelled by capitals inside words (MERT); a code link's "-SAM" part the abstract names.
+#    acronyms spelled by capitals inside words (MERT); a code link's "-SAM" part the abstract names;
+#    coined words set in bold or small capitals hint like a code link when nothing else names.
 LABELER_VERSION: Final = 4
 
 # Vowel letters that sound like a consonant: "a universal method", "a one-step sampler".
@@ -85,7 +86,9 @@ def _label_from_abstract(abstract: str) -> str:
     candidate = linked or candidate
     if candidate is None or (hints and linked is None):
         # A name the code link repeats beats one found by the introducing sentence alone.
-        salient = salient_name(text, hints)
+        # Words set in bold or small capitals hint like a link's name, when nothing else names.
+        extra = {} if candidate else emphasis_hints(emphasized(abstract))
+        salient = salient_name(text, hints | extra if extra else hints)
         if candidate is None or (
             salient is not None and salient.name.casefold() in hints and salient.name in text
         ):

@@ -102,3 +102,22 @@ def _emphasis(match: re.Match[str], text: str) -> str:
     before = text[match.start() - 1 : match.start()]
     after = text[match.end() : match.end() + 1]
     return match.group() if before.isalnum() and after.isalnum() else ""
+
+
+# Words set apart in the source: "**Split-Ensemble**", "\\textsc{Nemesis}".
+_EMPHASIS = re.compile(
+    r"(?<!\*)\*\*?([^*\s][^*]{0,40}?)\*\*?(?!\*)"
+    r"|\\(?:textbf|textsc|texttt|textit|textsf|emph|mathtt|mathbf|mathsf)\s*\{([^{}]{1,40})\}"
+)
+
+
+def emphasized(abstract: str) -> list[str]:
+    """The one-word phrases the abstract sets in bold, italics or small capitals, cleaned."""
+    if "*" not in abstract and "\\" not in abstract:
+        return []
+    words: list[str] = []
+    for match in _EMPHASIS.finditer(abstract, 0, MAX_SCAN):
+        word = clean(match.group(1) or match.group(2)).strip(" .,;:")
+        if word and " " not in word:
+            words.append(word)
+    return words

@@ -69,7 +69,8 @@ _KNOWN = frozenset(
         "KITTI", "nuScenes", "Cityscapes", "ADE20K", "LAION", "LoRA", "QLoRA", "DeiT", "Swin",
         "OPT", "PaLM", "Gemini", "Claude", "GPT", "BERT", "XGBoost", "TabPFN", "AlphaFold",
         "AlphaFold2", "ESM", "ESM-2", "ESMFold", "SMILES", "CUDA", "CPU", "CPUs", "GPU", "GPUs",
-        "fMRI", "EEG", "MRI", "DNA", "RNA", "scRNA-seq",
+        "fMRI", "EEG", "MRI", "DNA", "RNA", "scRNA-seq", "CoRL", "CVPR", "ICCV", "ECCV", "EMNLP",
+        "AAAI", "PubMed", "CiteSeer", "MLP-Mixer",
     ]
 )  # fmt: skip
 _LETTERS = re.compile(r"[^\W\d_].*[^\W\d_]")
@@ -105,6 +106,7 @@ _PLAIN_INTRO = re.compile(
     r"(?:propos|introduc|present|develop|call|nam|dub|term|coin|denot|our|design|releas|use)"
     r"[a-z]{0,4}"
 )
+_LOWER_TAIL = re.compile(r"-[a-z]+$")
 _GLUED = re.compile(r"(?:called|named|propose|introduce|present|dubbed|termed)[A-Z]")
 
 
@@ -296,6 +298,17 @@ def repository_names(urls: list[str]) -> dict[str, str]:
             name = parts[-1]
             names[name.casefold()] = name
     return names
+
+
+def emphasis_hints(words: list[str]) -> dict[str, str]:
+    """'**Split-Ensemble**', '\\textsc{INSIDE}': coined words set apart, keyed like
+    `repository_names`; not field names ('ICLR'), nor compounds ending in a lowercase part
+    ('SGD-optimized')."""
+    return {
+        word.casefold(): word
+        for word in words
+        if 3 <= len(word) <= 30 and _coined(word) and not _LOWER_TAIL.search(word)
+    }
 
 
 def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | None:

@@ -640,3 +640,29 @@ def test_a_field_word_in_lowercase_capitals_is_not_a_name() -> None:
         "and fMRI from one hour of scanning suffices."
     )
     assert derive_label(abstract).startswith("Shared decoders that read fMRI across subjects")
+
+
+def test_a_coined_word_set_in_bold_names_the_method_when_nothing_else_does() -> None:
+    abstract = (
+        "Ensembles are costly at inference. In this work, we improve calibration using an "
+        "alternative *Fork-Ensemble* method. Splitting tasks into subtasks builds a tree-like "
+        "Fork-Ensemble architecture. Across tasks, Fork-Ensemble, without extra cost, beats a "
+        "single model."
+    )
+    assert derive_label(abstract).startswith("Fork-Ensemble")
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        # an adjectival compound in bold is not a name
+        "Networks generalise when fitting data. We study why **SGD-optimized** nets do, and "
+        "show that SGD-optimized nets find flat minima; SGD-optimized nets transfer.",
+        # an introduced name wins over a baseline set in bold
+        "We propose Quarry, a sampler for discrete flows. It beats the **Fork-Net** baseline, "
+        "and Fork-Net needs twice the steps.",
+    ],
+)
+def test_bold_words_do_not_displace_better_evidence(abstract: str) -> None:
+    label = derive_label(abstract)
+    assert not label.startswith(("SGD-optimized", "Fork-Net"))
