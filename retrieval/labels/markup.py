@@ -118,5 +118,6 @@ def emphasized(abstract: str) -> list[str]:
     for pattern, mark in ((_BOLD, "*"), (_EMPHASIS_MACRO, "\\")):
         if mark in abstract:
             found.extend(match.group(1) for match in pattern.finditer(abstract, 0, MAX_SCAN))
-    words = [clean(phrase).strip(" .,;:") for phrase in found]
+    # Cleaning costs more than the scan: phrases of several words are never a name.
+    words = [clean(phrase).strip(" .,;:") for phrase in found if " " not in phrase.strip()]
     return [word for word in words if word and " " not in word]
