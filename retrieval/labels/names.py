@@ -35,6 +35,10 @@ _CALL_WORDS = (
     "called as ", "named as ", "dubbed as ", "termed as ", "coined as ", "denoted as ",
     "called ", "named ", "namely, ", "namely ", "dubbed ", "termed ", "coined ", "referred to as ",
 )  # fmt: skip
+# Only words that start with the stem can be read where the stem was found.
+_CALL_WORDS_BY_STEM = {
+    stem: tuple(word for word in _CALL_WORDS if word.startswith(stem)) for stem in _CALL_STEMS
+}
 _VERB = re.compile(
     r"(?P<adverbs>(?:(?:[a-z]{2,14}ly|also|further|then|thus|hence|first|here|now|therefore"
     r"|instead|accordingly|finally|additionally|next|to this end),? ){0,2})"
@@ -172,8 +176,11 @@ def _named_inside(text: str, lower: str, ours: list[int]) -> list[Candidate | No
         if stem not in lower:  # the common case: one C scan, no list, no loop
             continue
         for position in occurrences(lower, stem):
-            word = next((word for word in _CALL_WORDS if lower.startswith(word, position)), "")
-            if word and not lower[position - 1 : position].isalnum():
+            if lower[position - 1 : position].isalnum():  # "rename", "surnamed"
+                continue
+            words = _CALL_WORDS_BY_STEM[stem]
+            word = next((word for word in words if lower.startswith(word, position)), "")
+            if word:
                 # "The resulting approach, referred to as BRAIn": naming is introducing, even
                 # outside the authors' own sentences, but those come first.
                 base = 5 if _is_ours(lower, ours, position) else 4
