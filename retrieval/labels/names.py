@@ -57,7 +57,7 @@ _ACRONYM_DEF = re.compile(
     r"(?P<exp>(?:[^\s(),.;:]{1,40} ){0,9}?[^\s(),.;:]{1,40}) ?\( ?(?P<acr>[^()\s,;]{1,20}) ?\)"
 )
 _DIRECT_NAME = re.compile(
-    rf"(?P<name>{_NAME})(?P<after> ?[,(:]| -(?= )| (?:which|that|is|for|to|as|in|with|on|by|—|–)\b"
+    rf"(?P<name>{_NAME})(?P<after> ?[,(:]| [-–—](?= )| (?:which|that|is|for|to|as|in|with|on|by)\b"
     r"| ?\.(?: |$)|$)"
 )
 # Singular only: "we propose CD algorithms for ..." is a family of methods, not a name.
@@ -386,7 +386,7 @@ def _direct_name(
         if paren and acronym_start(name, paren.group("paren")) == 0:
             expansion = paren.group("paren")
             end = paren.end()
-    elif after in {":", ",", "-"}:
+    elif after in {":", ",", "-", "–", "—"}:
         # "ERP, Entropy-Reinforced Planning for Transformer Decoding, which ..." and
         # "LASER: LineAr CompreSsion in WirEless DistRibuted Optimization."
         stop = _segment_end(text, direct.end())
@@ -402,7 +402,7 @@ def _direct_name(
         ):
             expansion = segment
             end = stop
-    weak_ok = named or after in {"(", ":", "-"}
+    weak_ok = named or after in {"(", ":", "-", "–", "—"}
     weak_ok = weak_ok or (after == "," and _WEAK_FOLLOW.match(text, direct.end()) is not None)
     described = _called_description(text, verb_start, end) if named else ""
     if not described and after in _TAIL_WORDS:
