@@ -666,3 +666,11 @@ def test_a_coined_word_set_in_bold_names_the_method_when_nothing_else_does() -> 
 def test_bold_words_do_not_displace_better_evidence(abstract: str) -> None:
     label = derive_label(abstract)
     assert not label.startswith(("SGD-optimized", "Fork-Net"))
+
+
+def test_a_dash_after_the_name_opens_its_long_form() -> None:
+    abstract = (
+        "Sparse retrieval is slow. We present TANGO – Token Aligned Neural Graph Operator, a "
+        "retriever for long documents."
+    )
+    assert derive_label(abstract).startswith("TANGO: Token Aligned Neural Graph Operator")
