@@ -15,12 +15,13 @@ This module assembles the label. The parts: `markup` cleans the text, `urls` fin
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Final
 
 from retrieval.labels.candidates import Candidate
-from retrieval.labels.markup import clean
+from retrieval.labels.markup import clean, emphasized
 from retrieval.labels.names import best_name
-from retrieval.labels.salient import repository_names, salient_name
+from retrieval.labels.salient import emphasis_hints, repository_names, salient_name
 from retrieval.labels.text import MAX_LABEL_CHARS, fit, opens_with_punctuation
 from retrieval.labels.topics import compress, topic_phrase
 from retrieval.labels.urls import extract_urls, url_matches
@@ -38,8 +39,14 @@ __all__ = [
 #    topic phrases from the contribution sentence, compressed.
 # 3: quoted names after naming words; a name that extends its code link's name keeps it;
 #    descriptions after a name lose filler words; hedges and praise ("crucial") are filler.
-LABELER_VERSION: Final = 3
+# 4: glued naming words ("calledX"), "the proposed triadic-OCD", "a framework, Title Case Name,",
+#    "our RAPTOR model"; "a universal" rather than "an universal"; no "a and" after fillers;
+#    acronyms spelled by capitals inside words (MERT); a code link's "-SAM" part the abstract names;
+#    coined words set in bold or small capitals hint like a code link when nothing else names.
+LABELER_VERSION: Final = 4
 
+# Vowel letters that sound like a consonant: "a universal method", "a one-step sampler".
+_CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one")
 _FALLBACK_LABEL = "Untitled abstract"
 # A label shorter than this has room for what the named method is for.
 _ROOM = 60
@@ -79,7 +86,9 @@ def _label_from_abstract(abstract: str) -> str:
     candidate = linked or candidate
     if candidate is None or (hints and linked is None):
         # A name the code link repeats beats one found by the introducing sentence alone.
-        salient = salient_name(text, hints)
+        # Words set in bold or small capitals hint like a link's name, when nothing else names.
+        extra = {} if candidate else emphasis_hints(emphasized(abstract))
+        salient = salient_name(text, hints | extra if extra else hints)
         if candidate is None or (
             salient is not None and salient.name.casefold() in hints and salient.name in text
         ):
@@ -98,12 +107,25 @@ def _linked(candidate: Candidate, hints: dict[str, str], text: str) -> Candidate
     if name in hints:
         return candidate
     for hint, spelled in hints.items():
-        if hint.startswith(name + "-") and spelled in text:
-            # Only as the abstract spells it: links also say "X-ICML2024", "X-pytorch".
+        if hint.startswith(name + "-") and (
+            spelled in text or _names_a_part(spelled[len(name) + 1 :], text)
+        ):
+            # Only as the abstract spells it, or when the abstract names the added part
+            # ("Lookbehind" with .../Lookbehind-SAM and "sharpness-aware minimization (SAM)"):
+            # links also say "X-ICML2024", "X-pytorch".
             return dataclasses.replace(candidate, name=spelled)
         if name.endswith("-" + hint) or name.startswith(hint + "-"):
             return candidate
     return None
+
+
+def _names_a_part(part: str, text: str) -> bool:
+    """Whether `part` is an acronym the abstract uses as a word: 'SAM' in '... (SAM) ...'."""
+    return (
+        len(part) >= 2
+        and part.isupper()
+        and re.search(rf"(?<![\w-]){re.escape(part)}(?![\w-])", text) is not None
+    )
 
 
 def _described(description: str) -> str:
@@ -112,7 +134,11 @@ def _described(description: str) -> str:
     article, _, rest = description.partition(" ")
     if article.lower() in {"a", "an", "the"} and rest:
         kept = compress(rest)
-        if kept[:1].lower() in "aeiou" and article.lower() in {"a", "an"}:
+        if (
+            kept[:1].lower() in "aeiou"
+            and not kept.lower().startswith(_CONSONANT_SOUND)
+            and article.lower() in {"a", "an"}
+        ):
             article = article[0] + "n"  # "a novel, efficient model" -> "an efficient model"
         elif article.lower() in {"a", "an"}:
             article = article[0]

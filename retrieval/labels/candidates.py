@@ -36,6 +36,7 @@ _NOT_ARTIFACT = re.compile(
     r"|curse|collapse|illusion|puzzle)(?: (?:of|for|in) [\w\- ]{1,60})?$",
     re.IGNORECASE,
 )
+_GLUED_CALL = re.compile(r"(?:called|named|dubbed|termed|coined)(?=[A-Z])")
 # "IO-aware algorithms", "LLM-based agents": a compound adjective, not a name.
 _ADJECTIVAL = re.compile(
     r"-(?:aware|based|like|style|free|level|specific|driven|guided|agnostic|conditioned|centric"
@@ -70,6 +71,10 @@ def scored(
 ) -> Candidate | None:
     """The name found between `start` and `end` as a scored `Candidate`, or None if implausible."""
     name = strip_leading_noise(name)
+    glued = _GLUED_CALL.match(name)
+    if glued:
+        # "an approach calledNeuroBack": lines joined without a space glue the naming word on.
+        name = name[glued.end() :]
     if not expansion and " " in name:
         # "Binarized Spectral-Redistribution Network (BiSRNet)": the acronym is the name.
         paren = PAREN_AFTER.match(text, end)

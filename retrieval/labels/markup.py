@@ -22,6 +22,9 @@ _JUNK_CHARS = (
 JUNK = re.compile(f"[{_JUNK_CHARS}]")
 # Any character that needs work: markup, line breaks, control characters.
 _MARKUP_HINT = re.compile(rf"[\\\[^`~$*{{}}_\n\t\r\u2028\u2029{_JUNK_CHARS}]")
+# The same for ASCII text (a flag Python keeps, no scan): an ASCII-only class is one bitmap
+# test per character instead of a walk over the ranges above.
+_ASCII_MARKUP_HINT = re.compile(r"[\x00-\x1f\x7f\\\[^`~$*{}_]")
 _MD_LINK = re.compile(r"\[([^\[\]]{0,300})\]\([^()\s]{0,500}\)")
 _HREF = re.compile(r"\\href\s*\{[^{}]{0,500}\}\s*\{([^{}]{0,300})\}")
 _LATEX_ARG = re.compile(r"\\[A-Za-z]{1,20}\*?\s*\{([^{}]{0,300})\}")
@@ -49,7 +52,8 @@ def clean(text: str) -> str:
     """NFKC, no control characters, LaTeX and markdown markup reduced to its words."""
     text = unicodedata.normalize("NFKC", text[:MAX_SCAN])
     # Most abstracts are plain text: one character-class scan decides whether to look closer.
-    if _MARKUP_HINT.search(text) or "  " in text or "--" in text:
+    hint = _ASCII_MARKUP_HINT if text.isascii() else _MARKUP_HINT
+    if hint.search(text) or "  " in text or "--" in text:
         return _strip_markup(text)
     return text.strip()
 
@@ -98,3 +102,22 @@ def _emphasis(match: re.Match[str], text: str) -> str:
     before = text[match.start() - 1 : match.start()]
     after = text[match.end() : match.end() + 1]
     return match.group() if before.isalnum() and after.isalnum() else ""
+
+
+# Words set apart in the source: "**Split-Ensemble**", "\\textsc{Nemesis}". Each pattern starts
+# with its literal, so the scan runs at C speed, and only when that literal is in the text.
+_BOLD = re.compile(r"\*\*?([^*\s][^*]{0,40}?)\*")
+_EMPHASIS_MACRO = re.compile(
+    r"\\(?:textbf|textsc|texttt|textit|textsf|emph|mathtt|mathbf|mathsf)\s*\{([^{}]{1,40})\}"
+)
+
+
+def emphasized(abstract: str) -> list[str]:
+    """The one-word phrases the abstract sets in bold, italics or small capitals, cleaned."""
+    found: list[str] = []
+    for pattern, mark in ((_BOLD, "*"), (_EMPHASIS_MACRO, "\\")):
+        if mark in abstract:
+            found.extend(match.group(1) for match in pattern.finditer(abstract, 0, MAX_SCAN))
+    # Cleaning costs more than the scan: phrases of several words are never a name.
+    words = [clean(phrase).strip(" .,;:") for phrase in found if " " not in phrase.strip()]
+    return [word for word in words if word and " " not in word]

@@ -35,6 +35,10 @@ _CALL_WORDS = (
     "called as ", "named as ", "dubbed as ", "termed as ", "coined as ", "denoted as ",
     "called ", "named ", "namely, ", "namely ", "dubbed ", "termed ", "coined ", "referred to as ",
 )  # fmt: skip
+# Only words that start with the stem can be read where the stem was found.
+_CALL_WORDS_BY_STEM = {
+    stem: tuple(word for word in _CALL_WORDS if word.startswith(stem)) for stem in _CALL_STEMS
+}
 _VERB = re.compile(
     r"(?P<adverbs>(?:(?:[a-z]{2,14}ly|also|further|then|thus|hence|first|here|now|therefore"
     r"|instead|accordingly|finally|additionally|next|to this end),? ){0,2})"
@@ -53,7 +57,7 @@ _ACRONYM_DEF = re.compile(
     r"(?P<exp>(?:[^\s(),.;:]{1,40} ){0,9}?[^\s(),.;:]{1,40}) ?\( ?(?P<acr>[^()\s,;]{1,20}) ?\)"
 )
 _DIRECT_NAME = re.compile(
-    rf"(?P<name>{_NAME})(?P<after> ?[,(:]| -(?= )| (?:which|that|is|for|to|as|in|with|on|by|—|–)\b"
+    rf"(?P<name>{_NAME})(?P<after> ?[,(:]| [-–—](?= )| (?:which|that|is|for|to|as|in|with|on|by)\b"
     r"| ?\.(?: |$)|$)"
 )
 # Singular only: "we propose CD algorithms for ..." is a family of methods, not a name.
@@ -61,7 +65,7 @@ _NAME_THEN_TYPE = re.compile(
     rf"(?P<name>{_TOKEN}(?: {_TOKEN}){{0,2}}) (?:[a-z][\w\-]{{0,20}} )?{TYPES}(?<!s)\b"
 )
 _TYPE_THEN_NAME = re.compile(
-    rf"(?:[\w\-]{{1,30}},? ){{0,4}}?(?P<type>{TYPES}),? (?P<name>{_NAME})"
+    rf"(?:[\w\-]{{1,30}},? ){{0,6}}?(?P<type>{TYPES}),? (?P<name>{_NAME})"
     r"(?= ?[,(:]| ?\.(?: |$)| (?:which|that|for|to|as|in|with|on|by)\b|$)"
 )
 # "our solution, Layerwise Proximal Replay (LPR), balances", "our algorithm, ACE: Off-policy ..."
@@ -74,6 +78,11 @@ _NOUN_PHRASE_TYPE = re.compile(
     rf"(?:(?!(?:using|with|for|of|by|via|to|on|in|from|and|or)\b)[a-z][\w\-]{{0,30}} ){{0,6}}"
     rf"{TYPES}"
 )
+# "triadic-OCD": a lowercase word of three letters or more, a hyphen, then capitals or digits.
+_LOWER_HEAD_NAME = re.compile(r"[a-z]{3,20}-[A-Z][A-Z0-9]{1,10}")
+_SHORT_ACRONYM = re.compile(r"[A-Z]{2,3}s?")
+_INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
+_OUR_COINED = re.compile(rf"(?P<name>{_TOKEN}) {TYPES}(?<!s)\b")
 _OPENING_QUOTES = "\"'“‘"
 _CLOSING_QUOTES = ('"', "'", "”", "’")
 _RESULT_WORDS = ("resulting ", "resulted ", "proposed ")
@@ -131,7 +140,8 @@ def best_name(text: str) -> Candidate | None:
             if coined and _proposed_name(text, coined.group()):
                 # "The proposed Q-Align achieves ...": a coined word the abstract uses again.
                 end = coined.end()
-                candidates.append(scored(text, coined.group(), "", coined.start(), end, base=3))
+                spelled = _capitalised_spelling(text, coined.group())
+                candidates.append(scored(text, spelled, "", coined.start(), end, base=3))
     for position in occurrences(lower, "our "):
         if not lower[position - 1 : position].isalnum():
             ours.append(position)
@@ -140,14 +150,17 @@ def best_name(text: str) -> Candidate | None:
                 name = our_name.group("name")
                 end = our_name.end()
                 candidates.append(scored(text, name, "", our_name.start("name"), end, base=4))
-            elif (
-                text[position + 4 : position + 5].isupper()
-                and "(" in text[position : position + 200]
-            ):
-                # "Our Dynamics Stable Learning by Invariant Measure (DySLIM) objective"
-                definition = _ACRONYM_DEF.match(text, position + 4)
+            elif text[position + 4 : position + 5].isupper():
+                definition = (
+                    _ACRONYM_DEF.match(text, position + 4)
+                    if "(" in text[position : position + 200]
+                    else None
+                )
                 if definition and all_capitalised(definition.group("exp")):
+                    # "Our Dynamics Stable Learning by Invariant Measure (DySLIM) objective"
                     candidates.append(_from_definition(text, definition, base=4))
+                else:
+                    candidates.append(_our_coined(text, position + 4))
     if ours:
         candidates.extend(_named_inside(text, lower, ours))
     found = [candidate for candidate in candidates if candidate is not None]
@@ -163,8 +176,11 @@ def _named_inside(text: str, lower: str, ours: list[int]) -> list[Candidate | No
         if stem not in lower:  # the common case: one C scan, no list, no loop
             continue
         for position in occurrences(lower, stem):
-            word = next((word for word in _CALL_WORDS if lower.startswith(word, position)), "")
-            if word and not lower[position - 1 : position].isalnum():
+            if lower[position - 1 : position].isalnum():  # "rename", "surnamed"
+                continue
+            words = _CALL_WORDS_BY_STEM[stem]
+            word = next((word for word in words if lower.startswith(word, position)), "")
+            if word:
                 # "The resulting approach, referred to as BRAIn": naming is introducing, even
                 # outside the authors' own sentences, but those come first.
                 base = 5 if _is_ours(lower, ours, position) else 4
@@ -236,6 +252,7 @@ def _name_at(
         is_strong(after_type.group("name"))
         or _spelled_by_paren(text, after_type)
         or _recurring_word(text, after_type.group("name"))
+        or _between_commas(text, after_type)
     ):
         # "an expansive benchmark suite SciBench for LLMs", "a graph neural network, Graph2Tac,"
         end = after_type.end("name")
@@ -292,14 +309,52 @@ def _quoted_name(text: str, quote: int, *, base: int) -> Candidate | None:
 
 
 def _proposed_name(text: str, word: str) -> bool:
-    """'Q-Align' after 'the proposed', used again; not 'MI', 'CSs' or 'k-NN'."""
+    """'Q-Align' after 'the proposed', used again; not 'MI', 'CSs' or 'k-NN'.
+
+    'triadic-OCD' (a lowercase word, a hyphen, capitals) counts too, used again in either case.
+    """
     plural_acronym = word.endswith("s") and word[:-1].isupper()
+    if _LOWER_HEAD_NAME.fullmatch(word):
+        return text.count(word[1:]) >= 2
     return (
         len(word) >= 3
         and word[0].isupper()
         and not plural_acronym
         and is_coined_word(word)
         and text.count(word) >= 2
+    )
+
+
+def _capitalised_spelling(text: str, word: str) -> str:
+    """'Triadic-OCD' for 'triadic-OCD' when the abstract also spells it with a capital."""
+    if word[:1].islower():
+        capitalised = word[0].upper() + word[1:]
+        if capitalised in text:
+            return capitalised
+    return word
+
+
+def _our_coined(text: str, start: int) -> Candidate | None:
+    """'our RAPTOR model retrieves ...': a coined word the abstract uses again, then the type."""
+    typed = _OUR_COINED.match(text, start)
+    if typed is None:
+        return None
+    name = typed.group("name")
+    if not is_strong(name) or _SHORT_ACRONYM.fullmatch(name) or text.count(name) < 2:
+        # "our NAS method", "our BC layer-aware attacks": three capitals are field terms as often.
+        return None
+    return scored(text, name, "", start, typed.end(), base=3, typed=True)
+
+
+def _between_commas(text: str, match: re.Match[str]) -> bool:
+    """'a lightweight framework, Prompt Risk Control, for selecting ...': a title-case phrase
+    set off by commas right after the type noun names it."""
+    name = match.group("name")
+    return (
+        " " in name
+        and text.startswith(", ", match.end("type"))
+        and text.startswith(", ", match.end("name"))
+        and all_capitalised(name)
     )
 
 
@@ -331,7 +386,7 @@ def _direct_name(
         if paren and acronym_start(name, paren.group("paren")) == 0:
             expansion = paren.group("paren")
             end = paren.end()
-    elif after in {":", ",", "-"}:
+    elif after in {":", ",", "-", "–", "—"}:
         # "ERP, Entropy-Reinforced Planning for Transformer Decoding, which ..." and
         # "LASER: LineAr CompreSsion in WirEless DistRibuted Optimization."
         stop = _segment_end(text, direct.end())
@@ -347,7 +402,7 @@ def _direct_name(
         ):
             expansion = segment
             end = stop
-    weak_ok = named or after in {"(", ":", "-"}
+    weak_ok = named or after in {"(", ":", "-", "–", "—"}
     weak_ok = weak_ok or (after == "," and _WEAK_FOLLOW.match(text, direct.end()) is not None)
     described = _called_description(text, verb_start, end) if named else ""
     if not described and after in _TAIL_WORDS:
@@ -406,7 +461,14 @@ def _from_definition(text: str, match: re.Match[str], *, base: int) -> Candidate
     # letters spell only its tail ("Switchable Sparse-Dense Learning (SSD)") or do not spell out
     # at all ("Side-by-Side (SxS)").
     described = ""
-    if start != 0 and not (all_capitalised(words) and words.count(" ") < 8):
+    first = _first_capitalised_word(words)
+    if start != 0 and words.count(" ", 0, first) <= 1 and _capitals_spell(acronym, words):
+        # "an acoustic Music undERstanding model with ... Training (MERT)": the capitals the
+        # authors set in bold spell the acronym; the long form starts at the first of them,
+        # one word after the verb at most ("a framework using a Denoising Masked AutoEncoder
+        # (DMAE)" names a part).
+        words = words[first:]
+    elif start != 0 and not (all_capitalised(words) and words.count(" ") < 8):
         # "a novel evolution-strategies based method (EvIL)": a plain noun phrase that ends in
         # what is introduced describes the name; "a framework using a ... (DMAE)" names a part.
         if not (_NOUN_PHRASE_TYPE.fullmatch(words) and is_strong(acronym)):
@@ -428,6 +490,27 @@ def _from_definition(text: str, match: re.Match[str], *, base: int) -> Candidate
         # names it.
         return None
     return scored(text, acronym, expansion, match.start(), end, base=base, description=described)
+
+
+def _capitals_spell(acronym: str, words: str) -> bool:
+    """Whether the capitals of `words`, in order, are the letters of an all-capital acronym, and
+    some are inside words ("undERstanding"): set so on purpose, not a title-case field term
+    ("Test Time Adaptation (TTA)")."""
+    letters = [char for char in acronym if char.isalnum()]
+    return (
+        len(letters) >= 3
+        and acronym.isupper()
+        and _INNER_CAPITAL.search(words) is not None
+        and [char for char in words if char.isupper()] == letters
+    )
+
+
+def _first_capitalised_word(words: str) -> int:
+    """Where the first word holding a capital starts."""
+    for index, char in enumerate(words):
+        if char.isupper():
+            return words.rfind(" ", 0, index) + 1
+    return 0
 
 
 def _appositive(text: str, comma: int) -> Candidate | None:

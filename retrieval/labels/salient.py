@@ -69,6 +69,8 @@ _KNOWN = frozenset(
         "KITTI", "nuScenes", "Cityscapes", "ADE20K", "LAION", "LoRA", "QLoRA", "DeiT", "Swin",
         "OPT", "PaLM", "Gemini", "Claude", "GPT", "BERT", "XGBoost", "TabPFN", "AlphaFold",
         "AlphaFold2", "ESM", "ESM-2", "ESMFold", "SMILES", "CUDA", "CPU", "CPUs", "GPU", "GPUs",
+        "fMRI", "EEG", "MRI", "DNA", "RNA", "scRNA-seq", "CoRL", "CVPR", "ICCV", "ECCV", "EMNLP",
+        "AAAI", "PubMed", "CiteSeer", "MLP-Mixer",
     ]
 )  # fmt: skip
 _LETTERS = re.compile(r"[^\W\d_].*[^\W\d_]")
@@ -104,6 +106,7 @@ _PLAIN_INTRO = re.compile(
     r"(?:propos|introduc|present|develop|call|nam|dub|term|coin|denot|our|design|releas|use)"
     r"[a-z]{0,4}"
 )
+_LOWER_TAIL = re.compile(r"-[a-z]+$")
 _GLUED = re.compile(r"(?:called|named|propose|introduce|present|dubbed|termed)[A-Z]")
 
 
@@ -190,9 +193,10 @@ def _introduced_before(text: str, start: int) -> bool:
     return bool(last) and _INTRO_WORD.fullmatch(last) is not None
 
 
-def _capitalised_words(text: str) -> list[tuple[str, int]]:
-    """(word, start) for the words with a capital or digit, found from their first capital."""
-    found: list[tuple[str, int]] = []
+def _capitalised_words(text: str) -> dict[str, list[int]]:
+    """Each word with a capital or digit, found from its first capital, with where it starts
+    (at most 8 places), in the order of first use."""
+    seen: dict[str, list[int]] = {}
     for match in _FROM_CAPITAL.finditer(text, 0, 3000):
         start = match.start()
         word = match.group()
@@ -207,8 +211,12 @@ def _capitalised_words(text: str) -> list[tuple[str, int]]:
         if word[-1] == "-":
             word = word.rstrip("-")
         if word[0].isalpha() and len(word) >= 2:
-            found.append((word, start))
-    return found
+            starts = seen.get(word)
+            if starts is None:
+                seen[word] = [start]
+            elif len(starts) < 8:
+                starts.append(start)
+    return seen
 
 
 def _judge(text: str, word: str, starts: list[int], hinted: bool) -> tuple[int, int, str] | None:
@@ -292,17 +300,24 @@ def repository_names(urls: list[str]) -> dict[str, str]:
     return names
 
 
+def emphasis_hints(words: list[str]) -> dict[str, str]:
+    """'**Split-Ensemble**', '\\textsc{INSIDE}': coined words set apart, keyed like
+    `repository_names`; not field names ('ICLR'), nor compounds ending in a lowercase part
+    ('SGD-optimized')."""
+    return {
+        word.casefold(): word
+        for word in words
+        if 3 <= len(word) <= 30 and _coined(word) and not _LOWER_TAIL.search(word)
+    }
+
+
 def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | None:
     """The coined word the abstract introduces or keeps using, as a scored `Candidate`.
 
     `hints` are lowercased repository names from the abstract's code links.
     """
     hints = hints or {}
-    seen: dict[str, list[int]] = {}
-    for word, start in _capitalised_words(text):
-        starts = seen.setdefault(word, [])
-        if len(starts) < 8:
-            starts.append(start)
+    seen = _capitalised_words(text)
     best: tuple[int, int, str] | None = None
     for word, starts in seen.items():
         if len(starts) < 2 and word[1:].islower() and word.casefold() not in hints:

@@ -70,6 +70,7 @@ _FILLER_WORDS = frozenset(
     ]
 )  # fmt: skip
 _FILLER_OR_COMMA = _FILLER_WORDS | {word + "," for word in _FILLER_WORDS}
+_JOINERS = frozenset(["and", "or"])
 _CLAUSE_BREAK = re.compile(
     r": |; | — | – | - |, (?:which|where|whereas|while|and|but|so|thus|with|[a-z]{3,20}ing)\b"
 )
@@ -170,4 +171,14 @@ def compress(phrase: str) -> str:
         phrase = _ASIDE.sub(_aside, phrase)
     # A label keeps 90 characters: the words after the first 200 never reach it.
     # "a novel, simple yet powerful sampler": a filler word goes with its comma.
-    return " ".join(word for word in phrase[:200].split() if word.lower() not in _FILLER_OR_COMMA)
+    kept: list[str] = []
+    dropped = False
+    for word in phrase[:200].split():
+        lower = word.lower()
+        if lower in _FILLER_OR_COMMA or (dropped and lower in _JOINERS):
+            # "a novel and scalable method" -> "scalable method", not "and scalable method".
+            dropped = lower not in _JOINERS
+            continue
+        dropped = False
+        kept.append(word)
+    return " ".join(kept)

@@ -9,19 +9,37 @@ from __future__ import annotations
 import itertools
 import re
 
-# Nouns for what a paper introduces; a pattern string, so other patterns can embed it.
-TYPES = (
-    r"(?:framework|method(?:ology)?|approach|algorithm|model|architecture|benchmark|data ?set"
-    r"|corpus|suite|library|tool(?:kit|box)?|system|technique|strategy|paradigm|pipeline"
-    r"|optimi[sz]er|attack|defen[cs]e|metric|measure|loss|objective|estimator|procedure"
-    r"|protocol|agent|environment|platform|network|module|mechanism|scheme|family|game"
-    r"|language|package|simulator|solver|policy|layer|regularizer|kernel|score|criterion"
-    r"|recipe|plug-?in|variant|formulation|test ?bed|evaluation|arena|leaderboard|generator"
-    r"|planner|compiler|engine|encoder|decoder|transformer|embedding|sampler|adapter"
-    r"|detector|classifier|retriever|watermark(?:ing)?|prompting|heuristic|extension"
-    r"|collection|resource|challenge|task|interface|database|index|solution|process|operator"
-    r"|block|unit|verifier|scheduler|tokenizer|controller|curriculum)s?"
-)
+# Nouns for what a paper introduces, in the order they are tried.
+_TYPE_NOUNS = (
+    "framework", "method(?:ology)?", "approach", "algorithm", "model", "architecture",
+    "benchmark", "data ?set", "corpus", "suite", "library", "tool(?:kit|box)?", "system",
+    "technique", "strategy", "paradigm", "pipeline", "optimi[sz]er", "attack", "defen[cs]e",
+    "metric", "measure", "loss", "objective", "estimator", "procedure", "protocol", "agent",
+    "environment", "platform", "network", "module", "mechanism", "scheme", "family", "game",
+    "language", "package", "simulator", "solver", "policy", "layer", "regularizer", "kernel",
+    "score", "criterion", "recipe", "plug-?in", "variant", "formulation", "test ?bed",
+    "evaluation", "arena", "leaderboard", "generator", "planner", "compiler", "engine",
+    "encoder", "decoder", "transformer", "embedding", "sampler", "adapter", "detector",
+    "classifier", "retriever", "watermark(?:ing)?", "prompting", "heuristic", "extension",
+    "collection", "resource", "challenge", "task", "interface", "database", "index",
+    "solution", "process", "operator", "block", "unit", "verifier", "scheduler", "tokenizer",
+    "controller", "curriculum",
+)  # fmt: skip
+
+
+def _by_first_letter(alternatives: tuple[str, ...]) -> str:
+    """'(?:f(?:ramework|amily)|m(?:ethod|odel)...)': the regex engine tries each alternative in
+    turn, so grouping by first letter lets it skip the ~90 nouns in ~20 steps. Order within a
+    letter is kept, and nouns with different first letters never match at the same place, so
+    the matches are those of the flat alternation."""
+    groups: dict[str, list[str]] = {}
+    for alternative in alternatives:
+        groups.setdefault(alternative[0], []).append(alternative[1:])
+    return "(?:" + "|".join(f"{head}(?:{'|'.join(tails)})" for head, tails in groups.items()) + ")"
+
+
+# A pattern string, so other patterns can embed it.
+TYPES = _by_first_letter(_TYPE_NOUNS) + "s?"
 # Capitalised words that start sentences or clauses rather than names.
 _LEADING_NOISE = frozenset(
     [

@@ -15,7 +15,9 @@ from retrieval.labels import (
     MAX_LABEL_CHARS,
     derive_label,
     extract_urls,
+    markup,
     opens_with_punctuation,
+    words,
 )
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
@@ -525,3 +527,150 @@ def test_seed_urls() -> None:
         "https://github.com/2020-qqtcg/DRIFT",
     )
     assert extract_urls(_seed("physics simulators can serve")) == ("https://sim2reason.github.io/",)
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        # a naming word glued to the name by a lost line break
+        ("Parsers stall on long inputs. This paper proposes an approach calledStreamParse, "
+         "which reads each token once. StreamParse halves latency.", "StreamParse"),
+        # a lowercase word, a hyphen and capitals, after "the proposed", used again
+        ("Sensor drift breaks monitors. This paper aims to build a robust detector. The "
+         "proposed quadric-SDX detector runs online, and Quadric-SDX is provably robust.",
+         "Quadric-SDX"),
+        # a title-case phrase set off by commas right after the type noun
+        ("Curvature is costly to estimate. We propose a compact framework, Gradient Echo "
+         "Sampling, for estimating curvature from noisy updates.", "Gradient Echo Sampling"),
+        # six words between the verb and the type noun
+        ("We introduce a fast and exact graph partition method, Spectral Knot Splitting (SKS), "
+         "for cutting sparse graphs.", "SKS: Spectral Knot Splitting"),
+        # "our NAME model": a coined name the abstract uses again
+        ("Retrieval over long books is slow. We build a tree of summaries. At inference time, "
+         "our LOOMIS model retrieves from this tree, and LOOMIS beats flat retrieval.",
+         "LOOMIS"),
+    ],
+)  # fmt: skip
+def test_names_in_odd_places(abstract: str, name: str) -> None:
+    assert derive_label(abstract).startswith(name)
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        # once only: a variant, not the name
+        "Sensor drift breaks monitors. This paper aims to build a robust detector. The proposed "
+        "quadric-SDX detector runs online.",
+        # three capitals after "our" are as often a field term
+        "Few-shot recognition is brittle. We search fine-tuning choices, and our NAS method "
+        "beats hand-tuned ones; NAS also transfers to new backbones.",
+    ],
+)
+def test_weak_names_in_those_places_are_not_taken(abstract: str) -> None:
+    label = derive_label(abstract)
+    assert not label.lower().startswith(("quadric-sdx", "nas"))
+
+
+def test_the_article_follows_the_sound_not_the_letter() -> None:
+    abstract = "We present Kestrel, a novel universal sampler for discrete flows."
+    assert derive_label(abstract) == "Kestrel: a universal sampler for discrete flows"
+
+
+def test_a_joiner_left_by_a_dropped_filler_word_goes_too() -> None:
+    abstract = "We present Wrenfold, a novel and scalable solver for sparse least squares."
+    assert derive_label(abstract) == "Wrenfold: a scalable solver for sparse least squares"
+
+
+_NOUN_PIECES = st.sampled_from(
+    ["method", "ology", "tool", "kit", "box", "data", " ", "set", "s", "plug", "-", "in",
+     "watermark", "ing", "test", "bed", "defence", "optimizer", "framework", "x", "model"]
+)  # fmt: skip
+
+
+@given(st.lists(_NOUN_PIECES, max_size=6).map("".join))
+@settings(max_examples=300)
+def test_type_nouns_grouped_by_letter_match_as_the_flat_alternation(text: str) -> None:
+    flat = re.compile("(?:" + "|".join(words._TYPE_NOUNS) + ")s?")
+    grouped = re.compile(words.TYPES)
+    flat_match, grouped_match = flat.match(text), grouped.match(text)
+    assert (flat_match and flat_match.span()) == (grouped_match and grouped_match.span())
+
+
+def test_the_ascii_markup_shortcut_agrees_with_the_full_hint() -> None:
+    for char in map(chr, range(128)):
+        assert bool(markup._ASCII_MARKUP_HINT.search(char)) == bool(
+            markup._MARKUP_HINT.search(char)
+        ), repr(char)
+
+
+def test_capitals_set_inside_words_spell_the_acronym() -> None:
+    abstract = (
+        "Priors for flows are hand-made. We introduce an acoustic Sparse fLow mAtching Prior "
+        "(SLAP) that learns the prior from data."
+    )
+    assert derive_label(abstract).startswith("SLAP: Sparse fLow mAtching Prior")
+
+
+def test_title_case_field_terms_in_capitals_are_not_read_that_way() -> None:
+    abstract = (
+        "Models drift at deployment. We study online Test Time Adaptation (TTA) under label "
+        "shift and show that resetting the statistics suffices."
+    )
+    assert not derive_label(abstract).startswith("TTA")
+
+
+@pytest.mark.parametrize(
+    ("link", "name"),
+    [("Backstep-SAM", "Backstep-SAM"), ("Backstep-ICML2024", "Backstep")],
+)
+def test_a_code_link_adds_a_part_the_abstract_names(link: str, name: str) -> None:
+    abstract = (
+        "Sharpness-aware minimization (SAM) takes one ascent step. We propose Backstep, which "
+        f"takes several steps back before descending. Code: https://github.com/lab/{link}."
+    )
+    label = derive_label(abstract)
+    assert label.startswith(name)
+    assert not label.startswith(name + "-")
+
+
+def test_a_field_word_in_lowercase_capitals_is_not_a_name() -> None:
+    abstract = (
+        "Decoding images from brain scans needs hours of data per person. We present shared "
+        "decoders that read fMRI across subjects. Each fMRI scan is aligned to a shared space, "
+        "and fMRI from one hour of scanning suffices."
+    )
+    assert derive_label(abstract).startswith("Shared decoders that read fMRI across subjects")
+
+
+def test_a_coined_word_set_in_bold_names_the_method_when_nothing_else_does() -> None:
+    abstract = (
+        "Ensembles are costly at inference. In this work, we improve calibration using an "
+        "alternative *Fork-Ensemble* method. Splitting tasks into subtasks builds a tree-like "
+        "Fork-Ensemble architecture. Across tasks, Fork-Ensemble, without extra cost, beats a "
+        "single model."
+    )
+    assert derive_label(abstract).startswith("Fork-Ensemble")
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        # an adjectival compound in bold is not a name
+        "Networks generalise when fitting data. We study why **SGD-optimized** nets do, and "
+        "show that SGD-optimized nets find flat minima; SGD-optimized nets transfer.",
+        # an introduced name wins over a baseline set in bold
+        "We propose Quarry, a sampler for discrete flows. It beats the **Fork-Net** baseline, "
+        "and Fork-Net needs twice the steps.",
+    ],
+)
+def test_bold_words_do_not_displace_better_evidence(abstract: str) -> None:
+    label = derive_label(abstract)
+    assert not label.startswith(("SGD-optimized", "Fork-Net"))
+
+
+def test_a_dash_after_the_name_opens_its_long_form() -> None:
+    abstract = (
+        "Sparse retrieval is slow. We present TANGO – Token Aligned Neural Graph Operator, a "
+        "retriever for long documents."
+    )
+    assert derive_label(abstract).startswith("TANGO: Token Aligned Neural Graph Operator")
