@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from retrieval import text as analysis
 from retrieval.corpus import Corpus
-from retrieval.excerpts import best_sentence, make_excerpt
+from retrieval.excerpts import best_sentence, excerpt_and_lead
 from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery
 from retrieval.ranking import Ranking, RankOptions, did_you_mean
 from retrieval.stores.protocol import Store
@@ -66,7 +66,7 @@ def _excerpts(
     hits = []
     best: list[tuple[float, Excerpt]] = []
     for position, paper in enumerate(papers):
-        excerpt = make_excerpt(paper.abstract, ranking.weights, budget)
+        excerpt, sentence, score = excerpt_and_lead(paper.abstract, ranking.weights, budget)
         hits.append(
             Hit(
                 paper=paper,
@@ -75,7 +75,6 @@ def _excerpts(
                 excerpt=excerpt,
             )
         )
-        sentence, score = best_sentence(paper.abstract, ranking.weights, budget)
         best.append((score, sentence))
     if not hits:
         return (), None, None

@@ -34,6 +34,7 @@ class _Sentence:
     start: int
     end: int
     words: tuple[_Word, ...]
+    terms: frozenset[str]  # every term of its words: scoring is one set intersection
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,14 +62,14 @@ def _prepare(text: str) -> tuple[str, tuple[_Sentence, ...]]:
         first = position
         while position < len(words) and words[position][1] <= end:
             position += 1
-        sentences.append(_Sentence(index, start, end, tuple(words[first:position])))
+        own = tuple(words[first:position])
+        terms = frozenset(term for *_, of_word in own for term in of_word)
+        sentences.append(_Sentence(index, start, end, own, terms))
     return clean, tuple(sentences)
 
 
 def _score(sentence: _Sentence, query_terms: Mapping[str, float]) -> _Scored:
-    matched = frozenset(
-        term for *_, terms in sentence.words for term in terms if term in query_terms
-    )
+    matched = sentence.terms.intersection(query_terms)
     return _Scored(sentence, matched, sum(query_terms[term] for term in matched))
 
 
@@ -93,16 +94,50 @@ def best_sentence(
     return _excerpt(text, query_terms, budget, 1)
 
 
+def excerpt_and_lead(
+    text: str, query_terms: Mapping[str, float], budget: int
+) -> tuple[Excerpt, Excerpt, float]:
+    """`make_excerpt` and `best_sentence` of the same abstract, its sentences scored once."""
+    ranked = _ranked(text, query_terms, budget)
+    if ranked is None:
+        return Excerpt(()), Excerpt(()), 0.0
+    excerpt, _ = _pick(*ranked, query_terms, budget, 2)
+    lead, score = _pick(*ranked, query_terms, budget, 1)
+    return excerpt, lead, score
+
+
+_Ranked = tuple[str, list["_Scored"], list["_Scored"]]
+
+
+def _ranked(text: str, query_terms: Mapping[str, float], budget: int) -> _Ranked | None:
+    """The cleaned text, every sentence scored, and the matching ones best first."""
+    if budget <= 0:
+        return None
+    clean, sentences = _prepare(text)
+    if not sentences:
+        return None
+    scored = [_score(sentence, query_terms) for sentence in sentences]
+    hits = sorted((s for s in scored if s.matched), key=_rank_key, reverse=True)
+    return clean, scored, hits
+
+
 def _excerpt(
     text: str, query_terms: Mapping[str, float], budget: int, max_sentences: int
 ) -> tuple[Excerpt, float]:
-    if budget <= 0:
+    ranked = _ranked(text, query_terms, budget)
+    if ranked is None:
         return Excerpt(()), 0.0
-    clean, sentences = _prepare(text)
-    if not sentences:
-        return Excerpt(()), 0.0
-    scored = [_score(sentence, query_terms) for sentence in sentences]
-    hits = sorted((s for s in scored if s.matched), key=_rank_key, reverse=True)
+    return _pick(*ranked, query_terms, budget, max_sentences)
+
+
+def _pick(
+    clean: str,
+    scored: list[_Scored],
+    hits: list[_Scored],
+    query_terms: Mapping[str, float],
+    budget: int,
+    max_sentences: int,
+) -> tuple[Excerpt, float]:
     if not hits:
         chosen = _opening(scored, budget, max_sentences)
         return _render(clean, chosen, query_terms, budget), 0.0

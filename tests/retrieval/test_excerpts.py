@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval.excerpts import ELLIPSIS, best_sentence, make_excerpt
+from retrieval.excerpts import ELLIPSIS, best_sentence, excerpt_and_lead, make_excerpt
 from retrieval.models import Excerpt
 from retrieval.text import analyze, clean_for_display, word_terms
 
@@ -136,3 +136,13 @@ def test_budget_whole_words_and_balanced_marks(text: str, question: str, budget:
 @given(_ABSTRACTS, st.integers(min_value=0, max_value=19))
 def test_budget_kept_for_tiny_budgets(text: str, budget: int) -> None:
     assert len(make_excerpt(text, weights("attacks rag"), budget).plain) <= budget
+
+
+@settings(max_examples=150, deadline=None)
+@given(_ABSTRACTS, _QUESTIONS, st.integers(min_value=0, max_value=600))
+def test_excerpt_and_lead_equal_the_two_calls(text: str, question: str, budget: int) -> None:
+    # The answer scores each abstract's sentences once for both; nothing may differ.
+    terms = weights(question)
+    excerpt, lead, score = excerpt_and_lead(text, terms, budget)
+    assert excerpt == make_excerpt(text, terms, budget)
+    assert (lead, score) == best_sentence(text, terms, budget)
