@@ -11,7 +11,7 @@ from rank_bm25 import BM25Okapi
 
 from config.settings import Settings
 from retrieval import text
-from retrieval.corpus import index_path
+from retrieval.corpus_index import index_path
 from retrieval.engine import Engine
 from retrieval.errors import CollectionNotFound, PaperNotFound, QueryError
 from tests.conftest import FIXTURE_ABSTRACTS, write_list
