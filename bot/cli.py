@@ -166,8 +166,10 @@ async def _print_console_digests(engine: Engine) -> None:
         await engine.watches.delivered(digest)
 
 
-async def _with_engine(settings: Settings, work: Callable[[Engine], Awaitable[int]]) -> int:
-    engine = await Engine.open(settings)
+async def _with_engine(
+    settings: Settings, work: Callable[[Engine], Awaitable[int]], *, warm: bool = True
+) -> int:
+    engine = await Engine.open(settings, warm=warm)
     try:
         return await work(engine)
     finally:
@@ -350,7 +352,9 @@ async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
             print(console.render_nodes(nodes, time.time(), settings.heartbeat_seconds))
         return 0
 
-    return await _with_engine(settings, work)
+    # `ingest` asks nothing of the corpus it loads: warming autocomplete there (seconds at 100k
+    # papers) would only delay its exit.
+    return await _with_engine(settings, work, warm=command != "ingest")
 
 
 # `paperbot run` flags that override a setting: (argument, setting field, flag as typed).

@@ -12,6 +12,8 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
+from retrieval.errors import CollectionNotFound
+
 # "ICML'24", "icml 24", "ICML-24": a two-digit year after the venue's letters means 20xx.
 _SHORT_YEAR = re.compile(r"^([a-z]+)[\s'’`\-_]*(\d{2})$")
 _DROP = re.compile(r"[^a-z0-9]+")
@@ -53,6 +55,14 @@ def resolve_collection(text: str, collections: Sequence[C]) -> C | None:
         if key in (collection.slug, collection_key(collection.name)):
             return collection
     return None
+
+
+def require_collection(text: str, collections: Sequence[C]) -> C:
+    """`resolve_collection`, or CollectionNotFound naming the collections there are."""
+    found = resolve_collection(text, collections)
+    if found is None:
+        raise CollectionNotFound(text, [collection.name for collection in collections])
+    return found
 
 
 def find_venue_years(text: str) -> list[tuple[int, int, str, str]]:

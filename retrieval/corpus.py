@@ -1,8 +1,8 @@
 """The in-memory corpus: one immutable snapshot of the index, collections, acronyms and labels.
 
-`load_corpus` assembles a snapshot from the store (reusing the saved index when it matches the
-store's generation and the analyzer); the engine swaps a new snapshot in with one assignment, so
-a question sees the old corpus or the new one, never a mix.
+`load_corpus` assembles a snapshot from the store (its index from `corpus_index`: the saved one,
+or the previous one extended by the papers added since); the engine swaps a new snapshot in
+with one assignment, so a question sees the old corpus or the new one, never a mix.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from retrieval import text as analysis
 from retrieval import topk
 from retrieval.acronyms import AcronymTable
 from retrieval.autocomplete import LabelIndex
+from retrieval.corpus_index import current_index
 from retrieval.errors import StoreError
 from retrieval.index import BM25Index, BM25Params, BoolArray
 from retrieval.models import CollectionInfo
@@ -93,28 +94,14 @@ class Corpus:
         return [int(self.index.keys[doc]) for doc in docs]
 
 
-def index_path(index_dir: Path) -> Path:
-    """The saved index's own folder (memory-mapped arrays) inside `PAPERBOT_INDEX_DIR`."""
-    return index_dir / "bm25"
-
-
-async def load_corpus(store: Store, params: BM25Params, index_dir: Path) -> Corpus:
-    """The saved index when it matches the store; otherwise rebuilt from stored terms."""
+async def load_corpus(
+    store: Store, params: BM25Params, index_dir: Path, previous: BM25Index | None = None
+) -> Corpus:
+    """The store's current corpus. Its index is the saved one when that matches the store,
+    else `previous` (or the saved index) extended by the papers added since, else rebuilt."""
     generation = await store.generation()
-    stamp = {"generation": generation, "analyzer": analysis.ANALYZER_VERSION}
-    path = index_path(index_dir)
-    rows = await store.index_rows(with_terms=False)
-    index = await asyncio.to_thread(BM25Index.load, path, stamp, params)
-    if index is None or index.size != len(rows):
-        rows = await store.index_rows()
-        # A generator: one paper's term list at a time, not all of them (gigabytes at 1M).
-        documents = (row.terms.split() for row in rows)
-        keys = [row.key for row in rows]
-        index = await asyncio.to_thread(BM25Index.build, documents, keys, params)
-        try:
-            await asyncio.to_thread(_save, index, path, stamp)
-        except OSError as error:
-            log.warning("could not save the index to %s (%s); it will be rebuilt", path, error)
+    rows: Sequence[IndexRow] = await store.index_rows(with_terms=False)
+    index, rows = await current_index(store, params, index_dir, generation, rows, previous)
     acronyms = await asyncio.to_thread(
         AcronymTable.build, await store.acronym_table(), analysis.analyze
     )
@@ -123,11 +110,6 @@ async def load_corpus(store: Store, params: BM25Params, index_dir: Path) -> Corp
     return await asyncio.to_thread(
         assemble_corpus, index, rows, labels, collections, acronyms, generation
     )
-
-
-def _save(index: BM25Index, path: Path, stamp: dict[str, int]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    index.save(path, dict(stamp))
 
 
 def assemble_corpus(
@@ -163,41 +145,57 @@ class LiveCorpus:
     """The current snapshot, replaced whole after a change (one assignment, so a question sees
     the old corpus or the new one, never a mix); autocomplete warms in a worker thread."""
 
-    def __init__(self, store: Store, params: BM25Params, index_dir: Path, corpus: Corpus) -> None:
+    def __init__(
+        self,
+        store: Store,
+        params: BM25Params,
+        index_dir: Path,
+        corpus: Corpus,
+        *,
+        warm: bool = True,
+    ) -> None:
         self._store = store
         self._params = params
         self._index_dir = index_dir
         self._background: set[asyncio.Task[object]] = set()
         self._refreshing = asyncio.Lock()
+        # A serving process warms each snapshot (kernel, autocomplete) in the background; a
+        # one-shot command (`paperbot ingest`) would only wait for that work at close.
+        self._warm_snapshots = warm
         self.current = corpus
         self._warm(corpus)
 
     @classmethod
-    async def load(cls, store: Store, params: BM25Params, index_dir: Path) -> LiveCorpus:
-        return cls(store, params, index_dir, await load_corpus(store, params, index_dir))
+    async def load(
+        cls, store: Store, params: BM25Params, index_dir: Path, *, warm: bool = True
+    ) -> LiveCorpus:
+        corpus = await load_corpus(store, params, index_dir)
+        return cls(store, params, index_dir, corpus, warm=warm)
 
     async def refresh(self) -> None:
         """Load the store's current corpus and make it the one questions see."""
         async with self._refreshing:
-            corpus = await load_corpus(self._store, self._params, self._index_dir)
-            self.current = corpus
-            self._warm(corpus)
+            await self._reload()
+
+    async def _reload(self) -> None:
+        # The current index is the base the new one extends (only new papers are read).
+        corpus = await load_corpus(self._store, self._params, self._index_dir, self.current.index)
+        self.current = corpus
+        self._warm(corpus)
 
     async def refresh_if_changed(self) -> bool:
         """Refresh when another process (or `paperbot ingest` in a terminal) changed the store.
 
-        The whole corpus is reloaded, so BM25 statistics (N, average length, document
-        frequencies) are always those of the whole store: a process that caught up ranks exactly
-        as a freshly started one.
+        The whole corpus is reloaded (the index extended by the new papers, or rebuilt), so BM25
+        statistics (N, average length, document frequencies) are always those of the whole
+        store: a process that caught up ranks exactly as a freshly started one.
         """
         if await self._store.generation() == self.current.generation:
             return False
         async with self._refreshing:
             if await self._store.generation() == self.current.generation:
                 return False  # another caller refreshed while this one waited
-            corpus = await load_corpus(self._store, self._params, self._index_dir)
-            self.current = corpus
-            self._warm(corpus)
+            await self._reload()
         return True
 
     async def catch_up(self) -> bool:
@@ -224,6 +222,8 @@ class LiveCorpus:
         await asyncio.gather(*self._background, return_exceptions=True)
 
     def _warm(self, corpus: Corpus) -> None:
+        if not self._warm_snapshots:
+            return
         task: asyncio.Task[object] = asyncio.ensure_future(asyncio.to_thread(_warm_up, corpus))
         self._background.add(task)
         task.add_done_callback(self._background.discard)

@@ -17,10 +17,10 @@ from pathlib import Path
 
 from config.settings import Settings
 from retrieval.answering import Page, best_sentences, build_answer, query_weights
-from retrieval.collection_names import resolve_collection
+from retrieval.collection_names import require_collection
 from retrieval.conversation.store_memory import StoredMemory
 from retrieval.corpus import Corpus, LiveCorpus
-from retrieval.errors import CollectionNotFound, NothingLoaded, PaperNotFound
+from retrieval.errors import NothingLoaded, PaperNotFound
 from retrieval.ingest import Progress, ingest_paths, ingest_upload, refresh_derived
 from retrieval.ingest_runs import IngestRuns
 from retrieval.models import (
@@ -64,14 +64,20 @@ class Engine:
 
     @classmethod
     async def open(
-        cls, settings: Settings, *, store: Store | None = None, ingest_seeds: bool = True
+        cls,
+        settings: Settings,
+        *,
+        store: Store | None = None,
+        ingest_seeds: bool = True,
+        warm: bool = True,
     ) -> Engine:
         """Open the store (or use the one given), bring derived data up to date, load the corpus,
-        and ingest the seed lists into an empty database."""
+        and ingest the seed lists into an empty database. `warm=False`: a one-shot command."""
         store = store if store is not None else await open_store(settings)
         try:
             await refresh_derived(store)
-            live = await LiveCorpus.load(store, bm25_params(settings), settings.index_location)
+            params, index_dir = bm25_params(settings), settings.index_location
+            live = await LiveCorpus.load(store, params, index_dir, warm=warm)
             engine = cls(settings, store, live)
             if ingest_seeds and live.current.index.size == 0 and await store.generation() == 0:
                 report = await engine.reload_seeds()
@@ -162,13 +168,8 @@ class Engine:
         raise PaperNotFound(paper_id[:100], close[0] if close else None, tuple(close))
 
     async def random_paper(self, collection: str | None = None) -> Paper:
-        slug = None
-        if collection:
-            known = await self.store.collections()
-            info = resolve_collection(collection, known)
-            if info is None:
-                raise CollectionNotFound(collection, [entry.name for entry in known])
-            slug = info.slug
+        known = await self.store.collections() if collection else []
+        slug = require_collection(collection, known).slug if collection else None
         paper = await self.store.random_paper(slug)
         if paper is None:
             raise NothingLoaded()
@@ -223,9 +224,8 @@ class Engine:
     async def reload_seeds(self) -> IngestReport:
         seeds = self.settings.seeds_dir
         if not seeds.is_dir():
-            return IngestReport(
-                errors=(f"{seeds}: seeds folder not found; set PAPERBOT_SEEDS_DIR",)
-            )
+            missing = f"{seeds}: seeds folder not found; set PAPERBOT_SEEDS_DIR"
+            return IngestReport(errors=(missing,))
         return await self.ingest([seeds])
 
     # -- reading lists and deployment state ----------------------------------------------------

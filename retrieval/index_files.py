@@ -85,3 +85,13 @@ def read(directory: Path, stamp: Any) -> tuple[dict[str, npt.NDArray[Any]], list
     except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
         # Missing or truncated files, a broken header: rebuild.
         return None
+
+
+def saved_stamp(directory: Path) -> Any:
+    """The caller's stamp `directory`'s index was written with (None if there is none): lets a
+    caller reuse an index of an earlier corpus generation as the base of an append."""
+    try:
+        header = json.loads((directory / STAMP_FILE).read_text(encoding="utf-8"))
+        return header.get("stamp") if header.get("format") == FORMAT else None
+    except (OSError, ValueError, AttributeError, UnicodeDecodeError):
+        return None

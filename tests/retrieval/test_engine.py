@@ -11,7 +11,7 @@ from rank_bm25 import BM25Okapi
 
 from config.settings import Settings
 from retrieval import text
-from retrieval.corpus import index_path
+from retrieval.corpus_index import index_path
 from retrieval.engine import Engine
 from retrieval.errors import CollectionNotFound, PaperNotFound, QueryError
 from tests.conftest import FIXTURE_ABSTRACTS, write_list
@@ -299,6 +299,43 @@ async def test_a_running_engine_catches_up_with_another_process_ingest(
     async with await Engine.open(settings) as fresh:
         assert caught_up == await fresh.rank_text("quantum annealing protein folding", depth=7)
     assert caught_up[0][0] == "later2026-1"
+
+
+async def test_a_running_engine_catches_up_with_ingests_it_missed_and_ranks_as_a_fresh_one(
+    fixture_seeds: Path, make_settings: Callable[..., Settings], tmp_path: Path
+) -> None:
+    # The other process keeps its index elsewhere (another machine): the running engine has
+    # to extend its own index by the papers it missed, across two ingests.
+    settings = make_settings(seeds_dir=fixture_seeds)
+    other_settings = settings.model_copy(update={"index_dir": tmp_path / "other-index"})
+    lists = []
+    for n, words in enumerate(["quantum annealing schedules", "annealing of routing experts"]):
+        lists.append(tmp_path / f"more-{n}.txt")
+        write_list(lists[-1], [f"We study {words} for protein folding, paper {n}."], f"Later {n}")
+    query = "annealing routing experts protein"
+    async with await Engine.open(settings) as running:
+        before = running.corpus.generation
+        async with await Engine.open(other_settings, ingest_seeds=False) as other:
+            for path in lists:
+                await other.ingest([path])
+        assert await running.live.catch_up()
+        assert running.corpus.generation > before
+        caught_up = await running.rank_text(query, depth=10)
+    async with await Engine.open(settings) as fresh:
+        assert caught_up == await fresh.rank_text(query, depth=10)
+    assert {paper_id for paper_id, _ in caught_up[:2]} == {"later0-1", "later1-1"}
+
+
+async def test_a_one_shot_engine_leaves_autocomplete_cold(
+    fixture_seeds: Path, make_settings: Callable[..., Settings]
+) -> None:
+    settings = make_settings(seeds_dir=fixture_seeds)
+    async with await Engine.open(settings, warm=False) as engine:
+        cold = engine.corpus
+    async with await Engine.open(settings) as engine:
+        warm = engine.corpus
+    assert not cold.labels_ready  # `paperbot ingest` exits without building it
+    assert warm.labels_ready  # a serving engine builds it in the background; close waits
 
 
 async def test_list_size_limits_are_settings_and_the_error_names_them(
