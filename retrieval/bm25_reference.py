@@ -85,7 +85,12 @@ def check(okapi: type[Any] | None = None) -> None:
 def idf_table(
     document_frequencies: Mapping[str, int], corpus_size: int, epsilon: float
 ) -> dict[str, float]:
-    """BM25Okapi's IDF per term, computed by rank-bm25 itself (checked before the first use)."""
+    """BM25Okapi's IDF per term, computed by rank-bm25 itself (checked before the first use).
+
+    No terms at all (every abstract only stopwords): no IDF to compute, and rank-bm25 would
+    divide by zero averaging it."""
+    if not document_frequencies:
+        return {}
     if not _checked.is_set():
         check()
         _checked.set()

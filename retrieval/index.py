@@ -98,7 +98,8 @@ class BM25Index:
         # Same expression, same operation order as rank-bm25's get_scores denominator.
         k1, b = params.k1, params.b
         self.norm = np.asarray(
-            k1 * (1 - b + b * doc_len / self.avgdl) if self.size else np.zeros(0),
+            # No tokens at all (stopword-only abstracts): no posting is ever scored.
+            k1 * (1 - b + b * doc_len / self.avgdl) if self.avgdl else np.zeros(self.size),
             dtype=np.float64,
         )
         # Each posting's BM25 contribution; a loaded index brings its own (same params).

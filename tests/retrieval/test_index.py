@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
 from retrieval.index import BM25Index, BM25Params
+from retrieval.index_append import append_documents
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 
 WORDS = [f"w{i}" for i in range(40)]
@@ -149,3 +150,13 @@ def test_empty_corpus_scores_nothing() -> None:
     index = BM25Index.build([], [], RANK_BM25_DEFAULTS)
     assert index.size == 0
     assert index.score([("a", 1.0)]).values.tolist() == []
+
+
+def test_papers_without_any_term_build_and_score_nothing() -> None:
+    # A list of stopword-only abstracts: rank-bm25 would divide by zero averaging no IDF.
+    index = BM25Index.build([[], []], [0, 1], RANK_BM25_DEFAULTS)
+    assert index.size == 2
+    assert index.score([("a", 1.0)]).values.tolist() == [0.0, 0.0]
+    grown = append_documents(index, [["a", "b"]], [2])
+    fresh = BM25Index.build([[], [], ["a", "b"]], [0, 1, 2], RANK_BM25_DEFAULTS)
+    assert grown.score([("a", 1.0)]).values.tolist() == fresh.score([("a", 1.0)]).values.tolist()

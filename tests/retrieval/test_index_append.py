@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrieval.index import BM25Index, BM25Params
@@ -33,11 +33,6 @@ def assert_same_index(got: BM25Index, expected: BM25Index) -> None:
         assert np.array_equal(mine, theirs), name
 
 
-def buildable(docs: list[list[str]]) -> bool:
-    """rank-bm25's IDF step divides by the vocabulary size: a non-empty corpus needs a term."""
-    return not docs or any(docs)
-
-
 @settings(max_examples=300, deadline=None)
 @given(documents, cut_points, params, queries)
 def test_appending_in_any_steps_equals_a_fresh_build(
@@ -45,7 +40,6 @@ def test_appending_in_any_steps_equals_a_fresh_build(
 ) -> None:
     cuts = sorted({min(cut, len(docs)) for cut in cuts})
     keys = [10 + 3 * n for n in range(len(docs))]  # store keys: ascending, not 0..n-1
-    assume(all(buildable(docs[:cut]) for cut in cuts) and buildable(docs))
     first = cuts[0] if cuts else len(docs)
     index = BM25Index.build(docs[:first], keys[:first], p)
     for start, end in zip([first, *cuts[1:]], [*cuts[1:], len(docs)], strict=True):
