@@ -7,7 +7,8 @@ Copies the database (and its index folder) to a temporary folder, opens `Engine`
 this process as `paperbot run` does, and samples the loop every 10 ms (how late each 10 ms sleep
 wakes up). Then `paperbot ingest` adds a one-paper list from another process, and the engine
 catches up (`LiveCorpus.catch_up`, what the follower task calls on a notification or a poll),
-including the autocomplete warm-up that follows in a worker thread. Lag is reported for the
+including the autocomplete warm-up that follows in a worker thread and the freeing of the
+replaced snapshot after its grace period. Lag is reported for the
 update and judged by the rule below.
 """
 
@@ -50,6 +51,7 @@ class Sampler:
 
 async def measure(db: Path) -> dict[str, float]:
     from config.settings import Settings
+    from retrieval import reclaim
     from retrieval.engine import Engine
 
     settings = Settings(_env_file=None, db_path=db)  # type: ignore[call-arg]
@@ -72,8 +74,12 @@ async def measure(db: Path) -> dict[str, float]:
         started = time.perf_counter()
         changed = await engine.live.catch_up()
         catch_up_s = time.perf_counter() - started
-        await engine.live.close()  # waits for the autocomplete warm-up of the new snapshot
+        while not engine.corpus.labels_ready:  # noqa: ASYNC110 - a property, not an event
+            await asyncio.sleep(0.05)
         update_s = time.perf_counter() - started
+        # (the autocomplete warm-up of the new snapshot)
+        # Freeing the replaced snapshot (retrieval/reclaim.py) happens after a grace period.
+        await asyncio.sleep(reclaim.GRACE_SECONDS + 3)
         sampler.on = False
         answer = await engine.ask("zebrafish-inspired QuokkaNet retrieval", limit=1)
         found = bool(answer.hits) and "QuokkaNet" in answer.hits[0].paper.abstract

@@ -8,6 +8,7 @@ with one assignment, so a question sees the old corpus or the new one, never a m
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -16,8 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from retrieval import reclaim, topk
 from retrieval import text as analysis
-from retrieval import topk
 from retrieval.acronyms import AcronymTable
 from retrieval.autocomplete import LabelIndex
 from retrieval.corpus_index import current_index
@@ -158,6 +159,7 @@ class LiveCorpus:
         self._params = params
         self._index_dir = index_dir
         self._background: set[asyncio.Task[object]] = set()
+        self._reclaiming: set[asyncio.Task[None]] = set()
         self._refreshing = asyncio.Lock()
         # A serving process warms each snapshot (kernel, autocomplete) in the background; a
         # one-shot command (`paperbot ingest`) would only wait for that work at close.
@@ -180,8 +182,11 @@ class LiveCorpus:
     async def _reload(self) -> None:
         # The current index is the base the new one extends (only new papers are read).
         corpus = await load_corpus(self._store, self._params, self._index_dir, self.current.index)
+        # The old snapshot goes to `reclaim` rather than being freed here, on the loop.
+        replaced = [self.current]
         self.current = corpus
         self._warm(corpus)
+        self._reclaim(replaced, corpus)
 
     async def refresh_if_changed(self) -> bool:
         """Refresh when another process (or `paperbot ingest` in a terminal) changed the store.
@@ -218,8 +223,16 @@ class LiveCorpus:
             await self.catch_up()
 
     async def close(self) -> None:
-        # Let a background build finish so no thread outlives the corpus it belongs to.
-        await asyncio.gather(*self._background, return_exceptions=True)
+        # Let a background build finish so no thread outlives the corpus it belongs to; freeing
+        # replaced snapshots is only tidiness, and a closing engine frees everything anyway.
+        for task in self._reclaiming:
+            task.cancel()
+        await asyncio.gather(*self._background, *self._reclaiming, return_exceptions=True)
+
+    def _reclaim(self, replaced: list[Corpus], current: Corpus) -> None:
+        task: asyncio.Task[None] = asyncio.ensure_future(reclaim.release(replaced, current))
+        self._reclaiming.add(task)
+        task.add_done_callback(self._reclaiming.discard)
 
     def _warm(self, corpus: Corpus) -> None:
         if not self._warm_snapshots:
@@ -231,8 +244,21 @@ class LiveCorpus:
 
 def _warm_up(corpus: Corpus) -> None:
     """Off the answer path: load (or compile) the top-k kernel with one tiny search, then build
-    the autocomplete index, so the first question and the first keystroke are not the slow ones."""
+    the autocomplete index, so the first question and the first keystroke are not the slow ones.
+
+    The snapshot's objects (hundreds of thousands of ids, labels, autocomplete pairs) live
+    until the next change. A full collection of the cyclic collector walks every tracked object
+    while holding the GIL, which stalled the event loop for hundreds of milliseconds: the
+    snapshot is frozen out of the collector's reach, and collection waits while the
+    autocomplete index (over a million small tuples, none in a cycle) is built.
+    """
     index = corpus.index
-    if index.size and len(index.terms):
-        topk.search([index.postings_list(0, 1.0)], index.size, None, 1)
-    _ = corpus.labels
+    gc.freeze()
+    gc.disable()
+    try:
+        if index.size and len(index.terms):
+            topk.search([index.postings_list(0, 1.0)], index.size, None, 1)
+        _ = corpus.labels
+    finally:
+        gc.freeze()
+        gc.enable()
