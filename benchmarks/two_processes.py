@@ -77,7 +77,7 @@ def main() -> int:
         assert process.stdin is not None
         process.stdin.write("\n")
         process.stdin.flush()
-        process.wait(timeout=60)
+        process.wait(timeout=900)  # closing waits for the autocomplete warm-up (a minute at 1M)
     print("| process | RSS MB | PSS MB | private MB | shared MB |\n|---|---|---|---|---|")
     for name, m in (("first", first), ("second", second)):
         print(
