@@ -97,6 +97,17 @@ class ListSummary:
     notes: tuple[str, ...]
     skipped_lines: int = 0
 
+    def with_papers(self, path: Path, papers: Sequence[ParsedPaper]) -> ParsedList:
+        return ParsedList(
+            path=path,
+            collection=self.collection,
+            collection_from_header=self.collection_from_header,
+            papers=tuple(papers),
+            sha256=self.sha256,
+            notes=self.notes,
+            skipped_lines=self.skipped_lines,
+        )
+
 
 class PaperStream:
     """A paper file's papers, parsed as they are iterated (once); `summary` after the last.
@@ -106,10 +117,21 @@ class PaperStream:
     the file is good. `close()` releases the file when the caller stops early.
     """
 
-    def __init__(self, path: Path, papers: Generator[ParsedPaper, None, ListSummary]) -> None:
+    def __init__(
+        self,
+        path: Path,
+        papers: Generator[ParsedPaper, None, ListSummary],
+        position: _Position,
+    ) -> None:
         self.path = path
         self._papers = papers
+        self._position = position
         self._summary: ListSummary | None = None
+
+    @property
+    def bytes_read(self) -> int:
+        """How far into the file parsing has got (for progress estimates)."""
+        return self._position.bytes_read
 
     def __iter__(self) -> Iterator[ParsedPaper]:
         self._summary = yield from self._papers
@@ -126,16 +148,7 @@ class PaperStream:
     def collect(self) -> ParsedList:
         """Every paper in memory, with the summary: the whole file as one value."""
         papers = tuple(self)
-        summary = self.summary
-        return ParsedList(
-            path=self.path,
-            collection=summary.collection,
-            collection_from_header=summary.collection_from_header,
-            papers=papers,
-            sha256=summary.sha256,
-            notes=summary.notes,
-            skipped_lines=summary.skipped_lines,
-        )
+        return self.summary.with_papers(self.path, papers)
 
 
 def read_paper_file(
@@ -166,17 +179,18 @@ def stream_paper_file(
 ) -> PaperStream:
     """A .txt paper list or .jsonl file, parsed as it is iterated; nothing is read before."""
     limits = _Limits(max_abstract_chars, max_file_bytes, max_papers)
-    return PaperStream(path, _file_papers(path, collection, limits))
+    position = _Position()
+    return PaperStream(path, _file_papers(path, collection, limits, position), position)
 
 
 def _file_papers(
-    path: Path, collection: str | None, limits: _Limits
+    path: Path, collection: str | None, limits: _Limits, position: _Position
 ) -> Generator[ParsedPaper, None, ListSummary]:
     try:
         _check_regular_file(path)
         with path.open("rb") as stream:
             _check_size(str(path), os.fstat(stream.fileno()).st_size, limits.max_file_bytes)
-            return (yield from _read_stream(str(path), stream, collection, limits))
+            return (yield from _read_stream(str(path), stream, collection, limits, position))
     except FileNotFoundError:
         raise ListFormatError(path, None, "no such file; check the path") from None
     except PermissionError:
@@ -218,9 +232,9 @@ def read_paper_bytes(
     """Parse an uploaded file's bytes; `name` picks the format and appears in messages."""
     _check_size(name, len(data), max_file_bytes)
     limits = _Limits(max_abstract_chars, max_file_bytes, max_papers)
-    return PaperStream(
-        Path(name), _read_stream(name, io.BytesIO(data), collection, limits)
-    ).collect()
+    position = _Position()
+    papers = _read_stream(name, io.BytesIO(data), collection, limits, position)
+    return PaperStream(Path(name), papers, position).collect()
 
 
 def find_paper_files(paths: Sequence[Path]) -> list[Path]:
@@ -301,6 +315,11 @@ def _check_size(name: str, size: int, max_file_bytes: int) -> None:
         )
 
 
+@dataclass(slots=True)
+class _Position:
+    bytes_read: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class _Limits:
     max_abstract_chars: int
@@ -319,7 +338,7 @@ def _check_count(name: str, line: int, count: int, max_papers: int) -> None:
 
 
 def _read_stream(
-    name: str, stream: BinaryIO, collection: str | None, limits: _Limits
+    name: str, stream: BinaryIO, collection: str | None, limits: _Limits, position: _Position
 ) -> Generator[ParsedPaper, None, ListSummary]:
     override = collection.strip() if collection else ""
     file_name = PurePath(name).name or name
@@ -334,6 +353,7 @@ def _read_stream(
         max_line_bytes=max_abstract_chars * per_char + slack,
         max_abstract_chars=max_abstract_chars,
         max_file_bytes=limits.max_file_bytes,
+        position=position,
     )
     lines = iter(reader)
     if suffix not in (".txt", ".jsonl", ".ndjson"):
@@ -379,8 +399,10 @@ class _LineReader:
         max_line_bytes: int,
         max_abstract_chars: int,
         max_file_bytes: int,
+        position: _Position,
     ) -> None:
         self._name = name
+        self._position = position
         self._stream = stream
         self._max_line_bytes = max_line_bytes
         self._max_abstract_chars = max_abstract_chars
@@ -394,6 +416,7 @@ class _LineReader:
             self.sha256.update(raw)
             start = offset
             offset += len(raw)
+            self._position.bytes_read = offset
             number += 1
             # The size was checked up front, but a file can grow while we read it.
             if offset > self._max_file_bytes:
