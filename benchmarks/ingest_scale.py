@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/ingest_scale.py --size 1000000 --data ../shared/data --work /tmp/pb
 
 Writes the replicated corpus of benchmarks/corpus.py (distinct tag word per copy) as a single
-JSONL file, then runs `paperbot ingest FILE` into a fresh database with the list limits raised to
+JSONL file, then runs `python -m bot ingest FILE` (this interpreter, this checkout's code first
+on PYTHONPATH, so a git worktree measures its own code) into a fresh database with the list limits raised to
 fit it (PAPERBOT_MAX_LIST_PAPERS, PAPERBOT_MAX_LIST_FILE_BYTES: what a user loading such a file
 sets). Memory is the summed RSS of paperbot and its worker processes, sampled every 0.2 s from
 /proc. The time includes building and writing the index. Issue 10's ingest target is judged at
@@ -89,11 +90,12 @@ def main() -> int:
             stale.unlink()
     env = {
         **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
         "PAPERBOT_DB_PATH": str(db),
         "PAPERBOT_MAX_LIST_PAPERS": str(args.size + 1),
         "PAPERBOT_MAX_LIST_FILE_BYTES": str(source.stat().st_size + 1),
     }
-    command = [str(ROOT / ".venv" / "bin" / "paperbot"), "ingest", str(source)]
+    command = [sys.executable, "-m", "bot", "ingest", str(source)]
     started = time.perf_counter()
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     peak = 0.0
