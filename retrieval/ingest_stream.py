@@ -38,13 +38,15 @@ def take(papers: Iterator[ParsedPaper], count: int) -> list[ParsedPaper]:
     return list(itertools.islice(papers, count))
 
 
-def file_sha256(path: Path) -> str:
-    """The file's sha256, read in blocks (blocking, for a thread)."""
+def file_sha256(path: Path) -> tuple[str, int]:
+    """The file's sha256 and size, read in blocks (blocking, for a thread)."""
     digest = hashlib.sha256()
+    size = 0
     with path.open("rb") as file:
         while block := file.read(_HASH_BLOCK):
             digest.update(block)
-    return digest.hexdigest()
+            size += len(block)
+    return digest.hexdigest(), size
 
 
 def rate_line(
@@ -94,10 +96,10 @@ async def ingest_stream(
     """Ingest the rest of `stream` (`head` already parsed from `papers`, its iterator) as one
     file; None if the store already has the file. Raises ListFormatError for a bad file (then
     nothing is stored) and StoreError when the spool cannot be written."""
-    sha256 = await asyncio.to_thread(file_sha256, stream.path)
+    sha256, size = await asyncio.to_thread(file_sha256, stream.path)
     if await store.file_ingested(sha256):
         return None
-    meter = _Meter(origin, stream.path.stat().st_size, progress)
+    meter = _Meter(origin, size, progress)
     try:
         spool = ChunkSpool()
     except OSError as error:

@@ -71,16 +71,16 @@ async def memberships(store: Store) -> list[tuple[Any, ...]]:
                 )
             ]
     assert isinstance(store, PostgresStore)
-    connection = await asyncpg.connect(store._url)
+    server = await asyncpg.connect(store._url)
     try:
-        rows = await connection.fetch(
+        rows = await server.fetch(
             "SELECT m.paper_key, c.slug, m.position, m.external_id "
             "FROM paper_collections AS m JOIN collections AS c ON c.id = m.collection_id "
             "ORDER BY 1, 2"
         )
         return [tuple(row) for row in rows]
     finally:
-        await connection.close()
+        await server.close()
 
 
 async def ingest_and_describe(
