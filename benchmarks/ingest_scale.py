@@ -3,11 +3,12 @@
     .venv/bin/python benchmarks/ingest_scale.py --size 1000000 --data ../shared/data --work /tmp/pb
 
 Writes the replicated corpus of benchmarks/corpus.py (distinct tag word per copy) as a single
-JSONL file, then runs `paperbot ingest FILE` into a fresh database with the list limits raised to
-fit it (PAPERBOT_MAX_LIST_PAPERS, PAPERBOT_MAX_LIST_FILE_BYTES: what a user loading such a file
-sets). Memory is the summed RSS of paperbot and its worker processes, sampled every 0.2 s from
-/proc. The time includes building and writing the index. Issue 10's ingest target is judged at
-1M by the rule written below.
+JSONL file, then runs `python -m bot ingest FILE` (this interpreter, this checkout's code first
+on PYTHONPATH, so a git worktree measures its own code) into a fresh database with the list
+limits raised to fit it (PAPERBOT_MAX_LIST_PAPERS, PAPERBOT_MAX_LIST_FILE_BYTES: what a user
+loading such a file sets). Memory is the summed RSS of paperbot and its worker processes,
+sampled every 0.2 s from /proc; the progress lines split the run into phases. The time includes
+building and writing the index. Issue 10's ingest target is judged at 1M by the rule below.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -73,6 +75,32 @@ def tree_rss_mb(root: int) -> float:
     return total * os.sysconf("SC_PAGE_SIZE") / 1e6
 
 
+def read_lines(
+    process: subprocess.Popen[bytes], started: float, out: list[tuple[float, str]]
+) -> None:
+    assert process.stdout is not None
+    for raw in process.stdout:
+        out.append((time.perf_counter() - started, raw.decode(errors="replace").rstrip()))
+
+
+def phases(lines: list[tuple[float, str]], seconds: float) -> list[tuple[str, float, float]]:
+    """(name, start, end): parse + analyze until the last 'papers analyzed' line, the store
+    write until the last 'papers written' line (a streamed file), then the index and the rest."""
+    ends = [
+        ("parse + analyze", "papers analyzed"),
+        ("store write", "papers written"),
+    ]
+    found: list[tuple[str, float, float]] = []
+    start = 0.0
+    for name, marker in ends:
+        times = [at for at, line in lines if marker in line]
+        if times:
+            found.append((name, start, times[-1]))
+            start = times[-1]
+    found.append(("the rest (store write if not shown, index, exit)", start, seconds))
+    return found
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=1_000_000)
@@ -89,25 +117,38 @@ def main() -> int:
             stale.unlink()
     env = {
         **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
         "PAPERBOT_DB_PATH": str(db),
         "PAPERBOT_MAX_LIST_PAPERS": str(args.size + 1),
         "PAPERBOT_MAX_LIST_FILE_BYTES": str(source.stat().st_size + 1),
     }
-    command = [str(ROOT / ".venv" / "bin" / "paperbot"), "ingest", str(source)]
+    command = [sys.executable, "-m", "bot", "ingest", str(source)]
     started = time.perf_counter()
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    peak = 0.0
+    # Read as it is printed (a full pipe would stall paperbot), each line with its time, so the
+    # progress lines can split the run into phases.
+    lines: list[tuple[float, str]] = []
+    reader = threading.Thread(target=read_lines, args=(process, started, lines), daemon=True)
+    reader.start()
+    samples: list[tuple[float, float]] = []
     while process.poll() is None:
-        peak = max(peak, tree_rss_mb(process.pid))
+        samples.append((time.perf_counter() - started, tree_rss_mb(process.pid)))
         time.sleep(0.2)
     seconds = time.perf_counter() - started
-    output = process.stdout.read().decode() if process.stdout else ""
+    reader.join(timeout=5)
+    peak = max((rss for _, rss in samples), default=0.0)
     m = {"seconds": seconds, "peak_rss_mb": peak, "exit": process.returncode}
-    print(output.strip().splitlines()[-1] if output.strip() else "(no output)")
+    print(lines[-1][1] if lines else "(no output)")
     print(f"\n**{args.size:,} abstracts in one file** ({source.stat().st_size / 1e6:,.0f} MB),")
     print(f"load average {os.getloadavg()[0]:.2f}\n")
     print("| seconds | papers/s | peak RSS MB (process tree) | exit |\n|---|---|---|---|")
     print(f"| {seconds:.1f} | {args.size / seconds:,.0f} | {peak:,.0f} | {process.returncode} |\n")
+    print("| phase (ends at the last progress line of its kind) | seconds | peak RSS MB |")
+    print("|---|---|---|")
+    for name, start, end in phases(lines, seconds):
+        inside = [rss for at, rss in samples if start <= at <= end]
+        print(f"| {name} | {end - start:.1f} | {max(inside, default=0.0):,.0f} |")
+    print()
     print("| target | rule | verdict |\n|---|---|---|")
     for name, rule, applies in TARGETS:
         if args.size < applies:

@@ -1,7 +1,8 @@
 """The ingest pipeline: find files, parse, analyze, label, hash, store; keep derived data current.
 
 Each file is one store transaction (all of its papers or none). CPU-bound steps run in worker
-threads so a bot's event loop stays free. The caller (the engine) refreshes its corpus after.
+threads or processes so a bot's event loop stays free; a big file streams in bounded memory
+(ingest_stream.py). The caller (the engine) refreshes its corpus after.
 """
 
 from __future__ import annotations
@@ -11,30 +12,34 @@ import logging
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 from retrieval import text as analysis
 from retrieval.errors import PaperbotError, StoreError
-from retrieval.ids import content_hash
-from retrieval.labels import LABELER_VERSION, derive_label, extract_urls
+from retrieval.ingest_stream import Progress as Progress  # the engine's progress type
+from retrieval.ingest_stream import ingest_stream, rate_line, take
+from retrieval.labels import LABELER_VERSION, derive_label
 from retrieval.lists import (
     DEFAULT_MAX_FILE_BYTES,
     DEFAULT_MAX_PAPERS,
+    ListSummary,
     ParsedList,
     find_paper_files,
     read_paper_bytes,
-    read_paper_file,
+    stream_paper_file,
 )
 from retrieval.models import IngestReport, ParsedPaper
-from retrieval.stores.protocol import NewPaper, Store, StoredText
+from retrieval.prepare import prepare_papers, searchable_text
+from retrieval.stores.protocol import FileResult, NewPaper, Store, StoredText
 
 log = logging.getLogger(__name__)
 
-Progress = Callable[[str], None]
-# Files with fewer papers are analyzed in one worker thread; bigger ones in CHUNKs over all cores.
+# Files with fewer papers are parsed whole and analyzed in one worker thread; bigger ones
+# stream through CHUNKs over all cores and a spool file (ingest_stream.py).
 PARALLEL_FROM = 20_000
 CHUNK = 5_000
 
@@ -45,34 +50,6 @@ class ListLimits:
 
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     max_papers: int = DEFAULT_MAX_PAPERS
-
-
-def searchable_text(title: str | None, abstract: str) -> str:
-    """What is indexed for a paper: its title (when the list has one) and its abstract."""
-    return f"{title}\n{abstract}" if title else abstract
-
-
-def prepare_papers(papers: Sequence[ParsedPaper]) -> list[NewPaper]:
-    """Analyze, label and hash parsed papers: everything the store keeps for each one."""
-    prepared = []
-    for paper in papers:
-        urls = extract_urls(paper.abstract)
-        if paper.url and paper.url not in urls:
-            urls = (paper.url, *urls)
-        prepared.append(
-            NewPaper(
-                abstract=paper.abstract,
-                external_id=paper.external_id,
-                label=derive_label(paper.abstract, paper.title),
-                content_hash=content_hash(paper.abstract),
-                terms=" ".join(analysis.analyze(searchable_text(paper.title, paper.abstract))),
-                title=paper.title,
-                urls=urls,
-                authors=paper.authors,
-                acronyms=tuple(analysis.find_acronyms(paper.abstract)),
-            )
-        )
-    return prepared
 
 
 async def ingest_paths(
@@ -90,26 +67,54 @@ async def ingest_paths(
         if progress:
             progress(f"[{number}/{len(files)}] {path}")
         try:
-            parsed = await asyncio.to_thread(
-                read_paper_file,
-                path,
-                collection=collection,
-                max_file_bytes=limits.max_file_bytes,
-                max_papers=limits.max_papers,
-            )
-        except PaperbotError as error:
-            report = report.merge(IngestReport(errors=(str(error),)))
-            continue
-        try:
-            report = report.merge(await store_parsed(store, parsed, str(path), progress))
+            report = report.merge(await ingest_file(store, path, collection, limits, progress))
         except StoreError as error:
             # Disk full or read-only: later files would fail alike. Files stored before this
             # one stay, and the caller's refresh makes them searchable now.
             report = report.merge(IngestReport(errors=(f"{path}: {error}",)))
             break
+        except PaperbotError as error:
+            report = report.merge(IngestReport(errors=(str(error),)))
+            continue
         if progress and report.errors and report.errors[-1].startswith(str(path)):
             progress(report.errors[-1])
     return report
+
+
+async def ingest_file(
+    store: Store,
+    path: Path,
+    collection: str | None,
+    limits: ListLimits,
+    progress: Progress | None = None,
+) -> IngestReport:
+    """One file, atomically. Files of fewer than PARALLEL_FROM papers are parsed whole and
+    prepared in a thread; bigger ones stream through the process pool and a spool file
+    (`ingest_stream`), so memory stays bounded however big the file. Raises ListFormatError
+    for a bad file and StoreError for a store fault."""
+    stream = stream_paper_file(
+        path,
+        collection=collection,
+        max_file_bytes=limits.max_file_bytes,
+        max_papers=limits.max_papers,
+    )
+    papers = iter(stream)
+    try:
+        head = await asyncio.to_thread(take, papers, PARALLEL_FROM)
+        if len(head) < PARALLEL_FROM:  # the parser reached the end: a small file
+            parsed = stream.summary.with_papers(path, head)
+            return await store_parsed(store, parsed, str(path), progress)
+        found = await ingest_stream(
+            store, stream, papers, head, str(path), chunk=CHUNK, progress=progress
+        )
+    finally:
+        # After a cancel the parser may still run in its thread; it then closes the file itself.
+        with suppress(ValueError):
+            stream.close()
+    if found is None:
+        return IngestReport(files_skipped=1, notes=(f"{path}: already ingested",))
+    result, summary = found
+    return await _report(store, result, summary)
 
 
 async def ingest_upload(
@@ -150,15 +155,8 @@ async def prepare_all(
         for future in futures:
             prepared.extend(await future)
             if progress:
-                progress(_rate_line(origin, len(prepared), len(papers), started))
+                progress(rate_line(origin, len(prepared), len(papers), started, "analyzed"))
     return prepared
-
-
-def _rate_line(origin: str, done: int, total: int, started: float) -> str:
-    elapsed = max(time.perf_counter() - started, 1e-6)
-    rate = done / elapsed
-    eta = (total - done) / rate if rate else 0.0
-    return f"  {origin}: {done:,}/{total:,} papers analyzed, {rate:,.0f}/s, ETA {eta:,.0f} s"
 
 
 async def store_parsed(
@@ -170,6 +168,12 @@ async def store_parsed(
     result = await store.add_file(
         origin=origin, sha256=parsed.sha256, collection=parsed.collection, papers=prepared
     )
+    return await _report(store, result, parsed)
+
+
+async def _report(
+    store: Store, result: FileResult, parsed: ParsedList | ListSummary
+) -> IngestReport:
     if parsed.collection_from_header and result.collection == result.slug != parsed.collection:
         # A JSONL file named the collection after itself ("icml2024"); a list header
         # ("ICML 2024 论文列表") is the better display name.

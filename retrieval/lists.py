@@ -23,6 +23,10 @@ line in binary with a per-line size limit, so one line never costs more than the
 acceptable abstract, and the paper limit bounds what a file of a million one-word paragraphs can
 make us hold (each parsed paper costs far more memory than its few bytes of input). Abstract
 text is kept as written (no NFKC): the analyzer normalizes, and excerpts show the author's text.
+
+`stream_paper_file` yields papers as it parses them (a big file is never held whole; its
+end-of-file checks raise after the last paper); `read_paper_file` and `read_paper_bytes` collect
+them into one `ParsedList`.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import BinaryIO
@@ -83,6 +87,70 @@ class ParsedList:
     skipped_lines: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class ListSummary:
+    """What is known of a paper file only once its last paper has been read."""
+
+    collection: str
+    collection_from_header: bool
+    sha256: str
+    notes: tuple[str, ...]
+    skipped_lines: int = 0
+
+    def with_papers(self, path: Path, papers: Sequence[ParsedPaper]) -> ParsedList:
+        return ParsedList(
+            path=path,
+            collection=self.collection,
+            collection_from_header=self.collection_from_header,
+            papers=tuple(papers),
+            sha256=self.sha256,
+            notes=self.notes,
+            skipped_lines=self.skipped_lines,
+        )
+
+
+class PaperStream:
+    """A paper file's papers, parsed as they are iterated (once); `summary` after the last.
+
+    The end-of-file checks (empty, no paper, too many bad lines) raise ListFormatError from the
+    iteration, after the last paper: a caller that keeps papers must wait for the end to know
+    the file is good. `close()` releases the file when the caller stops early.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        papers: Generator[ParsedPaper, None, ListSummary],
+        position: _Position,
+    ) -> None:
+        self.path = path
+        self._papers = papers
+        self._position = position
+        self._summary: ListSummary | None = None
+
+    @property
+    def bytes_read(self) -> int:
+        """How far into the file parsing has got (for progress estimates)."""
+        return self._position.bytes_read
+
+    def __iter__(self) -> Iterator[ParsedPaper]:
+        self._summary = yield from self._papers
+
+    @property
+    def summary(self) -> ListSummary:
+        if self._summary is None:
+            raise RuntimeError(f"{self.path}: the summary is known after the last paper")
+        return self._summary
+
+    def close(self) -> None:
+        self._papers.close()
+
+    def collect(self) -> ParsedList:
+        """Every paper in memory, with the summary: the whole file as one value."""
+        papers = tuple(self)
+        return self.summary.with_papers(self.path, papers)
+
+
 def read_paper_file(
     path: Path,
     *,
@@ -92,17 +160,37 @@ def read_paper_file(
     max_papers: int = DEFAULT_MAX_PAPERS,
 ) -> ParsedList:
     """Parse a .txt paper list or .jsonl file; `collection` overrides the collection name."""
+    return stream_paper_file(
+        path,
+        collection=collection,
+        max_abstract_chars=max_abstract_chars,
+        max_file_bytes=max_file_bytes,
+        max_papers=max_papers,
+    ).collect()
+
+
+def stream_paper_file(
+    path: Path,
+    *,
+    collection: str | None = None,
+    max_abstract_chars: int = DEFAULT_MAX_ABSTRACT_CHARS,
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    max_papers: int = DEFAULT_MAX_PAPERS,
+) -> PaperStream:
+    """A .txt paper list or .jsonl file, parsed as it is iterated; nothing is read before."""
+    limits = _Limits(max_abstract_chars, max_file_bytes, max_papers)
+    position = _Position()
+    return PaperStream(path, _file_papers(path, collection, limits, position), position)
+
+
+def _file_papers(
+    path: Path, collection: str | None, limits: _Limits, position: _Position
+) -> Generator[ParsedPaper, None, ListSummary]:
     try:
         _check_regular_file(path)
         with path.open("rb") as stream:
-            _check_size(str(path), os.fstat(stream.fileno()).st_size, max_file_bytes)
-            return _read_stream(
-                path,
-                str(path),
-                stream,
-                collection,
-                _Limits(max_abstract_chars, max_file_bytes, max_papers),
-            )
+            _check_size(str(path), os.fstat(stream.fileno()).st_size, limits.max_file_bytes)
+            return (yield from _read_stream(str(path), stream, collection, limits, position))
     except FileNotFoundError:
         raise ListFormatError(path, None, "no such file; check the path") from None
     except PermissionError:
@@ -143,13 +231,10 @@ def read_paper_bytes(
 ) -> ParsedList:
     """Parse an uploaded file's bytes; `name` picks the format and appears in messages."""
     _check_size(name, len(data), max_file_bytes)
-    return _read_stream(
-        Path(name),
-        name,
-        io.BytesIO(data),
-        collection,
-        _Limits(max_abstract_chars, max_file_bytes, max_papers),
-    )
+    limits = _Limits(max_abstract_chars, max_file_bytes, max_papers)
+    position = _Position()
+    papers = _read_stream(name, io.BytesIO(data), collection, limits, position)
+    return PaperStream(Path(name), papers, position).collect()
 
 
 def find_paper_files(paths: Sequence[Path]) -> list[Path]:
@@ -230,6 +315,11 @@ def _check_size(name: str, size: int, max_file_bytes: int) -> None:
         )
 
 
+@dataclass(slots=True)
+class _Position:
+    bytes_read: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class _Limits:
     max_abstract_chars: int
@@ -248,8 +338,8 @@ def _check_count(name: str, line: int, count: int, max_papers: int) -> None:
 
 
 def _read_stream(
-    path: Path, name: str, stream: BinaryIO, collection: str | None, limits: _Limits
-) -> ParsedList:
+    name: str, stream: BinaryIO, collection: str | None, limits: _Limits, position: _Position
+) -> Generator[ParsedPaper, None, ListSummary]:
     override = collection.strip() if collection else ""
     file_name = PurePath(name).name or name
     suffix = PurePath(name).suffix.lower()
@@ -263,6 +353,7 @@ def _read_stream(
         max_line_bytes=max_abstract_chars * per_char + slack,
         max_abstract_chars=max_abstract_chars,
         max_file_bytes=limits.max_file_bytes,
+        position=position,
     )
     lines = iter(reader)
     if suffix not in (".txt", ".jsonl", ".ndjson"):
@@ -270,12 +361,12 @@ def _read_stream(
     notes: list[str] = []
     skipped = 0
     if is_jsonl:
-        papers, skipped, bad_note = _parse_jsonl(name, file_name, lines, limits)
+        skipped, bad_note = yield from _parse_jsonl(name, file_name, lines, limits)
         notes.extend(bad_note)
         name_from_header = False
         chosen = override or _name_from_file(file_name)
     else:
-        header, papers = _parse_list(name, file_name, lines, limits)
+        header = yield from _parse_list(name, file_name, lines, limits)
         name_from_header = header is not None and not override
         if override:
             chosen = override
@@ -284,11 +375,9 @@ def _read_stream(
         else:
             chosen = _name_from_file(file_name)
             notes.append(f"{name}: no header line; collection named '{chosen}' after the file")
-    return ParsedList(
-        path=path,
+    return ListSummary(
         collection=chosen,
         collection_from_header=name_from_header,
-        papers=tuple(papers),
         sha256=reader.sha256.hexdigest(),
         notes=tuple(notes),
         skipped_lines=skipped,
@@ -310,8 +399,10 @@ class _LineReader:
         max_line_bytes: int,
         max_abstract_chars: int,
         max_file_bytes: int,
+        position: _Position,
     ) -> None:
         self._name = name
+        self._position = position
         self._stream = stream
         self._max_line_bytes = max_line_bytes
         self._max_abstract_chars = max_abstract_chars
@@ -325,6 +416,7 @@ class _LineReader:
             self.sha256.update(raw)
             start = offset
             offset += len(raw)
+            self._position.bytes_read = offset
             number += 1
             # The size was checked up front, but a file can grow while we read it.
             if offset > self._max_file_bytes:
@@ -429,10 +521,10 @@ class _Paragraph:
 
 def _parse_list(
     name: str, file_name: str, lines: Iterator[tuple[int, str]], limits: _Limits
-) -> tuple[str | None, list[ParsedPaper]]:
-    """The header (None if the file has none) and the abstracts, one per paragraph."""
+) -> Generator[ParsedPaper, None, str | None]:
+    """Yields the abstracts, one per paragraph; returns the header (None if there is none)."""
     header: str | None = None
-    papers: list[ParsedPaper] = []
+    count = 0
     first = True
     saw_text = False
     for paragraph in _paragraphs(name, lines, limits.max_abstract_chars):
@@ -443,13 +535,10 @@ def _parse_list(
             if rest is None:
                 continue
             paragraph = rest
-        _check_count(name, paragraph.start, len(papers) + 1, limits.max_papers)
-        papers.append(
-            ParsedPaper(
-                abstract=paragraph.text,
-                external_id=f"{file_name}:{len(papers) + 1}",
-                line=paragraph.start,
-            )
+        count += 1
+        _check_count(name, paragraph.start, count, limits.max_papers)
+        yield ParsedPaper(
+            abstract=paragraph.text, external_id=f"{file_name}:{count}", line=paragraph.start
         )
     if not saw_text:
         raise ListFormatError(
@@ -458,11 +547,11 @@ def _parse_list(
             "file is empty; expected a header line such as 'ICML 2026 论文列表', "
             "then abstracts separated by blank lines",
         )
-    if not papers:
+    if not count:
         raise ListFormatError(
             name, 1, "has a header line but no abstracts; add abstracts separated by blank lines"
         )
-    return header, papers
+    return header
 
 
 def _paragraphs(
@@ -527,9 +616,9 @@ class _BadLine(Exception):
 
 def _parse_jsonl(
     name: str, file_name: str, lines: Iterator[tuple[int, str]], limits: _Limits
-) -> tuple[list[ParsedPaper], int, list[str]]:
-    """Papers, the number of bad lines skipped, and a note about them (if any)."""
-    papers: list[ParsedPaper] = []
+) -> Generator[ParsedPaper, None, tuple[int, list[str]]]:
+    """Yields the papers; returns the number of bad lines skipped and a note about them."""
+    count = 0
     bad: list[tuple[int, str]] = []
     bad_count = 0
     total = 0
@@ -545,13 +634,14 @@ def _parse_jsonl(
             if len(bad) < _BAD_LINES_LISTED:
                 bad.append((number, str(error)))
             continue
-        _check_count(name, number, len(papers) + 1, limits.max_papers)
-        papers.append(paper)
+        count += 1
+        _check_count(name, number, count, limits.max_papers)
+        yield paper
     if total == 0:
         raise ListFormatError(
             name, None, 'file is empty; expected one JSON object with an "abstract" per line'
         )
-    if not papers:
+    if not count:
         first_line, reason = bad[0]
         raise ListFormatError(
             name,
@@ -575,7 +665,7 @@ def _parse_jsonl(
             f"{name}: skipped {bad_count:,} of {total:,} lines that are not paper records "
             f"(lines {listed}{more}; line {bad[0][0]}: {bad[0][1]})"
         )
-    return papers, bad_count, notes
+    return bad_count, notes
 
 
 def _record(name: str, file_name: str, number: int, line: str, max_chars: int) -> ParsedPaper:

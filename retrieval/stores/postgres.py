@@ -22,7 +22,7 @@ import asyncpg
 from retrieval import ids
 from retrieval.errors import PaperNotFound, StoreError, StoreUnavailable
 from retrieval.models import CollectionInfo, Paper
-from retrieval.stores.plan import new_paper_count, plan_file
+from retrieval.stores.plan import FilePlan, new_paper_count, plan_file
 from retrieval.stores.postgres_community import PostgresCommunity
 from retrieval.stores.postgres_connect import (
     BULK_SECONDS,
@@ -43,6 +43,7 @@ from retrieval.stores.protocol import (
     IndexRow,
     NewPaper,
     NodeRow,
+    PaperChunks,
     StoredText,
 )
 
@@ -157,16 +158,23 @@ class PostgresStore(PostgresCommunity):
         return bool(await self._fetchval("SELECT 1 FROM ingested_files WHERE sha256 = $1", sha256))
 
     async def add_file(
-        self, *, origin: str, sha256: str, collection: str, papers: Sequence[NewPaper]
+        self,
+        *,
+        origin: str,
+        sha256: str,
+        collection: str,
+        papers: Sequence[NewPaper] | PaperChunks,
     ) -> FileResult:
         """Store one file's papers in one transaction: all of them, or (on any error) none.
 
         A file whose sha256 is already recorded changes nothing. A paper whose content hash is
         already stored keeps its id and home collection and becomes a member of `collection`.
         New papers get keys from the database and ids `<slug>-<n>` numbered on from the
-        collection's counter, read and advanced under a row lock.
+        collection's counter, read and advanced under a row lock. Chunks are planned and
+        written one at a time; a collided transaction reads them again from the first.
         """
         slug = ids.collection_slug(collection)
+        chunks = PaperChunks.of(papers)
 
         async def work(db: Db) -> FileResult:
             await db.execute("SELECT pg_advisory_xact_lock($1)", INGEST_LOCK)
@@ -188,76 +196,24 @@ class PostgresStore(PostgresCommunity):
             )
             assert found is not None  # inserted or already there, and never deleted
             collection_id, name, next_number = int(found[0]), str(found[1]), int(found[2])
-            stored = {
-                row[0]: (int(row[1]), bool(row[2]))
-                for row in await db.fetch(
-                    "SELECT p.content_hash, p.key, EXISTS (SELECT 1 FROM paper_collections AS m "
-                    "WHERE m.paper_key = p.key AND m.collection_id = $1) "
-                    "FROM papers AS p WHERE p.content_hash = ANY($2::text[])",
-                    collection_id,
-                    list({paper.content_hash for paper in papers}),
-                )
-            }
-            keys = await db.fetch(
-                "SELECT nextval(pg_get_serial_sequence('papers', 'key')) "
-                "FROM generate_series(1, $1)",
-                new_paper_count(papers, stored),
-            )
-            plan = plan_file(
-                papers,
-                stored=stored,
-                slug=slug,
-                next_number=next_number,
-                next_position=await db.fetchval(
+            next_position = int(
+                await db.fetchval(
                     "SELECT coalesce(max(position), 0) + 1 FROM paper_collections "
                     "WHERE collection_id = $1",
                     collection_id,
-                ),
-                keys=iter(sorted(int(row[0]) for row in keys)),
+                )
             )
-            await db.executemany(
-                "INSERT INTO papers (key, id, collection_id, position, external_id, title, "
-                "abstract, label, urls, authors, content_hash, terms) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
-                "ON CONFLICT (content_hash) DO NOTHING",
-                [
-                    (
-                        new.key,
-                        new.paper_id,
-                        collection_id,
-                        new.position,
-                        new.paper.external_id,
-                        new.paper.title,
-                        new.paper.abstract,
-                        new.paper.label,
-                        list(new.paper.urls),
-                        list(new.paper.authors),
-                        new.paper.content_hash,
-                        new.paper.terms,
-                    )
-                    for new in plan.papers
-                ],
-            )
-            written = await db.fetchval(
-                "SELECT count(*) FROM papers WHERE key = ANY($1::bigint[])",
-                [new.key for new in plan.papers],
-            )
-            if written != len(plan.papers):
-                raise _Collided  # a paper with one of these hashes appeared meanwhile
-            await db.executemany(
-                "INSERT INTO paper_collections (paper_key, collection_id, position, external_id) "
-                "VALUES ($1, $2, $3, $4)",
-                [(m.key, collection_id, m.position, m.external_id) for m in plan.memberships],
-            )
-            await db.executemany(
-                "INSERT INTO acronyms (acronym, expansion, papers) VALUES ($1, $2, $3) "
-                "ON CONFLICT (acronym, expansion) "
-                "DO UPDATE SET papers = acronyms.papers + excluded.papers",
-                [(acronym, expansion, n) for (acronym, expansion), n in plan.acronyms.items()],
-            )
+            added = skipped = 0
+            async for chunk in chunks.read():
+                plan = await _plan_chunk(db, chunk, collection_id, slug, next_number, next_position)
+                await _write_plan(db, plan, collection_id)
+                next_number = plan.next_number
+                next_position += len(plan.memberships)
+                added += len(plan.papers)
+                skipped += plan.skipped
             await db.execute(
                 "UPDATE collections SET next_number = $1 WHERE id = $2",
-                plan.next_number,
+                next_number,
                 collection_id,
             )
             recorded = await db.fetchval(
@@ -267,14 +223,14 @@ class PostgresStore(PostgresCommunity):
                 origin,
                 sha256,
                 collection_id,
-                len(plan.papers),
-                plan.skipped,
+                added,
+                skipped,
             )
             if recorded is None:
                 raise _Collided  # the same file, committed by another process meanwhile
             # Any recorded file may change what the index holds (papers or memberships).
             await _bump_generation(db)
-            return FileResult(len(plan.papers), plan.skipped, name, slug, already_ingested=False)
+            return FileResult(added, skipped, name, slug, already_ingested=False)
 
         return await self._transaction(work, seconds=BULK_SECONDS)
 
@@ -669,6 +625,83 @@ async def _set_meta(db: Db, key: str, value: str) -> None:
         "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
         key,
         value,
+    )
+
+
+async def _plan_chunk(
+    db: Db,
+    chunk: Sequence[NewPaper],
+    collection_id: int,
+    slug: str,
+    next_number: int,
+    next_position: int,
+) -> FilePlan:
+    """Plan one chunk against what is stored, earlier chunks of this transaction included."""
+    stored = {
+        row[0]: (int(row[1]), bool(row[2]))
+        for row in await db.fetch(
+            "SELECT p.content_hash, p.key, EXISTS (SELECT 1 FROM paper_collections AS m "
+            "WHERE m.paper_key = p.key AND m.collection_id = $1) "
+            "FROM papers AS p WHERE p.content_hash = ANY($2::text[])",
+            collection_id,
+            list({paper.content_hash for paper in chunk}),
+        )
+    }
+    keys = await db.fetch(
+        "SELECT nextval(pg_get_serial_sequence('papers', 'key')) FROM generate_series(1, $1)",
+        new_paper_count(chunk, stored),
+    )
+    return plan_file(
+        chunk,
+        stored=stored,
+        slug=slug,
+        next_number=next_number,
+        next_position=next_position,
+        keys=iter(sorted(int(row[0]) for row in keys)),
+    )
+
+
+async def _write_plan(db: Db, plan: FilePlan, collection_id: int) -> None:
+    """One chunk's papers, memberships and acronym counts (counts add up across chunks)."""
+    await db.executemany(
+        "INSERT INTO papers (key, id, collection_id, position, external_id, title, "
+        "abstract, label, urls, authors, content_hash, terms) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
+        "ON CONFLICT (content_hash) DO NOTHING",
+        [
+            (
+                new.key,
+                new.paper_id,
+                collection_id,
+                new.position,
+                new.paper.external_id,
+                new.paper.title,
+                new.paper.abstract,
+                new.paper.label,
+                list(new.paper.urls),
+                list(new.paper.authors),
+                new.paper.content_hash,
+                new.paper.terms,
+            )
+            for new in plan.papers
+        ],
+    )
+    written = await db.fetchval(
+        "SELECT count(*) FROM papers WHERE key = ANY($1::bigint[])",
+        [new.key for new in plan.papers],
+    )
+    if written != len(plan.papers):
+        raise _Collided  # a paper with one of these hashes appeared meanwhile
+    await db.executemany(
+        "INSERT INTO paper_collections (paper_key, collection_id, position, external_id) "
+        "VALUES ($1, $2, $3, $4)",
+        [(m.key, collection_id, m.position, m.external_id) for m in plan.memberships],
+    )
+    await db.executemany(
+        "INSERT INTO acronyms (acronym, expansion, papers) VALUES ($1, $2, $3) "
+        "ON CONFLICT (acronym, expansion) "
+        "DO UPDATE SET papers = acronyms.papers + excluded.papers",
+        [(acronym, expansion, n) for (acronym, expansion), n in plan.acronyms.items()],
     )
 
 

@@ -33,6 +33,28 @@ class NewPaper:
 
 
 @dataclass(frozen=True, slots=True)
+class PaperChunks:
+    """One file's papers as a series of chunks, so a big file is never held whole.
+
+    `read()` starts again from the first chunk each time it is called: a backend that runs a
+    collided transaction again reads the papers again.
+    """
+
+    read: Callable[[], AsyncIterator[Sequence[NewPaper]]]
+
+    @classmethod
+    def of(cls, papers: Sequence[NewPaper] | PaperChunks) -> PaperChunks:
+        """`papers` as chunks: a plain sequence is one chunk."""
+        if isinstance(papers, PaperChunks):
+            return papers
+
+        async def one_chunk() -> AsyncIterator[Sequence[NewPaper]]:
+            yield papers
+
+        return cls(one_chunk)
+
+
+@dataclass(frozen=True, slots=True)
 class FileResult:
     """What `add_file` did. `collection` is the stored name, which wins over a new spelling."""
 
@@ -184,9 +206,17 @@ class Store(Protocol):
     async def file_ingested(self, sha256: str) -> bool: ...
 
     async def add_file(
-        self, *, origin: str, sha256: str, collection: str, papers: Sequence[NewPaper]
+        self,
+        *,
+        origin: str,
+        sha256: str,
+        collection: str,
+        papers: Sequence[NewPaper] | PaperChunks,
     ) -> FileResult:
         """Store one file's papers atomically; idempotent by `sha256` and by content hash.
+
+        `papers` is a sequence or, for a big file, `PaperChunks` written one chunk at a time
+        inside the one transaction: the result is the same however the file is split.
 
         A paper whose content hash is already stored keeps its id and home collection and
         becomes a member of `collection`. New papers get ids `<slug>-<n>`, numbered on from the

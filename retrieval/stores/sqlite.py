@@ -25,13 +25,14 @@ import aiosqlite
 from retrieval import ids
 from retrieval.errors import PaperNotFound, StoreError
 from retrieval.models import CollectionInfo, Paper
-from retrieval.stores.plan import PlannedPaper, plan_file
+from retrieval.stores.plan import FilePlan, PlannedPaper, plan_file
 from retrieval.stores.protocol import (
     ConversationRow,
     FileResult,
     IndexRow,
     NewPaper,
     NodeRow,
+    PaperChunks,
     StoredText,
 )
 from retrieval.stores.sqlite_community import SqliteCommunity
@@ -151,13 +152,19 @@ class SqliteStore(SqliteCommunity):
         return bool(rows)
 
     async def add_file(
-        self, *, origin: str, sha256: str, collection: str, papers: Sequence[NewPaper]
+        self,
+        *,
+        origin: str,
+        sha256: str,
+        collection: str,
+        papers: Sequence[NewPaper] | PaperChunks,
     ) -> FileResult:
         """Store one file's papers in one transaction: all of them, or (on any error) none.
 
         A file whose sha256 is already recorded changes nothing. A paper whose content hash is
         already stored keeps its id and home collection and becomes a member of `collection`.
         New papers get ids `<slug>-<n>`, numbered on from the collection's last id, in order.
+        Chunks are planned and written one at a time; numbers and positions run on across them.
         """
         slug = ids.collection_slug(collection)
         async with self._transaction() as db:
@@ -173,51 +180,44 @@ class SqliteStore(SqliteCommunity):
             collection_id, name, next_number = await _get_or_create_collection(
                 db, collection.strip(), slug
             )
-            stored = await _stored_papers(db, collection_id, [p.content_hash for p in papers])
-            # The write lock is held, so max(rowid) + 1 onwards is free: explicit rowids let the
-            # membership rows be written without asking SQLite for each paper's rowid.
-            next_rowid = await _scalar(db, "SELECT coalesce(max(rowid), 0) + 1 FROM papers")
-            plan = plan_file(
-                papers,
-                stored=stored,
-                slug=slug,
-                next_number=next_number,
-                next_position=await _scalar(
-                    db,
-                    "SELECT coalesce(max(position), 0) + 1 FROM paper_collections "
-                    "WHERE collection_id = ?",
-                    (collection_id,),
-                ),
-                keys=itertools.count(next_rowid),
+            next_position = await _scalar(
+                db,
+                "SELECT coalesce(max(position), 0) + 1 FROM paper_collections "
+                "WHERE collection_id = ?",
+                (collection_id,),
             )
-            await db.executemany(
-                "INSERT INTO papers (rowid, id, collection_id, position, external_id, title, "
-                "abstract, label, urls, authors, content_hash, terms) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [_paper_row(new, collection_id) for new in plan.papers],
-            )
-            await db.executemany(
-                "INSERT INTO paper_collections (paper_rowid, collection_id, position, external_id) "
-                "VALUES (?, ?, ?, ?)",
-                [(m.key, collection_id, m.position, m.external_id) for m in plan.memberships],
-            )
-            await db.executemany(
-                "INSERT INTO acronyms (acronym, expansion, papers) VALUES (?, ?, ?) "
-                "ON CONFLICT (acronym, expansion) DO UPDATE SET papers = papers + excluded.papers",
-                [(acronym, expansion, n) for (acronym, expansion), n in plan.acronyms.items()],
-            )
+            added = skipped = 0
+            async for chunk in PaperChunks.of(papers).read():
+                # Earlier chunks are visible here: they were written in this transaction.
+                stored = await _stored_papers(db, collection_id, [p.content_hash for p in chunk])
+                # The write lock is held, so max(rowid) + 1 onwards is free: explicit rowids let
+                # the membership rows be written without asking SQLite for each paper's rowid.
+                next_rowid = await _scalar(db, "SELECT coalesce(max(rowid), 0) + 1 FROM papers")
+                plan = plan_file(
+                    chunk,
+                    stored=stored,
+                    slug=slug,
+                    next_number=next_number,
+                    next_position=next_position,
+                    keys=itertools.count(next_rowid),
+                )
+                await _write_plan(db, plan, collection_id)
+                next_number = plan.next_number
+                next_position += len(plan.memberships)
+                added += len(plan.papers)
+                skipped += plan.skipped
             await db.execute(
                 "UPDATE collections SET next_number = ? WHERE id = ?",
-                (plan.next_number, collection_id),
+                (next_number, collection_id),
             )
             await db.execute(
                 "INSERT INTO ingested_files (path, sha256, collection_id, papers_added, "
                 "papers_skipped) VALUES (?, ?, ?, ?, ?)",
-                (origin, sha256, collection_id, len(plan.papers), plan.skipped),
+                (origin, sha256, collection_id, added, skipped),
             )
             # Any recorded file may change what the index holds (papers or memberships).
             await _bump_generation(db)
-        return FileResult(len(plan.papers), plan.skipped, name, slug, already_ingested=False)
+        return FileResult(added, skipped, name, slug, already_ingested=False)
 
     async def generation(self) -> int:
         """Bumped by every ingest, so a persisted index can tell whether it is stale."""
@@ -584,6 +584,26 @@ async def _get_or_create_collection(
             )
         )
     return int(rows[0][0]), str(rows[0][1]), int(rows[0][2])
+
+
+async def _write_plan(db: aiosqlite.Connection, plan: FilePlan, collection_id: int) -> None:
+    """One chunk's papers, memberships and acronym counts (counts add up across chunks)."""
+    await db.executemany(
+        "INSERT INTO papers (rowid, id, collection_id, position, external_id, title, "
+        "abstract, label, urls, authors, content_hash, terms) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [_paper_row(new, collection_id) for new in plan.papers],
+    )
+    await db.executemany(
+        "INSERT INTO paper_collections (paper_rowid, collection_id, position, external_id) "
+        "VALUES (?, ?, ?, ?)",
+        [(m.key, collection_id, m.position, m.external_id) for m in plan.memberships],
+    )
+    await db.executemany(
+        "INSERT INTO acronyms (acronym, expansion, papers) VALUES (?, ?, ?) "
+        "ON CONFLICT (acronym, expansion) DO UPDATE SET papers = papers + excluded.papers",
+        [(acronym, expansion, n) for (acronym, expansion), n in plan.acronyms.items()],
+    )
 
 
 async def _stored_papers(
