@@ -49,6 +49,27 @@ class Scores:
     matched: BoolArray
 
 
+def number_tokens(
+    documents: Iterable[Sequence[str]], keys: Sequence[int], term_ids: dict[str, int]
+) -> tuple[npt.NDArray[np.int32], IntArray]:
+    """Every document's tokens as term numbers, end to end, and each document's length.
+
+    New terms are added to `term_ids` with the next numbers, in order of first occurrence (as
+    rank-bm25 fills its dictionaries): `len(term_ids)` is evaluated before setdefault inserts.
+    """
+    number_of = term_ids.setdefault
+    flat = array("i")
+    lengths = array("q")
+    for tokens in documents:
+        flat.fromlist([number_of(token, len(term_ids)) for token in tokens])
+        lengths.append(len(tokens))
+    doc_len = np.array(lengths, dtype=np.int64)
+    if len(doc_len) != len(keys):
+        raise ValueError(f"{len(doc_len)} documents but {len(keys)} keys")
+    numbers = np.frombuffer(flat, dtype=np.int32) if flat else np.zeros(0, np.int32)
+    return numbers, doc_len
+
+
 class BM25Index:
     """Postings per term (document numbers and term frequencies) plus per-document lengths.
 
@@ -120,18 +141,7 @@ class BM25Index:
         each token then costs 4 bytes (an int32 term number) until the postings are sorted.
         """
         term_ids: dict[str, int] = {}
-        number_of = term_ids.setdefault
-        flat = array("i")
-        lengths = array("q")
-        for tokens in documents:
-            # `len(term_ids)` is evaluated before setdefault inserts: a new term gets the next
-            # number, so terms are numbered in order of first occurrence.
-            flat.fromlist([number_of(token, len(term_ids)) for token in tokens])
-            lengths.append(len(tokens))
-        doc_len = np.array(lengths, dtype=np.int64)
-        if len(doc_len) != len(keys):
-            raise ValueError(f"{len(doc_len)} documents but {len(keys)} keys")
-        token_terms = np.frombuffer(flat, dtype=np.int32) if flat else np.zeros(0, np.int32)
+        token_terms, doc_len = number_tokens(documents, keys, term_ids)
         width = max(len(doc_len), 1)
         # One in-place sort groups tokens by (term, document); run lengths are the term
         # frequencies.

@@ -9,13 +9,12 @@ build does, so BM25 statistics stay those of the whole corpus and scores are bit
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from retrieval.index import BM25Index, IntArray
+from retrieval.index import BM25Index, IntArray, number_tokens
 
 IntArray32 = npt.NDArray[np.int32]
 
@@ -29,17 +28,8 @@ def append_documents(
     occurrence), same postings order (by term, then document), same impacts.
     """
     term_ids = dict(base.term_ids)
-    number_of = term_ids.setdefault
-    flat = array("i")
-    lengths = array("q")
-    for words in documents:
-        # New terms get the next numbers in order of first occurrence, as in a build.
-        flat.fromlist([number_of(word, len(term_ids)) for word in words])
-        lengths.append(len(words))
-    new_len = np.array(lengths, dtype=np.int64)
-    if len(new_len) != len(keys):
-        raise ValueError(f"{len(new_len)} documents but {len(keys)} keys")
-    tokens: IntArray32 = np.frombuffer(flat, dtype=np.int32) if flat else np.zeros(0, np.int32)
+    # New terms get the next numbers in order of first occurrence, as in a build.
+    tokens, new_len = number_tokens(documents, keys, term_ids)
     new_docs, new_tf, new_counts = _postings(tokens, new_len, len(term_ids), base.size)
 
     old_counts = np.zeros(len(term_ids), dtype=np.int64)
