@@ -603,12 +603,6 @@ def test_the_ascii_markup_shortcut_agrees_with_the_full_hint() -> None:
         )
 
 
-@given(st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=40))
-@settings(max_examples=300)
-def test_the_ascii_markup_shortcut_agrees_on_any_ascii_text(text: str) -> None:
-    assert markup._marked(text) == bool(markup._MARKUP_HINT.search(text))
-
-
 def test_capitals_set_inside_words_spell_the_acronym() -> None:
     abstract = (
         "Priors for flows are hand-made. We introduce an acoustic Sparse fLow mAtching Prior "
