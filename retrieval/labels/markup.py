@@ -77,7 +77,7 @@ def _strip_markup(text: str) -> str:
         text = _HREF.sub(r"\1", text)
         for _ in range(4):  # nested commands unwrap one level per pass
             text, count = _LATEX_ARG.subn(r"\1", text)
-            if not count:
+            if not count or "{" not in text:  # no brace left: another pass would find none
                 break
         text = _LATEX_ESCAPE.sub(r"\1", text)
         text = _LATEX_SPACE.sub(" ", text)
