@@ -26,9 +26,9 @@ _DESCRIPTION_HEAD = re.compile(
 )
 _TAIL_HEAD = re.compile(r",? (?=(?:for|to|that|which|with|in|on|of|based on|using|via) )")
 _TITLE_RUN = re.compile(r"(?:a|an|the) (?P<words>(?:[A-Z][\w\-]{0,30} ){0,7}[A-Z][\w\-]{0,30})\b")
-_TYPED_DESCRIPTION = re.compile(rf": (?:a|an|the|our) (?:[\w\-]{{1,30}},? ){{0,5}}?{TYPES}\b")
+_TYPED_DESCRIPTION = re.compile(rf": (?:a|an|the|our) (?:[\w\-]{{1,30}}+,? ){{0,5}}?{TYPES}\b")
 _DATA_DESCRIPTION = re.compile(
-    r": (?:a|an|the|our) (?:[\w\-]{1,30},? ){0,6}?(?:data ?set|benchmark|corpus|suite|collection)"
+    r": (?:a|an|the|our) (?:[\w\-]{1,30}+,? ){0,6}?(?:data ?set|benchmark|corpus|suite|collection)"
 )
 _NOT_ARTIFACT = re.compile(
     r"\b(?:hypothes[ie]s|problem|phenomen(?:on|a)|effect|dilemma|paradox|tax|law|conjecture"

@@ -54,7 +54,7 @@ _FILLER = re.compile(
     r"|principled|lightweight|efficient|so-called|here|thus|also|further|then|and)\s){0,5}"
 )
 _ACRONYM_DEF = re.compile(
-    r"(?P<exp>(?:[^\s(),.;:]{1,40} ){0,9}?[^\s(),.;:]{1,40}) ?\( ?(?P<acr>[^()\s,;]{1,20}) ?\)"
+    r"(?P<exp>(?:[^\s(),.;:]{1,40}+ ){0,9}?[^\s(),.;:]{1,40}+) ?\( ?(?P<acr>[^()\s,;]{1,20}+) ?\)"
 )
 _DIRECT_NAME = re.compile(
     rf"(?P<name>{_NAME})(?P<after> ?[,(:]| [-–—](?= )| (?:which|that|is|for|to|as|in|with|on|by)\b"
@@ -65,12 +65,12 @@ _NAME_THEN_TYPE = re.compile(
     rf"(?P<name>{_TOKEN}(?: {_TOKEN}){{0,2}}) (?:[a-z][\w\-]{{0,20}} )?{TYPES}(?<!s)\b"
 )
 _TYPE_THEN_NAME = re.compile(
-    rf"(?:[\w\-]{{1,30}},? ){{0,6}}?(?P<type>{TYPES}),? (?P<name>{_NAME})"
+    rf"(?:[\w\-]{{1,30}}+,? ){{0,6}}?(?P<type>{TYPES}),? (?P<name>{_NAME})"
     r"(?= ?[,(:]| ?\.(?: |$)| (?:which|that|for|to|as|in|with|on|by)\b|$)"
 )
 # "our solution, Layerwise Proximal Replay (LPR), balances", "our algorithm, ACE: Off-policy ..."
 _OUR_NAME = re.compile(
-    rf"(?:[\w\-]{{1,30}} ){{0,3}}?{TYPES}, (?P<name>{_NAME})(?= \([^()]{{1,20}}\),|,|:)"
+    rf"(?:[\w\-]{{1,30}}+ ){{0,3}}?{TYPES}, (?P<name>{_NAME})(?= \([^()]{{1,20}}\),|,|:)"
 )
 _TYPE_AFTER = re.compile(rf" {TYPES}\b(?!-)")
 # "novel evolution-strategies based method": lowercase words ending in an artefact noun.
@@ -90,7 +90,7 @@ _TAIL_WORDS = frozenset(("for", "as", "via", "with"))
 # A plain capitalised phrase counts as a name only when an appositive follows ("Decrypto, a
 # game-based benchmark"); "Relational Graph Recognition, where ..." defines a task, not a method.
 _WEAK_FOLLOW = re.compile(r" ?(?:a|an|the|our|which|that|called|named|dubbed)\b")
-_APPOSITIVE_TYPE = re.compile(rf"(?:a|an) (?:[\w\-]{{1,30}},? ){{0,5}}?{TYPES}\b")
+_APPOSITIVE_TYPE = re.compile(rf"(?:a|an) (?:[\w\-]{{1,30}}+,? ){{0,5}}?{TYPES}\b")
 _MODIFIER_AFTER = re.compile(
     r"-| (?!(?:which|that|to|for|with|in|on|as|by|and|or|is|are|was|can|has|of|from|via"
     r"|using|based|through|at|we|where|whose|while)\b)[a-z]"

@@ -39,10 +39,10 @@ _INTRO_AFTER = re.compile(
 # "EM", "KD", "CFG": three capitals abbreviate too many common terms to name a method.
 _SHORT_ACRONYM = re.compile(r"[A-Z]{2,3}s?")
 _APPOSITIVE = re.compile(r", (?:a|an|the first)\b")
-_TYPED_APPOSITIVE = re.compile(rf", (?:a|an|the first) (?:[\w\-]{{1,30}},? ){{0,5}}?{TYPES}\b")
+_TYPED_APPOSITIVE = re.compile(rf", (?:a|an|the first) (?:[\w\-]{{1,30}}+,? ){{0,5}}?{TYPES}\b")
 _COMPARED_BEFORE = re.compile(r"(?:to|than|against|over|vs\.?|with) $")
 _KNOWN_APPOSITIVE = re.compile(
-    r", (?:a|an|the) (?:[\w\-]{1,30} ){0,2}?(?:popular|widely|well-known|standard|existing|common"
+    r", (?:a|an|the) (?:[\w\-]{1,30}+ ){0,2}?(?:popular|widely|well-known|standard|existing|common"
     r"|classic|prominent|state-of-the-art|recent|representative|leading|competing|strong|baseline"
     r"|prior|previous|established|canonical|prevalent)"
 )

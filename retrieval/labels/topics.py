@@ -100,9 +100,12 @@ def topic_phrase(text: str) -> str:
     sentences = _sentences(text)
     chosen = ""
     later = False  # whether the contribution comes after the opening sentence
+    opening_rest = ""
     for index, sentence in enumerate(sentences):
         lead = _LEAD_IN.match(sentence)
         rest = sentence[lead.end() :] if lead else sentence
+        if index == 0:
+            opening_rest = rest  # the opening needs the same cut: match the lead-in once
         contribution = _CONTRIBUTION.match(rest)
         if contribution is None and " we " in rest:
             # "Based on this insight, we propose ...": the contribution after an opening clause.
@@ -115,7 +118,7 @@ def topic_phrase(text: str) -> str:
                 chosen = ""
             later = index > 0
             break
-    opening = _opening(sentences[0])
+    opening = _opening(opening_rest)
     if not chosen:
         chosen, opening = opening, ""
     chosen = _phrase(chosen)
@@ -144,8 +147,7 @@ def _aside(match: re.Match[str]) -> str:
 
 
 def _opening(sentence: str) -> str:
-    lead = _LEAD_IN.match(sentence)
-    sentence = sentence[lead.end() :] if lead else sentence
+    """The opening sentence, its lead-in already cut, without a leading concession."""
     concession = _CONCESSION.match(sentence)
     return sentence[concession.end() :] if concession else sentence
 

@@ -1,0 +1,57 @@
+"""The labeler's speed rewrites match exactly what they replaced (issue 13: identical labels).
+
+Each rewrite keeps a reference form here, and hypothesis compares the two on text built from
+the pieces the patterns care about: words, type nouns, acronyms, brackets and punctuation.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from retrieval.labels import candidates, markup, names, salient
+
+_PIECES = st.sampled_from(
+    ["a", "an", "the", "our", "first", "popular", "novel", "framework", "model", "data set",
+     "benchmark", "method", "LIFT", "Long", "Input", "Fine-Tuning", "x" * 35, "(", ")", ",", " ",
+     " ", ":", "-", ".", "é", "_", "2"]
+)  # fmt: skip
+_TEXT = st.lists(_PIECES, max_size=14).map("".join)
+
+# Patterns whose word runs became possessive ("[\w\-]{1,30}+"): a shorter run would end before
+# a character of its own class, which the space, comma or bracket after it cannot match, so
+# giving back characters never finds a match the possessive form misses.
+_POSSESSIVE = [
+    candidates._TYPED_DESCRIPTION,
+    candidates._DATA_DESCRIPTION,
+    names._ACRONYM_DEF,
+    names._TYPE_THEN_NAME,
+    names._OUR_NAME,
+    names._APPOSITIVE_TYPE,
+    salient._TYPED_APPOSITIVE,
+    salient._KNOWN_APPOSITIVE,
+]
+
+
+@pytest.mark.parametrize("pattern", _POSSESSIVE, ids=lambda pattern: pattern.pattern[:30])
+def test_possessive_runs_are_marked(pattern: re.Pattern[str]) -> None:
+    assert "}+" in pattern.pattern
+
+
+@given(_TEXT)
+@settings(max_examples=400)
+def test_possessive_runs_match_as_the_backtracking_forms(text: str) -> None:
+    for pattern in _POSSESSIVE:
+        reference = re.compile(pattern.pattern.replace("}+", "}"))
+        for start in range(len(text) + 1):
+            new, old = pattern.match(text, start), reference.match(text, start)
+            assert (new and (new.span(), new.groups())) == (old and (old.span(), old.groups()))
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=40))
+@settings(max_examples=300)
+def test_the_ascii_markup_shortcut_agrees_on_any_ascii_text(text: str) -> None:
+    assert markup._marked(text) == bool(markup._MARKUP_HINT.search(text))
