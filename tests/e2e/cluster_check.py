@@ -15,9 +15,11 @@ processes, `paperbot run --shard-count 2 --shard-ids 0` (s0) and `... 1` (s1), a
 - /save in a guild of s0, then /saved in a guild of s1 shows the paper;
 - `paperbot ingest` of a new list while both run: both answer about the new paper within 10 s
   (the delay is measured from the ingest command's exit);
-- kill -9 s1, ingest another new list while it is down, relaunch it: the time until it is ready
-  and until it answers about the paper it missed (catch-up) is measured; no reading-list entry
-  is lost or duplicated (in /saved and in the database);
+- kill -9 s1 the moment an ingest has committed (its NOTIFY is on the way: s1 is starting to
+  catch up) and while an /ask to it is in flight (that one question fails, as on Discord, and is
+  the only violation allowed); ingest another new list while it is down; relaunch it: the time
+  until it is ready and until it answers about both papers (catch-up) is measured; no
+  reading-list entry is lost or duplicated (in /saved and in the database);
 - /stats shows both processes live at the store's generation;
 - no harness violation of level error, no ERROR line or traceback in either bot's log.
 
@@ -43,12 +45,19 @@ from harness_check import Check, last, texts
 
 ROOT = Path(__file__).resolve().parents[2]
 QUESTION = "which papers study mixture of experts routing?"
+# Interactions sent to a process as it is killed: their failure is what Discord shows too.
+EXPECTED_FAILURES: set[str] = set()
 NEW_LISTS = {
     "zorblax": (
         "Cluster Check Papers\n\n"
         "We introduce Zorblax, a quasicrystal annealing schedule for training sparse mixture "
         "of experts models. Zorblax anneals router temperatures along a quasicrystal lattice "
         "and reduces expert collapse on language modelling benchmarks.\n"
+    ),
+    "wobblequant": (
+        "Cluster Check Papers\n\n"
+        "Wobblequant quantizes key value caches of language models to three bits with a learned "
+        "wobble transform. Wobblequant keeps long-context accuracy at a fifth of the memory.\n"
     ),
     "quibbleflux": (
         "Cluster Check Papers\n\n"
@@ -213,10 +222,17 @@ def run_checks(h: Any, check: Check, env: dict[str, str], work: Path, url: str) 
             took is not None and took <= 10, f"{bot} answers about the new paper ({_s(took)})"
         )
 
-    print("\n== kill -9 s1, ingest while it is down, relaunch: catch-up")
+    print("\n== kill -9 s1 as an ingest commits, with an /ask in flight; ingest while it is down")
     second = h.slash("save", id="icml2026-2", guild=by_bot["s1"], user="alice").result(timeout=15)
     check.expect("Saved" in texts(last(second)), "/save icml2026-2 in s1's guild")
+    racing = work / "wobblequant.txt"
+    racing.write_text(NEW_LISTS["wobblequant"], encoding="utf-8")
+    ingest([racing], env | {"PAPERBOT_INDEX_DIR": str(work / "index-cli")}, "a list s1 races")
+    in_flight = h.slash("ask", question=QUESTION, guild=by_bot["s1"], user="alice")
     h.kill_bot("s1")
+    EXPECTED_FAILURES.add(str(in_flight.id))
+    outcome = in_flight.result(timeout=15)
+    print(f"  the /ask in flight on s1: {outcome.status} (a killed process answers nothing)")
     missed = work / "quibbleflux.txt"
     missed.write_text(NEW_LISTS["quibbleflux"], encoding="utf-8")
     ingest([missed], env | {"PAPERBOT_INDEX_DIR": str(work / "index-cli")}, "a list s1 missed")
@@ -233,6 +249,8 @@ def run_checks(h: Any, check: Check, env: dict[str, str], work: Path, url: str) 
     took = caught.get("s1")
     numbers["restart_answer_s"] = None if took is None else time.perf_counter() - relaunched
     check.expect(took is not None, f"relaunched s1 answers about the paper it missed ({_s(took)})")
+    raced = until_answers(h, {"s1": by_bot["s1"]}, "Wobblequant", timeout=30)
+    check.expect("s1" in raced, "relaunched s1 answers about the list ingested as it was killed")
     print(
         f"  relaunch -> ready {_s(numbers['restart_ready_s'])}, "
         f"-> answering {_s(numbers['restart_answer_s'])}"
@@ -313,8 +331,12 @@ def main() -> int:
             try:
                 numbers |= run_checks(h, check, env, work, url)
             finally:
-                errors = h.violations(level="error")
-                for violation in errors:
+                errors = []
+                for violation in h.violations(level="error"):
+                    if violation.get("interaction") in EXPECTED_FAILURES:
+                        print(f"  expected (killed mid-question): {violation['rule']}")
+                        continue
+                    errors.append(violation)
                     print(f"  VIOLATION {violation['rule']}: {violation['message']}")
                 h.stop_bot()
         check.expect(not errors, f"no harness violation of level error ({len(errors)})")
