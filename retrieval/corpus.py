@@ -168,8 +168,14 @@ class LiveCorpus:
     async def load(
         cls, store: Store, params: BM25Params, index_dir: Path, *, warm: bool = True
     ) -> LiveCorpus:
+        # The top-k kernel needs no corpus: loading it overlaps the store reads and the mapping.
+        kernel = asyncio.ensure_future(asyncio.to_thread(topk.warm)) if warm else None
         corpus = await load_corpus(store, params, index_dir)
-        return cls(store, params, index_dir, corpus, warm=warm)
+        live = cls(store, params, index_dir, corpus, warm=warm)
+        if kernel is not None:
+            live._background.add(kernel)
+            kernel.add_done_callback(live._background.discard)
+        return live
 
     async def refresh(self) -> None:
         """Load the store's current corpus and make it the one questions see."""
