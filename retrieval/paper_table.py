@@ -90,7 +90,10 @@ class PaperTable:
 
     def doc_of(self, paper_id: str) -> int | None:
         """The document holding `paper_id` (exact, as stored), or None."""
-        wanted = paper_id.encode("utf-8")
+        try:
+            wanted = paper_id.encode("utf-8")
+        except UnicodeEncodeError:
+            return None  # a lone surrogate: no stored id (valid UTF-8) equals it
         if not wanted or len(wanted) > self._sorted_ids.dtype.itemsize or b"\0" in wanted:
             return None  # fixed-width bytes cannot hold it, so no stored id equals it
         place = int(np.searchsorted(self._sorted_ids, wanted))
