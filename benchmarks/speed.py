@@ -83,6 +83,7 @@ def paperbot_systems(tokens: list[list[str]], base: list[Any]) -> list[System]:
     from retrieval.acronyms import AcronymTable
     from retrieval.index import BM25Index
     from retrieval.models import ParsedQuery
+    from retrieval.paper_table import PaperTable
     from retrieval.parameters import rank_options
 
     try:
@@ -108,8 +109,7 @@ def paperbot_systems(tokens: list[list[str]], base: list[Any]) -> list[System]:
         index=index,
         collections={},
         acronyms=acronyms,
-        label_entries=[],
-        doc_of_paper={},
+        papers=PaperTable.build([], [], [], [], []),
         generation=1,
     )
     # Engine.rank_text's options for depth 10: the first max_results are what ask() shows.

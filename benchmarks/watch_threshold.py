@@ -73,8 +73,8 @@ async def new_paper_scores(
     for query, _ in QUERIES:
         top = scored_top(corpus, engine.options, query, top_k, 300)
         docs = [(doc, score) for doc, score in top if doc in new_docs]
-        ids = await engine.external_ids([corpus.paper_of_doc[doc] for doc, _ in docs])
-        pids = [corpus.paper_of_doc[doc] for doc, _ in docs]
+        ids = await engine.external_ids([corpus.papers.paper_id(doc) for doc, _ in docs])
+        pids = [corpus.papers.paper_id(doc) for doc, _ in docs]
         found[query] = [(ids[pid], score) for pid, (_, score) in zip(pids, docs, strict=True)]
     return found
 

@@ -1,8 +1,10 @@
 """The in-memory corpus: one immutable snapshot of the index, collections, acronyms and labels.
 
-`load_corpus` assembles a snapshot from the store (its index from `corpus_index`: the saved one,
-or the previous one extended by the papers added since); the engine swaps a new snapshot in
-with one assignment, so a question sees the old corpus or the new one, never a mix.
+`load_corpus` assembles a snapshot from the store: when the saved index and paper table carry
+the store's current stamp it maps them (no per-paper Python objects); otherwise its index comes
+from `corpus_index` (the saved one, or the previous one extended by the papers added since) and
+its paper table from `corpus_papers`. The engine swaps a new snapshot in with one assignment, so
+a question sees the old corpus or the new one, never a mix.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import asyncio
 import gc
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
@@ -22,10 +24,12 @@ from retrieval import text as analysis
 from retrieval.acronyms import AcronymTable
 from retrieval.autocomplete import LabelIndex
 from retrieval.corpus_index import current_index
+from retrieval.corpus_papers import built_papers, papers_stamp, saved_corpus
 from retrieval.errors import StoreError
 from retrieval.index import BM25Index, BM25Params, BoolArray
 from retrieval.models import CollectionInfo
-from retrieval.stores.protocol import CorpusNotifier, IndexRow, Store
+from retrieval.paper_table import PaperTable
+from retrieval.stores.protocol import CorpusNotifier, Store
 
 log = logging.getLogger(__name__)
 
@@ -34,25 +38,24 @@ log = logging.getLogger(__name__)
 class Corpus:
     """An immutable snapshot: the engine swaps in a new one after ingest, never edits this one.
 
-    Documents are numbered 0..size-1 in store-key order; `index.keys[doc]` is the store key.
+    Documents are numbered 0..size-1 in store-key order; `index.keys[doc]` is the store key,
+    `papers` the id and label of each document (`papers.doc_of(id)` the other way).
     """
 
     index: BM25Index
     collections: dict[str, tuple[str, BoolArray]]
     acronyms: AcronymTable
-    label_entries: list[tuple[str, str]]
-    doc_of_paper: dict[str, int]
+    papers: PaperTable
     generation: int
-    paper_of_doc: list[str] = field(default_factory=list)
 
     @cached_property
     def labels(self) -> LabelIndex:
-        """Autocomplete over `label_entries` (one per document), built on first use.
+        """Autocomplete over the papers' (id, label) entries, built on first use.
 
         Seconds at 100k papers, so the engine builds it in the background after a corpus is
         installed, and autocomplete does without it until then (`labels_ready`).
         """
-        return LabelIndex(self.label_entries)
+        return LabelIndex(self.papers.entries())
 
     @property
     def labels_ready(self) -> bool:
@@ -75,7 +78,7 @@ class Corpus:
         """The numbers in use in each collection's ids: 'icml2026-7' -> numbers_by_slug['icml2026']
         holds 7. For suggesting real ids when a typed one does not exist."""
         found: dict[str, list[int]] = {}
-        for paper_id in self.paper_of_doc:
+        for paper_id in self.papers.paper_ids():
             slug, _, number = paper_id.rpartition("-")
             if number.isdigit():
                 found.setdefault(slug, []).append(int(number))
@@ -98,47 +101,41 @@ class Corpus:
 async def load_corpus(
     store: Store, params: BM25Params, index_dir: Path, previous: BM25Index | None = None
 ) -> Corpus:
-    """The store's current corpus. Its index is the saved one when that matches the store,
-    else `previous` (or the saved index) extended by the papers added since, else rebuilt."""
+    """The store's current corpus: the saved index and paper table when both carry the store's
+    current stamp (mapped, nothing per paper is read); otherwise the index is the saved one,
+    `previous` (or the saved index) extended by the papers added since, or rebuilt, and the
+    paper table is built from the store and saved for the next open."""
     generation = await store.generation()
-    rows: Sequence[IndexRow] = await store.index_rows(with_terms=False)
-    index, rows = await current_index(store, params, index_dir, generation, rows, previous)
+    stamp = await papers_stamp(store, generation)
+    saved = await asyncio.to_thread(saved_corpus, index_dir, params, stamp)
+    if saved is not None:
+        index, papers = saved
+    else:
+        rows = await store.index_rows(with_terms=False)
+        index, indexed = await current_index(store, params, index_dir, generation, rows, previous)
+        papers = await built_papers(store, index_dir, stamp, indexed)
     acronyms = await asyncio.to_thread(
         AcronymTable.build, await store.acronym_table(), analysis.analyze
     )
-    labels = await store.paper_labels()
     collections = await store.collections()
-    return await asyncio.to_thread(
-        assemble_corpus, index, rows, labels, collections, acronyms, generation
-    )
+    return assemble_corpus(index, papers, collections, acronyms, generation)
 
 
 def assemble_corpus(
     index: BM25Index,
-    rows: Sequence[IndexRow],
-    labels: Sequence[tuple[str, str]],
+    papers: PaperTable,
     collections: Sequence[CollectionInfo],
     acronyms: AcronymTable,
     generation: int,
 ) -> Corpus:
-    paper_of_doc = [row.paper_id for row in rows]
-    masks: dict[str, BoolArray] = {
-        info.slug: np.zeros(index.size, dtype=np.bool_) for info in collections
-    }
-    for doc, row in enumerate(rows):
-        for slug in row.slugs:
-            if slug in masks:
-                masks[slug][doc] = True
-    names = {info.slug: info.name for info in collections}
-    label_of = dict(labels)
+    """A snapshot of these parts; each collection's mask comes from the paper table (names from
+    the store, so a renamed collection shows its new name)."""
     return Corpus(
         index=index,
-        collections={slug: (names[slug], mask) for slug, mask in masks.items()},
+        collections={info.slug: (info.name, papers.mask(info.slug)) for info in collections},
         acronyms=acronyms,
-        label_entries=[(paper_id, label_of.get(paper_id, paper_id)) for paper_id in paper_of_doc],
-        doc_of_paper={paper_id: doc for doc, paper_id in enumerate(paper_of_doc)},
+        papers=papers,
         generation=generation,
-        paper_of_doc=paper_of_doc,
     )
 
 
@@ -171,8 +168,14 @@ class LiveCorpus:
     async def load(
         cls, store: Store, params: BM25Params, index_dir: Path, *, warm: bool = True
     ) -> LiveCorpus:
+        # The top-k kernel needs no corpus: loading it overlaps the store reads and the mapping.
+        kernel = asyncio.ensure_future(asyncio.to_thread(topk.warm)) if warm else None
         corpus = await load_corpus(store, params, index_dir)
-        return cls(store, params, index_dir, corpus, warm=warm)
+        live = cls(store, params, index_dir, corpus, warm=warm)
+        if kernel is not None:
+            live._background.add(kernel)
+            kernel.add_done_callback(live._background.discard)
+        return live
 
     async def refresh(self) -> None:
         """Load the store's current corpus and make it the one questions see."""

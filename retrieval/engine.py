@@ -133,7 +133,7 @@ class Engine:
     async def external_ids(self, paper_ids: Sequence[str]) -> dict[str, str]:
         """paperbot id -> the id the source file gave (evaluation maps runs back to qrels)."""
         corpus = self.corpus
-        docs = [corpus.doc_of_paper[pid] for pid in paper_ids if pid in corpus.doc_of_paper]
+        docs = [doc for doc in map(corpus.papers.doc_of, paper_ids) if doc is not None]
         papers = await self.store.papers_by_key(corpus.keys_of(docs))
         return {paper.id: paper.external_id for paper in papers}
 
@@ -142,7 +142,7 @@ class Engine:
         started = time.perf_counter()
         paper = await self.paper(paper_id)
         corpus = self.corpus
-        doc = corpus.doc_of_paper.get(paper.id)
+        doc = corpus.papers.doc_of(paper.id)
         if doc is None:
             raise PaperNotFound(paper_id)
         ranking = await asyncio.to_thread(rank_similar, corpus, self.options, doc)

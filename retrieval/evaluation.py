@@ -160,7 +160,7 @@ def _lines(path: Path) -> list[tuple[int, str]]:
 
 async def _external_ids(engine: Engine) -> dict[str, str]:
     """Paper id -> external id for every indexed paper."""
-    return await engine.external_ids(engine.corpus.paper_of_doc)
+    return await engine.external_ids(engine.corpus.papers.paper_ids())
 
 
 async def _run_queries(

@@ -69,7 +69,7 @@ def rank_free_text(
     )
     ranking = rank(corpus, ParsedQuery(text=text), deeper, analysis.analyze)
     return [
-        (corpus.paper_of_doc[doc], score)
+        (corpus.papers.paper_id(doc), score)
         for doc, score in zip(ranking.docs[:depth], ranking.scores[:depth], strict=True)
     ]
 

@@ -17,18 +17,18 @@ def suggest_papers(
         found = corpus.labels.suggest(text, limit)
     else:
         # Still building after a start or an ingest: exact ids now, prefixes a moment later.
-        doc = corpus.doc_of_paper.get(paper_key(text) or "")
-        found = [] if doc is None else [corpus.label_entries[doc]]
-    exact = corpus.doc_of_paper.get(paper_key(text) or "")
-    if exact is not None and corpus.label_entries[exact] not in found:
+        doc = corpus.papers.doc_of(paper_key(text) or "")
+        found = [] if doc is None else [corpus.papers.entry(doc)]
+    exact = corpus.papers.doc_of(paper_key(text) or "")
+    if exact is not None and corpus.papers.entry(exact) not in found:
         # A typed id in any form ("ICML2026-07") is the first choice, whatever the prefixes say.
-        found.insert(0, corpus.label_entries[exact])
+        found.insert(0, corpus.papers.entry(exact))
     if len(found) >= limit or not text.strip():
-        return found[:limit] or corpus.label_entries[:limit]
+        return found[:limit] or corpus.papers.entries(0, limit)
     ranking = rank(corpus, ParsedQuery(text=text), options, analysis.analyze)
     seen = {paper_id for paper_id, _ in found}
     for doc in ranking.docs:
-        entry = corpus.label_entries[doc]
+        entry = corpus.papers.entry(doc)
         if entry[0] not in seen:
             found.append(entry)
     return found[:limit]

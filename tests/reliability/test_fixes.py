@@ -104,6 +104,7 @@ def test_did_you_mean_looks_up_only_the_first_few_unknown_words(
 ) -> None:
     from retrieval.corpus import Corpus
     from retrieval.index import BM25Index
+    from retrieval.paper_table import PaperTable
     from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 
     index = BM25Index.build([["alpha", "beta"]], [1], RANK_BM25_DEFAULTS)
@@ -111,8 +112,7 @@ def test_did_you_mean_looks_up_only_the_first_few_unknown_words(
         index=index,
         collections={},
         acronyms=None,  # type: ignore[arg-type]
-        label_entries=[],
-        doc_of_paper={},
+        papers=PaperTable.build(["a-1"], ["A"], [1], [["a"]], ["a"]),
         generation=0,
     )
     calls = []

@@ -149,7 +149,7 @@ async def test_rank_text_reads_operators_as_words_and_agrees_with_ask(
     async with temporary_engine(settings) as engine:
         await engine.ingest([folder / "corpus.jsonl"])
         ranked = await engine.rank_text("-fracture", depth=3)
-        assert [engine.corpus.doc_of_paper[paper_id] for paper_id, _ in ranked] == [3]
+        assert [engine.corpus.papers.doc_of(paper_id) for paper_id, _ in ranked] == [3]
         answer = await engine.ask("experts routing networks", limit=3)
         ranked = await engine.rank_text("experts routing networks", depth=3)
         assert [paper_id for paper_id, _ in ranked] == [hit.paper.id for hit in answer.hits]

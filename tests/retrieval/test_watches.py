@@ -65,7 +65,8 @@ async def test_moe_watch_fires_for_moe_paper_not_for_one_expert_mention(
     assert "routing" in digest.papers[0].sentence.lower()
     # The one-mention paper was judged by the score, not merely left out of the top 10.
     corpus = engine.corpus
-    doc = corpus.doc_of_paper["fixture2026-1"]
+    doc = corpus.papers.doc_of("fixture2026-1")
+    assert doc is not None
     scores = dict(scored_top(corpus, engine.options, "mixture of experts routing", 100, 300))
     assert 0 < scores[doc] < engine.settings.watch_min_score
 

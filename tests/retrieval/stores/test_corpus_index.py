@@ -59,7 +59,7 @@ async def test_an_ingest_reads_only_the_new_papers_and_equals_a_fresh_build(
     after = await load_corpus(store, P, tmp_path, before.index)
     assert reads.after_keys == [last]  # no other paper's terms were read
     assert_same_index(after.index, await fresh_build(store))
-    assert after.paper_of_doc == [f"icml2026-{n}" for n in (1, 2, 3)] + [
+    assert after.papers.paper_ids() == [f"icml2026-{n}" for n in (1, 2, 3)] + [
         "neurips2025-1",
         "neurips2025-2",
     ]
