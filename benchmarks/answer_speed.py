@@ -6,7 +6,8 @@
 Opens `Engine` on an existing database in this process (what `paperbot run` does), times the
 first answer after open, then asks the 1,000 conference titles of corpus.queries with
 `ask(limit=10)`, one at a time, per-query perf_counter, in the event loop as the bot does.
-RSS is read after open and after the questions. Each target of issue 10 that this script
+RSS is read after open, and after the questions once the autocomplete index is built (serving
+memory, what the RSS target counts). Each target of issue 10 that this script
 measures is judged by the rule written beside it; the verdicts are printed with the numbers.
 """
 
@@ -29,7 +30,11 @@ TARGETS: list[tuple[str, str, tuple[int, int]]] = [
     ("100k: full answer, 10 excerpts, p50 <= 1.5 ms", "m['p50'] <= 1.5", (50_000, 200_000)),
     ("100k: full answer, 10 excerpts, p99 <= 5 ms", "m['p99'] <= 5", (50_000, 200_000)),
     ("1M: full answer p99 <= 20 ms", "m['p99'] <= 20", (500_000, 2_000_000)),
-    ("1M: serving RSS <= 1.5 GB after open", "m['rss_open_mb'] <= 1500", (500_000, 2_000_000)),
+    (
+        "1M: serving RSS <= 1.5 GB, autocomplete included",
+        "m['rss_after_mb'] <= 1500",
+        (500_000, 2_000_000),
+    ),
     (
         "1M: open + first answer <= 1 s (warm page cache)",
         "m['open_first_s'] <= 1",
@@ -65,6 +70,10 @@ async def measure(db: Path, texts: list[str], limit: int, settle: bool) -> dict[
             await engine.ask(text, limit=limit)
             latencies.append((time.perf_counter() - begin) * 1000)
         papers = (await engine.stats()).papers
+        # Serving memory counts the autocomplete index too (issue 10: "including autocomplete").
+        while not engine.corpus.labels_ready:  # noqa: ASYNC110 - a property, not an event
+            await asyncio.sleep(0.1)
+        rss_serving = rss_mb()
     finally:
         await engine.close()
     values = np.asarray(latencies)
@@ -77,7 +86,7 @@ async def measure(db: Path, texts: list[str], limit: int, settle: bool) -> dict[
         "open_first_s": open_first_s,
         "rss_before_mb": before,
         "rss_open_mb": rss_open,
-        "rss_after_mb": rss_mb(),
+        "rss_after_mb": rss_serving,
         "load_average": os.getloadavg()[0],
     }
 
@@ -116,7 +125,7 @@ def main() -> int:
         f"**{m['papers']:,} papers**, {m['questions']} questions, ask(limit={args.limit}),"
         f"{' after the warm-up,' if args.settle else ''} load average {m['load_average']:.2f}\n"
     )
-    print("| p50 ms | p99 ms | mean ms | open + first answer s | RSS before/open/end MB |")
+    print("| p50 ms | p99 ms | mean ms | open + first answer s | RSS before/open/serving MB |")
     print("|---|---|---|---|---|")
     print(
         f"| {m['p50']:.3f} | {m['p99']:.3f} | {m['mean']:.3f} | {m['open_first_s']:.2f} |"
