@@ -21,6 +21,17 @@ def new_paper(n: int, abstract: str | None = None, **fields: Any) -> NewPaper:
     )
 
 
+def broken_paper() -> NewPaper:
+    """A paper whose insert fails (NOT NULL on papers.abstract) halfway through a file."""
+    return NewPaper(
+        abstract=None,  # type: ignore[arg-type]
+        external_id="bad",
+        label="bad",
+        content_hash="bad-hash",
+        terms="bad",
+    )
+
+
 def papers(*numbers: int) -> list[NewPaper]:
     return [new_paper(n) for n in numbers]
 

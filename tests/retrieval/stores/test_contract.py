@@ -15,7 +15,7 @@ import pytest
 from retrieval.errors import PaperNotFound, StoreError
 from retrieval.stores.protocol import ConversationRow, NewPaper, NodeRow, Store
 from tests.retrieval.stores.conftest import Backend
-from tests.retrieval.stores.papers import add, new_paper, papers
+from tests.retrieval.stores.papers import add, broken_paper, new_paper, papers
 
 # -- opening and migrations -------------------------------------------------------------------
 
@@ -255,21 +255,10 @@ async def test_index_rows_carry_terms_only_when_asked(store: Store) -> None:
 # -- atomicity --------------------------------------------------------------------------------
 
 
-def _broken_paper() -> NewPaper:
-    # NOT NULL on papers.abstract fails this insert halfway through the file's papers.
-    return NewPaper(
-        abstract=None,  # type: ignore[arg-type]
-        external_id="bad",
-        label="bad",
-        content_hash="bad-hash",
-        terms="bad",
-    )
-
-
 @pytest.mark.parametrize(
     ("file_path", "items"),
     [
-        pytest.param("f.txt", [new_paper(3), new_paper(1), _broken_paper()], id="paper-insert"),
+        pytest.param("f.txt", [new_paper(3), new_paper(1), broken_paper()], id="paper-insert"),
         # NOT NULL on ingested_files.path fails after papers, members and acronyms are written.
         pytest.param(None, [new_paper(3, acronyms=(("X", "Ex"),)), new_paper(1)], id="last-step"),
     ],

@@ -27,7 +27,7 @@ from tests.retrieval.stores.conftest import (
     empty_schema,
     run_apart,
 )
-from tests.retrieval.stores.papers import add, new_paper, papers
+from tests.retrieval.stores.papers import add, broken_paper, new_paper, papers
 
 MOE = ("MoE", "Mixture of Experts")
 RAG = ("RAG", "retrieval-augmented generation")
@@ -154,16 +154,6 @@ async def _reset(backend: Backend) -> None:
             path.unlink()
 
 
-def _broken_paper() -> NewPaper:
-    return NewPaper(
-        abstract=None,  # type: ignore[arg-type]
-        external_id="bad",
-        label="bad",
-        content_hash="bad-hash",
-        terms="bad",
-    )
-
-
 async def test_a_failure_in_a_later_chunk_leaves_nothing_of_the_file(backend: Backend) -> None:
     async with await backend.open() as store:
         await add(store, "a", "ICML 2026", papers(1, 2))
@@ -175,7 +165,7 @@ async def test_a_failure_in_a_later_chunk_leaves_nothing_of_the_file(backend: Ba
         for piece in (
             [new_paper(3), new_paper(1)],
             [new_paper(4)],
-            [new_paper(5), _broken_paper()],
+            [new_paper(5), broken_paper()],
         ):
             read += 1
             yield piece
