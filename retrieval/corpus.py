@@ -270,5 +270,6 @@ def _warm_up(corpus: Corpus) -> None:
 def _freeze() -> None:
     # No collection first: with collection paused, the young generation holds the whole new
     # autocomplete index, and walking it stalled the loop for 650 ms. Cyclic garbage alive at
-    # this moment is frozen with the rest and never freed: a few kilobytes per corpus change.
+    # this instant is frozen with the rest and never freed: a leak bounded by what is garbage
+    # at one instant, once per corpus change (not measured).
     gc.freeze()
