@@ -3,6 +3,10 @@
 The lead quote and the ranking never disagree silently: the lead comes from the top-ranked paper
 on the page unless another shown paper has a clearly better sentence for the question; then that
 paper is moved to the front of the page and the answer says so (`Answer.lead_moved`).
+
+Excerpts come from the corpus's sentence table (`table_excerpts`: a lookup and a small scoring
+pass, run on the event loop since it takes well under a millisecond for a page); papers the
+table does not cover yet are analysed from their abstracts, in a worker thread.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from retrieval.excerpts import best_sentence, excerpt_and_lead
 from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery
 from retrieval.ranking import Ranking, RankOptions, did_you_mean
 from retrieval.stores.protocol import Store
+from retrieval.table_excerpts import ExcerptAndLead, excerpts_from_table
 
 MAX_SUGGESTION_WORDS = 12
 # Another paper's sentence leads only when it scores this much better than the top paper's best.
@@ -45,7 +50,20 @@ async def build_answer(
     suggestion = None
     if not ranking.docs:
         suggestion = await _did_you_mean(store, corpus, ranking.suggestion_terms)
-    hits, lead, lead_id = await asyncio.to_thread(_excerpts, papers, ranking, offset, excerpt_chars)
+    shown: Sequence[int | None] = docs
+    if len(papers) != len(docs):  # a paper left the store since ranking: find each one's doc
+        shown = [corpus.papers.doc_of(paper.id) for paper in papers]
+    abstracts = [paper.abstract for paper in papers]
+    table = corpus.sentences.table
+    found = excerpts_from_table(
+        corpus.index, table, shown, abstracts, ranking.weights, excerpt_chars
+    )
+    if all(result is not None for result in found):
+        hits, lead, lead_id = _excerpts(papers, found, ranking, offset, excerpt_chars)
+    else:
+        hits, lead, lead_id = await asyncio.to_thread(
+            _excerpts, papers, found, ranking, offset, excerpt_chars
+        )
     return Answer(
         question=page.question,
         query=page.parsed,
@@ -61,12 +79,20 @@ async def build_answer(
 
 
 def _excerpts(
-    papers: Sequence[Paper], ranking: Ranking, offset: int, budget: int
+    papers: Sequence[Paper],
+    found: Sequence[ExcerptAndLead | None],
+    ranking: Ranking,
+    offset: int,
+    budget: int,
 ) -> tuple[tuple[Hit, ...], Excerpt | None, str | None]:
+    """Hits with excerpts (`found`'s, else made from the abstract) and the lead quote."""
     hits = []
     best: list[tuple[float, Excerpt]] = []
     for position, paper in enumerate(papers):
-        excerpt, sentence, score = excerpt_and_lead(paper.abstract, ranking.weights, budget)
+        made = found[position]
+        if made is None:
+            made = excerpt_and_lead(paper.abstract, ranking.weights, budget)
+        excerpt, sentence, score = made
         hits.append(
             Hit(
                 paper=paper,

@@ -4,7 +4,8 @@
 the store's current stamp it maps them (no per-paper Python objects); otherwise its index comes
 from `corpus_index` (the saved one, or the previous one extended by the papers added since) and
 its paper table from `corpus_papers`. The engine swaps a new snapshot in with one assignment, so
-a question sees the old corpus or the new one, never a mix.
+a question sees the old corpus or the new one, never a mix. Its sentence table (excerpts without
+re-analysis, `corpus_sentences`) starts as the saved one and is completed in the background.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import asyncio
 import gc
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -25,10 +26,12 @@ from retrieval.acronyms import AcronymTable
 from retrieval.autocomplete import LabelIndex
 from retrieval.corpus_index import current_index
 from retrieval.corpus_papers import built_papers, papers_stamp, saved_corpus
+from retrieval.corpus_sentences import CorpusSentences, SentenceCompletion, saved_sentences
 from retrieval.errors import StoreError
 from retrieval.index import BM25Index, BM25Params, BoolArray
 from retrieval.models import CollectionInfo
 from retrieval.paper_table import PaperTable
+from retrieval.sentence_table import SentenceTable
 from retrieval.stores.protocol import CorpusNotifier, Store
 
 log = logging.getLogger(__name__)
@@ -47,6 +50,9 @@ class Corpus:
     acronyms: AcronymTable
     papers: PaperTable
     generation: int
+    sentences: CorpusSentences = field(
+        default_factory=lambda: CorpusSentences(SentenceTable.empty())
+    )
 
     @cached_property
     def labels(self) -> LabelIndex:
@@ -99,12 +105,13 @@ class Corpus:
 
 
 async def load_corpus(
-    store: Store, params: BM25Params, index_dir: Path, previous: BM25Index | None = None
+    store: Store, params: BM25Params, index_dir: Path, previous: Corpus | None = None
 ) -> Corpus:
     """The store's current corpus: the saved index and paper table when both carry the store's
     current stamp (mapped, nothing per paper is read); otherwise the index is the saved one,
-    `previous` (or the saved index) extended by the papers added since, or rebuilt, and the
-    paper table is built from the store and saved for the next open."""
+    `previous`'s (or the saved index) extended by the papers added since, or rebuilt, and the
+    paper table is built from the store and saved for the next open. The sentence table is
+    what of the saved one (or `previous`'s) still fits: `LiveCorpus` completes it."""
     generation = await store.generation()
     stamp = await papers_stamp(store, generation)
     saved = await asyncio.to_thread(saved_corpus, index_dir, params, stamp)
@@ -112,13 +119,18 @@ async def load_corpus(
         index, papers = saved
     else:
         rows = await store.index_rows(with_terms=False)
-        index, indexed = await current_index(store, params, index_dir, generation, rows, previous)
+        base = previous.index if previous is not None else None
+        index, indexed = await current_index(store, params, index_dir, generation, rows, base)
         papers = await built_papers(store, index_dir, stamp, indexed)
+    earlier = previous.sentences.table if previous is not None else None
+    sentences = await asyncio.to_thread(saved_sentences, index_dir, index, earlier)
     acronyms = await asyncio.to_thread(
         AcronymTable.build, await store.acronym_table(), analysis.analyze
     )
     collections = await store.collections()
-    return assemble_corpus(index, papers, collections, acronyms, generation)
+    corpus = assemble_corpus(index, papers, collections, acronyms, generation)
+    corpus.sentences.table = sentences
+    return corpus
 
 
 def assemble_corpus(
@@ -161,6 +173,7 @@ class LiveCorpus:
         # A serving process warms each snapshot (kernel, autocomplete) in the background; a
         # one-shot command (`paperbot ingest`) would only wait for that work at close.
         self._warm_snapshots = warm
+        self._sentences = SentenceCompletion(store, index_dir)
         self.current = corpus
         self._warm(corpus)
 
@@ -178,13 +191,17 @@ class LiveCorpus:
         return live
 
     async def refresh(self) -> None:
-        """Load the store's current corpus and make it the one questions see."""
+        """Load the store's current corpus and make it the one questions see. A one-shot
+        command (after its ingest) also completes the sentence table before returning, so the
+        papers it added are analysed now, not at the next open of a serving process."""
         async with self._refreshing:
             await self._reload()
+        if not self._warm_snapshots:
+            await self._sentences.complete(self.current.sentences, self.current.index)
 
     async def _reload(self) -> None:
         # The current index is the base the new one extends (only new papers are read).
-        corpus = await load_corpus(self._store, self._params, self._index_dir, self.current.index)
+        corpus = await load_corpus(self._store, self._params, self._index_dir, self.current)
         # The old snapshot goes to `reclaim` rather than being freed here, on the loop.
         replaced = [self.current]
         self.current = corpus
@@ -230,6 +247,7 @@ class LiveCorpus:
         # replaced snapshots is only tidiness, and a closing engine frees everything anyway.
         for task in self._reclaiming:
             task.cancel()
+        await self._sentences.close()
         await asyncio.gather(*self._background, *self._reclaiming, return_exceptions=True)
 
     def _reclaim(self, replaced: list[Corpus], current: Corpus) -> None:
@@ -240,6 +258,7 @@ class LiveCorpus:
     def _warm(self, corpus: Corpus) -> None:
         if not self._warm_snapshots:
             return
+        self._sentences.start(corpus.sentences, corpus.index)
         task: asyncio.Task[object] = asyncio.ensure_future(asyncio.to_thread(_warm_up, corpus))
         self._background.add(task)
         task.add_done_callback(self._background.discard)

@@ -4,6 +4,13 @@ marked, trimmed to a character budget; and the single best sentence for the lead
 Work happens on `clean_for_display(abstract)`, the text users see, so marks land on displayed
 words; its terms equal the abstract's index terms. Cuts fall only at whitespace, so no word or
 mark is ever split, and `len(excerpt.plain) <= budget` always holds.
+
+Choosing and rendering need little of an abstract: each sentence's span and which query terms
+it holds; only the 1-2 sentences shown are split into words (to place the marks). So
+`excerpt_and_lead_of` takes sentences whose `words` may be None (analysed on demand) and whose
+`terms` need only be those that can meet the query: `sentence_table` builds them from arrays
+saved beside the index, and `excerpt_and_lead` from the abstract itself (`_prepare`, the
+reference the table is tested against).
 """
 
 from __future__ import annotations
@@ -29,17 +36,40 @@ _Length = Callable[[int, int], int]  # characters shown for chunks i..j, ellipse
 
 
 @dataclass(frozen=True, slots=True)
-class _Sentence:
+class Sentence:
+    """A sentence of the cleaned text: its position, span, words (None: not analysed yet, found
+    on demand from the span) and terms (every term of its words, or at least every one the
+    query has: scoring is one set intersection with the query)."""
+
     index: int
     start: int
     end: int
-    words: tuple[_Word, ...]
-    terms: frozenset[str]  # every term of its words: scoring is one set intersection
+    words: tuple[_Word, ...] | None
+    terms: frozenset[str]
+
+
+class _WordsOf:
+    """The words of the sentences of one cleaned text, each sentence analysed at most once."""
+
+    __slots__ = ("_clean", "_found")
+
+    def __init__(self, clean: str) -> None:
+        self._clean = clean
+        self._found: dict[int, tuple[_Word, ...]] = {}
+
+    def __call__(self, sentence: Sentence) -> tuple[_Word, ...]:
+        if sentence.words is not None:
+            return sentence.words
+        words = self._found.get(sentence.index)
+        if words is None:
+            words = tuple(word_terms(self._clean, sentence.start, sentence.end))
+            self._found[sentence.index] = words
+        return words
 
 
 @dataclass(frozen=True, slots=True)
 class _Scored:
-    sentence: _Sentence
+    sentence: Sentence
     matched: frozenset[str]
     score: float
 
@@ -48,13 +78,12 @@ class _Scored:
         return self.sentence.end - self.sentence.start
 
 
-@lru_cache(maxsize=512)
-def _prepare(text: str) -> tuple[str, tuple[_Sentence, ...]]:
-    """Cleaned text and its sentences with their words; cached because the engine asks for an
-    excerpt and a lead sentence of the same abstract."""
+def analyse(text: str) -> tuple[str, tuple[Sentence, ...]]:
+    """Cleaned text and its sentences with their words and terms: the one place that decides
+    what a sentence of an abstract is (`sentence_records` saves the same for the table)."""
     clean = clean_for_display(text)
     words = word_terms(clean)
-    sentences: list[_Sentence] = []
+    sentences: list[Sentence] = []
     position = 0
     for index, (start, end) in enumerate(split_sentences(clean)):
         while position < len(words) and words[position][0] < start:
@@ -64,11 +93,15 @@ def _prepare(text: str) -> tuple[str, tuple[_Sentence, ...]]:
             position += 1
         own = tuple(words[first:position])
         terms = frozenset(term for *_, of_word in own for term in of_word)
-        sentences.append(_Sentence(index, start, end, own, terms))
+        sentences.append(Sentence(index, start, end, own, terms))
     return clean, tuple(sentences)
 
 
-def _score(sentence: _Sentence, query_terms: Mapping[str, float]) -> _Scored:
+# Cached because the engine may ask for an excerpt and a lead sentence of the same abstract.
+_prepare = lru_cache(maxsize=512)(analyse)
+
+
+def _score(sentence: Sentence, query_terms: Mapping[str, float]) -> _Scored:
     matched = sentence.terms.intersection(query_terms)
     return _Scored(sentence, matched, sum(query_terms[term] for term in matched))
 
@@ -98,7 +131,16 @@ def excerpt_and_lead(
     text: str, query_terms: Mapping[str, float], budget: int
 ) -> tuple[Excerpt, Excerpt, float]:
     """`make_excerpt` and `best_sentence` of the same abstract, its sentences scored once."""
-    ranked = _ranked(text, query_terms, budget)
+    if budget <= 0:
+        return Excerpt(()), Excerpt(()), 0.0
+    return excerpt_and_lead_of(*_prepare(text), query_terms, budget)
+
+
+def excerpt_and_lead_of(
+    clean: str, sentences: Sequence[Sentence], query_terms: Mapping[str, float], budget: int
+) -> tuple[Excerpt, Excerpt, float]:
+    """`excerpt_and_lead` of an abstract given as its cleaned text and its sentences."""
+    ranked = _ranked(clean, sentences, query_terms, budget)
     if ranked is None:
         return Excerpt(()), Excerpt(()), 0.0
     excerpt, _ = _pick(*ranked, query_terms, budget, 2)
@@ -106,31 +148,33 @@ def excerpt_and_lead(
     return excerpt, lead, score
 
 
-_Ranked = tuple[str, list["_Scored"], list["_Scored"]]
+_Ranked = tuple[_WordsOf, str, list["_Scored"], list["_Scored"]]
 
 
-def _ranked(text: str, query_terms: Mapping[str, float], budget: int) -> _Ranked | None:
+def _ranked(
+    clean: str, sentences: Sequence[Sentence], query_terms: Mapping[str, float], budget: int
+) -> _Ranked | None:
     """The cleaned text, every sentence scored, and the matching ones best first."""
-    if budget <= 0:
-        return None
-    clean, sentences = _prepare(text)
-    if not sentences:
+    if budget <= 0 or not sentences:
         return None
     scored = [_score(sentence, query_terms) for sentence in sentences]
     hits = sorted((s for s in scored if s.matched), key=_rank_key, reverse=True)
-    return clean, scored, hits
+    return _WordsOf(clean), clean, scored, hits
 
 
 def _excerpt(
     text: str, query_terms: Mapping[str, float], budget: int, max_sentences: int
 ) -> tuple[Excerpt, float]:
-    ranked = _ranked(text, query_terms, budget)
+    if budget <= 0:
+        return Excerpt(()), 0.0
+    ranked = _ranked(*_prepare(text), query_terms, budget)
     if ranked is None:
         return Excerpt(()), 0.0
     return _pick(*ranked, query_terms, budget, max_sentences)
 
 
 def _pick(
+    words: _WordsOf,
     clean: str,
     scored: list[_Scored],
     hits: list[_Scored],
@@ -140,7 +184,7 @@ def _pick(
 ) -> tuple[Excerpt, float]:
     if not hits:
         chosen = _opening(scored, budget, max_sentences)
-        return _render(clean, chosen, query_terms, budget), 0.0
+        return _render(words, clean, chosen, query_terms, budget), 0.0
     best = hits[0]
     chosen = [best]
     if max_sentences >= 2 and best.length <= budget:
@@ -148,7 +192,7 @@ def _pick(
         if second is not None:
             chosen.append(second)
     chosen.sort(key=lambda s: s.sentence.index)
-    return _render(clean, chosen, query_terms, budget), best.score
+    return _render(words, clean, chosen, query_terms, budget), best.score
 
 
 def _opening(scored: Sequence[_Scored], budget: int, max_sentences: int) -> list[_Scored]:
@@ -180,18 +224,22 @@ def _second(
 
 
 def _render(
-    clean: str, chosen: Sequence[_Scored], query_terms: Mapping[str, float], budget: int
+    words: _WordsOf,
+    clean: str,
+    chosen: Sequence[_Scored],
+    query_terms: Mapping[str, float],
+    budget: int,
 ) -> Excerpt:
     """Spans for the chosen sentences; a single sentence over budget is cut to a window."""
     pieces: list[Span] = []
     if len(chosen) == 1 and chosen[0].length > budget:
-        window = _window(clean, chosen[0], query_terms, budget)
+        window = _window(clean, chosen[0].sentence, words(chosen[0].sentence), query_terms, budget)
         if window is None:
             return Excerpt((Span(ELLIPSIS),))
         start, end, lead, tail = window
         if lead:
             pieces.append(Span(_LEAD))
-        pieces += _marked(clean, chosen[0].sentence, start, end, query_terms)
+        pieces += _marked(clean, words(chosen[0].sentence), start, end, query_terms)
         if tail:
             pieces.append(Span(_TAIL))
         return Excerpt(_merge(pieces))
@@ -200,22 +248,25 @@ def _render(
         sentence = scored.sentence
         if previous is not None:
             pieces.append(Span(" " if sentence.index == previous + 1 else _GAP))
-        pieces += _marked(clean, sentence, sentence.start, sentence.end, query_terms)
+        pieces += _marked(clean, words(sentence), sentence.start, sentence.end, query_terms)
         previous = sentence.index
     return Excerpt(_merge(pieces))
 
 
 def _window(
-    clean: str, scored: _Scored, query_terms: Mapping[str, float], budget: int
+    clean: str,
+    sentence: Sentence,
+    words: Sequence[_Word],
+    query_terms: Mapping[str, float],
+    budget: int,
 ) -> tuple[int, int, bool, bool] | None:
     """(start, end, cut at start, cut at end) of the best whitespace-aligned window of the
     sentence within `budget`, or None if not even one of its words fits."""
-    sentence = scored.sentence
     chunks = [m.span() for m in _CHUNK.finditer(clean, sentence.start, sentence.end)]
     count = len(chunks)
     if count == 0:
         return None
-    weights = _chunk_weights(sentence, chunks, query_terms)
+    weights = _chunk_weights(words, chunks, query_terms)
 
     def length(i: int, j: int) -> int:
         return (
@@ -233,12 +284,12 @@ def _window(
 
 
 def _chunk_weights(
-    sentence: _Sentence, chunks: Sequence[tuple[int, int]], query_terms: Mapping[str, float]
+    words: Sequence[_Word], chunks: Sequence[tuple[int, int]], query_terms: Mapping[str, float]
 ) -> list[dict[str, float]]:
     """Matched terms (with weights) of each whitespace chunk of the sentence."""
     found: list[dict[str, float]] = [{} for _ in chunks]
     index = 0
-    for start, _end, terms in sentence.words:
+    for start, _end, terms in words:
         while index < len(chunks) and chunks[index][1] <= start:
             index += 1
         if index == len(chunks):
@@ -306,13 +357,13 @@ def _recentre(
 
 
 def _marked(
-    clean: str, sentence: _Sentence, start: int, end: int, query_terms: Mapping[str, float]
+    clean: str, words: Sequence[_Word], start: int, end: int, query_terms: Mapping[str, float]
 ) -> list[Span]:
     """clean[start:end] as spans; whole words whose terms meet the query are marked (all of a
     compound such as "Retrieval-Augmented" when any of its terms matches)."""
     spans: list[Span] = []
     position = start
-    for word_start, word_end, terms in sentence.words:
+    for word_start, word_end, terms in words:
         if word_start < start or word_end > end:
             continue
         if any(term in query_terms for term in terms):

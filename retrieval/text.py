@@ -261,14 +261,18 @@ def analyze_word(word: str) -> str | None:
     return terms[0] if terms else None
 
 
-def word_terms(text: str) -> list[tuple[int, int, tuple[str, ...]]]:
+def word_terms(
+    text: str, start: int = 0, end: int | None = None
+) -> list[tuple[int, int, tuple[str, ...]]]:
     """(start, end, all terms) per word of `text` as given; compounds are one word.
 
     Highlighting uses this to mark "Retrieval-Augmented" when the query has "augment".
-    Stopwords and punctuation-only words have an empty tuple.
+    Stopwords and punctuation-only words have an empty tuple. With `start`/`end`, only the
+    words of text[start:end] (offsets still into `text`): words never hold whitespace, so for
+    a span between whitespace these are exactly the whole text's words inside the span.
     """
     found: list[tuple[int, int, tuple[str, ...]]] = []
-    for match in _RAW_WORD.finditer(text):
+    for match in _RAW_WORD.finditer(text, start, len(text) if end is None else end):
         word = match.group()
         if word[0] == "\\":
             name = word[1:]
