@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+from typing import Final, NamedTuple
 
 from retrieval.models import Excerpt, Span
 from retrieval.sentences import split_sentences
@@ -31,40 +31,26 @@ _LEAD: Final = f"{ELLIPSIS} "  # a sentence cut at its start
 _TAIL: Final = f" {ELLIPSIS}"  # a sentence cut at its end
 _CHUNK = re.compile(r"\S+")
 
-_Word = tuple[int, int, tuple[str, ...]]
+Word = tuple[int, int, tuple[str, ...]]  # (start, end, terms), as `word_terms` gives them
 _Length = Callable[[int, int], int]  # characters shown for chunks i..j, ellipses included
+WordsOf = Callable[["Sentence"], Sequence[Word]]  # the words of a sentence that is shown
 
 
-@dataclass(frozen=True, slots=True)
-class Sentence:
-    """A sentence of the cleaned text: its position, span, words (None: not analysed yet, found
-    on demand from the span) and terms (every term of its words, or at least every one the
-    query has: scoring is one set intersection with the query)."""
+class Sentence(NamedTuple):
+    """A sentence of the cleaned text: its position and span, its words (None when a `WordsOf`
+    gives them) and its terms. Scoring is one set intersection with the query and marking looks
+    only at words holding a query term, so `terms` may be just those of its terms the query
+    has, and the words just those that hold one."""
 
-    index: int
+    position: int  # its place among the abstract's sentences
     start: int
     end: int
-    words: tuple[_Word, ...] | None
+    words: tuple[Word, ...] | None
     terms: frozenset[str]
 
 
-class _WordsOf:
-    """The words of the sentences of one cleaned text, each sentence analysed at most once."""
-
-    __slots__ = ("_clean", "_found")
-
-    def __init__(self, clean: str) -> None:
-        self._clean = clean
-        self._found: dict[int, tuple[_Word, ...]] = {}
-
-    def __call__(self, sentence: Sentence) -> tuple[_Word, ...]:
-        if sentence.words is not None:
-            return sentence.words
-        words = self._found.get(sentence.index)
-        if words is None:
-            words = tuple(word_terms(self._clean, sentence.start, sentence.end))
-            self._found[sentence.index] = words
-        return words
+def _own_words(sentence: Sentence) -> Sequence[Word]:
+    return sentence.words or ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +94,7 @@ def _score(sentence: Sentence, query_terms: Mapping[str, float]) -> _Scored:
 
 def _rank_key(scored: _Scored) -> tuple[float, int, int]:
     # Distinct-term weight first; then how many terms (coverage); then the earlier sentence.
-    return (scored.score, len(scored.matched), -scored.sentence.index)
+    return (scored.score, len(scored.matched), -scored.sentence.position)
 
 
 def make_excerpt(
@@ -137,10 +123,15 @@ def excerpt_and_lead(
 
 
 def excerpt_and_lead_of(
-    clean: str, sentences: Sequence[Sentence], query_terms: Mapping[str, float], budget: int
+    clean: str,
+    sentences: Sequence[Sentence],
+    query_terms: Mapping[str, float],
+    budget: int,
+    words_of: WordsOf = _own_words,
 ) -> tuple[Excerpt, Excerpt, float]:
-    """`excerpt_and_lead` of an abstract given as its cleaned text and its sentences."""
-    ranked = _ranked(clean, sentences, query_terms, budget)
+    """`excerpt_and_lead` of an abstract given as its cleaned text and its sentences; the words
+    of the sentences shown come from `words_of` (by default, each sentence's own)."""
+    ranked = _ranked(clean, sentences, query_terms, budget, words_of)
     if ranked is None:
         return Excerpt(()), Excerpt(()), 0.0
     excerpt, _ = _pick(*ranked, query_terms, budget, 2)
@@ -148,18 +139,22 @@ def excerpt_and_lead_of(
     return excerpt, lead, score
 
 
-_Ranked = tuple[_WordsOf, str, list["_Scored"], list["_Scored"]]
+_Ranked = tuple[WordsOf, str, Sequence[Sentence], list["_Scored"]]
 
 
 def _ranked(
-    clean: str, sentences: Sequence[Sentence], query_terms: Mapping[str, float], budget: int
+    clean: str,
+    sentences: Sequence[Sentence],
+    query_terms: Mapping[str, float],
+    budget: int,
+    words_of: WordsOf = _own_words,
 ) -> _Ranked | None:
-    """The cleaned text, every sentence scored, and the matching ones best first."""
+    """The cleaned text, its sentences, and the ones holding a query term scored, best first."""
     if budget <= 0 or not sentences:
         return None
-    scored = [_score(sentence, query_terms) for sentence in sentences]
-    hits = sorted((s for s in scored if s.matched), key=_rank_key, reverse=True)
-    return _WordsOf(clean), clean, scored, hits
+    scored = [_score(s, query_terms) for s in sentences if not s.terms.isdisjoint(query_terms)]
+    hits = sorted(scored, key=_rank_key, reverse=True)
+    return words_of, clean, sentences, hits
 
 
 def _excerpt(
@@ -174,16 +169,16 @@ def _excerpt(
 
 
 def _pick(
-    words: _WordsOf,
+    words: WordsOf,
     clean: str,
-    scored: list[_Scored],
+    sentences: Sequence[Sentence],
     hits: list[_Scored],
     query_terms: Mapping[str, float],
     budget: int,
     max_sentences: int,
 ) -> tuple[Excerpt, float]:
     if not hits:
-        chosen = _opening(scored, budget, max_sentences)
+        chosen = _opening(sentences, budget, max_sentences)
         return _render(words, clean, chosen, query_terms, budget), 0.0
     best = hits[0]
     chosen = [best]
@@ -191,11 +186,13 @@ def _pick(
         second = _second(best, hits[1:], query_terms, budget)
         if second is not None:
             chosen.append(second)
-    chosen.sort(key=lambda s: s.sentence.index)
+    chosen.sort(key=lambda s: s.sentence.position)
     return _render(words, clean, chosen, query_terms, budget), best.score
 
 
-def _opening(scored: Sequence[_Scored], budget: int, max_sentences: int) -> list[_Scored]:
+def _opening(sentences: Sequence[Sentence], budget: int, max_sentences: int) -> list[_Scored]:
+    """The first sentences that fit (the first always), when none holds a query term."""
+    scored = [_Scored(sentence, frozenset(), 0.0) for sentence in sentences[:max_sentences]]
     chosen = [scored[0]]
     used = scored[0].length
     for candidate in scored[1:max_sentences]:
@@ -213,7 +210,7 @@ def _second(
     chosen: tuple[float, tuple[float, int, int], _Scored] | None = None
     for other in others:
         gain = sum(query_terms[term] for term in other.matched - best.matched)
-        adjacent = abs(other.sentence.index - best.sentence.index) == 1
+        adjacent = abs(other.sentence.position - best.sentence.position) == 1
         separator = 1 if adjacent else len(_GAP)
         if gain <= 0 or best.length + separator + other.length > budget:
             continue
@@ -224,7 +221,7 @@ def _second(
 
 
 def _render(
-    words: _WordsOf,
+    words: WordsOf,
     clean: str,
     chosen: Sequence[_Scored],
     query_terms: Mapping[str, float],
@@ -247,16 +244,16 @@ def _render(
     for scored in chosen:
         sentence = scored.sentence
         if previous is not None:
-            pieces.append(Span(" " if sentence.index == previous + 1 else _GAP))
+            pieces.append(Span(" " if sentence.position == previous + 1 else _GAP))
         pieces += _marked(clean, words(sentence), sentence.start, sentence.end, query_terms)
-        previous = sentence.index
+        previous = sentence.position
     return Excerpt(_merge(pieces))
 
 
 def _window(
     clean: str,
     sentence: Sentence,
-    words: Sequence[_Word],
+    words: Sequence[Word],
     query_terms: Mapping[str, float],
     budget: int,
 ) -> tuple[int, int, bool, bool] | None:
@@ -284,7 +281,7 @@ def _window(
 
 
 def _chunk_weights(
-    words: Sequence[_Word], chunks: Sequence[tuple[int, int]], query_terms: Mapping[str, float]
+    words: Sequence[Word], chunks: Sequence[tuple[int, int]], query_terms: Mapping[str, float]
 ) -> list[dict[str, float]]:
     """Matched terms (with weights) of each whitespace chunk of the sentence."""
     found: list[dict[str, float]] = [{} for _ in chunks]
@@ -357,7 +354,7 @@ def _recentre(
 
 
 def _marked(
-    clean: str, words: Sequence[_Word], start: int, end: int, query_terms: Mapping[str, float]
+    clean: str, words: Sequence[Word], start: int, end: int, query_terms: Mapping[str, float]
 ) -> list[Span]:
     """clean[start:end] as spans; whole words whose terms meet the query are marked (all of a
     compound such as "Retrieval-Augmented" when any of its terms matches)."""

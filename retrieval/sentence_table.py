@@ -30,8 +30,9 @@ STATE_CLEAN_IS_ABSTRACT: Final = 1
 STATE_CLEAN_STORED: Final = 2
 
 _PER_DOCUMENT = ("keys", "state", "length")
-_OFFSETS = ("first_sentence", "clean_offsets")
+_OFFSETS = ("first_sentence", "clean_offsets", "first_token")
 _PER_SENTENCE = ("span_start", "span_end", "token_start", "token_end")
+_BLOBS = ("clean", "word_offset")
 _DTYPES: Final[dict[str, Any]] = {
     "keys": np.int64,
     "state": np.int8,
@@ -39,6 +40,8 @@ _DTYPES: Final[dict[str, Any]] = {
     "first_sentence": np.int64,
     "clean_offsets": np.int64,
     "clean": np.uint8,
+    "first_token": np.int64,
+    "word_offset": np.uint16,
     "span_start": np.int32,
     "span_end": np.int32,
     "token_start": np.int32,
@@ -61,6 +64,8 @@ class SentenceTable:
         self.span_end: npt.NDArray[np.int32] = arrays["span_end"]
         self.token_start: npt.NDArray[np.int32] = arrays["token_start"]
         self.token_end: npt.NDArray[np.int32] = arrays["token_end"]
+        self.first_token: npt.NDArray[np.int64] = arrays["first_token"]
+        self.word_offset: npt.NDArray[np.uint16] = arrays["word_offset"]
         self.size = len(self.keys)
 
     @classmethod
@@ -86,12 +91,16 @@ class SentenceTable:
         spans = [span for record in records for span in record.spans]
         token_start: list[int] = []
         token_end: list[int] = []
-        for record in records:
+        word_offset: list[int] = []
+        for ok, record in zip(usable, records, strict=True):
             position = record.title_tokens
             for count in record.token_counts:
                 token_start.append(position)
                 position += count
                 token_end.append(position)
+            # One entry per index token of the document, the title's (never looked up) too.
+            word_offset.extend([0] * (record.title_tokens if ok else record.tokens))
+            word_offset.extend(record.word_offsets)
         arrays: dict[str, npt.NDArray[Any]] = {
             "keys": np.asarray(keys, dtype=np.int64),
             "state": np.asarray(state, dtype=np.int8),
@@ -103,6 +112,8 @@ class SentenceTable:
             "span_end": np.asarray([end for _, end in spans], dtype=np.int32),
             "token_start": np.asarray(token_start, dtype=np.int32),
             "token_end": np.asarray(token_end, dtype=np.int32),
+            "first_token": _offsets([record.tokens for record in records]),
+            "word_offset": np.asarray(word_offset, dtype=np.uint16),
         }
         return cls(arrays)
 
@@ -113,24 +124,26 @@ class SentenceTable:
         if len(tables) == 1:
             return tables[0]
         arrays: dict[str, npt.NDArray[Any]] = {}
-        for name in (*_PER_DOCUMENT, *_PER_SENTENCE, "clean"):
+        for name in (*_PER_DOCUMENT, *_PER_SENTENCE, *_BLOBS):
             arrays[name] = np.concatenate([table.arrays[name] for table in tables])
         for name in _OFFSETS:
             parts = [np.zeros(1, dtype=np.int64)]
+            total = 0
             for table in tables:
                 offsets = table.arrays[name]
-                parts.append(offsets[1:] - offsets[0] + parts[-1][-1])
+                parts.append(offsets[1:] - offsets[0] + total)
+                total += int(offsets[-1] - offsets[0])
             arrays[name] = np.concatenate(parts)
         return cls(arrays)
 
     def prefix(self, size: int) -> SentenceTable:
         """The table of its first `size` documents (views, nothing copied)."""
         sentences = int(self.first_sentence[size])
-        characters = int(self.clean_offsets[size])
         arrays = {name: self.arrays[name][:size] for name in _PER_DOCUMENT}
         arrays.update({name: self.arrays[name][: size + 1] for name in _OFFSETS})
         arrays.update({name: self.arrays[name][:sentences] for name in _PER_SENTENCE})
-        arrays["clean"] = self.clean[:characters]
+        arrays["clean"] = self.clean[: int(self.clean_offsets[size])]
+        arrays["word_offset"] = self.word_offset[: int(self.first_token[size])]
         return SentenceTable(arrays)
 
     def clean_text(self, doc: int, abstract: str) -> str:
@@ -176,5 +189,7 @@ def _consistent(arrays: dict[str, npt.NDArray[Any]]) -> bool:
         return False
     sentences = int(arrays["first_sentence"][-1])
     if any(len(arrays[name]) != sentences for name in _PER_SENTENCE):
+        return False
+    if int(arrays["first_token"][-1]) != len(arrays["word_offset"]):
         return False
     return int(arrays["clean_offsets"][-1]) == len(arrays["clean"])

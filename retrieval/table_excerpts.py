@@ -14,16 +14,49 @@ abstract.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final
 
 import numpy as np
+import numpy.typing as npt
 
-from retrieval.excerpts import Sentence, excerpt_and_lead_of
+from retrieval.excerpts import Sentence, Word, excerpt_and_lead_of
 from retrieval.index import BM25Index
 from retrieval.models import Excerpt
 from retrieval.sentence_table import STATE_UNUSABLE, SentenceTable
+from retrieval.text import word_at
+
+_SPAN: Final = 1 << 16  # word offsets within a sentence are below this (16 bits)
 
 _NONE: frozenset[str] = frozenset()
 ExcerptAndLead = tuple[Excerpt, Excerpt, float]
+
+
+@dataclass(frozen=True, slots=True)
+class _Held:
+    """What one sentence holds of the query: its terms (in the query's order) and where the
+    words holding them start in the cleaned text."""
+
+    terms: frozenset[str]
+    word_starts: tuple[int, ...]
+
+
+class _MatchedWords:
+    """`WordsOf` for table sentences: the words holding a query term, found by their starts."""
+
+    __slots__ = ("_clean", "_first", "_held")
+
+    def __init__(self, clean: str, held: dict[int, _Held], first: int) -> None:
+        self._clean = clean
+        self._held = held  # by sentence number in the table; this document's start at `first`
+        self._first = first
+
+    def __call__(self, sentence: Sentence) -> list[Word]:
+        found = self._held.get(self._first + sentence.position)
+        if found is None:
+            return []
+        words = (word_at(self._clean, start) for start in found.word_starts)
+        return [word for word in words if word is not None]
 
 
 def excerpts_from_table(
@@ -37,14 +70,7 @@ def excerpts_from_table(
     """`excerpt_and_lead` of each document's abstract (`abstracts[i]` is `docs[i]`'s), or None
     where the table cannot give it (and for a None document)."""
     found: list[ExcerptAndLead | None] = [None] * len(docs)
-    usable = [
-        i
-        for i, doc in enumerate(docs)
-        if doc is not None
-        and doc < table.size
-        and int(table.state[doc]) != STATE_UNUSABLE
-        and int(table.length[doc]) == len(abstracts[i])
-    ]
+    usable = [i for i, doc in enumerate(docs) if _covers(index, table, doc, abstracts[i])]
     if not usable:
         return found
     if budget <= 0:
@@ -54,30 +80,44 @@ def excerpts_from_table(
     page = np.asarray([docs[i] for i in usable], dtype=np.int64)
     first = table.first_sentence[page].tolist()
     last = table.first_sentence[page + 1].tolist()
-    matched = _matched_terms(index, table, page, first, last, query_terms)
+    held = _held(index, table, page, first, last, query_terms)
     for i, doc, begin, end in zip(usable, page.tolist(), first, last, strict=True):
         starts = table.span_start[begin:end].tolist()
         ends = table.span_end[begin:end].tolist()
-        sentences = [
-            Sentence(number, start, stop, None, matched.get(begin + number, _NONE))
-            for number, (start, stop) in enumerate(zip(starts, ends, strict=True))
-        ]
+        sentences = []
+        for number, (start, stop) in enumerate(zip(starts, ends, strict=True)):
+            mine = held.get(begin + number)
+            terms = _NONE if mine is None else mine.terms
+            sentences.append(Sentence(number, start, stop, None, terms))
         clean = table.clean_text(doc, abstracts[i])
-        found[i] = excerpt_and_lead_of(clean, sentences, query_terms, budget)
+        words = _MatchedWords(clean, held, begin)
+        found[i] = excerpt_and_lead_of(clean, sentences, query_terms, budget, words)
     return found
 
 
-def _matched_terms(
+def _covers(index: BM25Index, table: SentenceTable, doc: int | None, abstract: str) -> bool:
+    """Whether the table holds a usable record of `doc`, made from this abstract and from the
+    index document `doc` is now."""
+    if doc is None or doc >= table.size or int(table.state[doc]) == STATE_UNUSABLE:
+        return False
+    if int(table.length[doc]) != len(abstract):
+        return False
+    tokens = int(table.first_token[doc + 1]) - int(table.first_token[doc])
+    return tokens == int(index.doc_len[doc])
+
+
+def _held(
     index: BM25Index,
     table: SentenceTable,
-    page: np.ndarray,
+    page: npt.NDArray[np.int64],
     first: Sequence[int],
     last: Sequence[int],
     query_terms: Mapping[str, float],
-) -> dict[int, frozenset[str]]:
-    """Sentence number (in the table) -> the query terms it holds, in the query's order."""
+) -> dict[int, _Held]:
+    """Sentence number (in the table) -> what it holds of the query, for sentences holding any."""
     terms = [term for term in query_terms if term in index.term_ids]
-    if not terms:
+    counts = np.asarray(last) - np.asarray(first)
+    if not terms or not counts.sum():
         return {}
     numbers = np.asarray([index.term_ids[term] for term in terms], dtype=np.int64)
     order = np.argsort(numbers)
@@ -85,24 +125,35 @@ def _matched_terms(
     sentences = np.concatenate(
         [np.arange(begin, end, dtype=np.int64) for begin, end in zip(first, last, strict=True)]
     )
-    if not len(sentences):
-        return {}
+    owners = np.repeat(np.arange(len(page)), counts)
     starts = table.token_start[sentences].astype(np.int64)
     lengths = table.token_end[sentences].astype(np.int64) - starts
-    owners = np.repeat(np.arange(len(page)), np.asarray(last) - np.asarray(first))
-    # Every token of the page's sentences: its position in the forward array, its sentence.
-    absolute = starts + index.doc_start[page][owners]
-    total = int(lengths.sum())
-    shift = np.repeat(absolute - np.cumsum(lengths) + lengths, lengths)
-    tokens = np.asarray(index.forward[shift + np.arange(total)], dtype=np.int64)
+    # Every token of the page's sentences, by its position in its document: in the forward
+    # array at the document's start, in `word_offset` at the document's first entry.
+    within = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
+    tokens = index.forward[within + np.repeat(index.doc_start[page][owners], lengths)]
     slot = np.minimum(np.searchsorted(sorted_numbers, tokens), len(sorted_numbers) - 1)
-    hit = sorted_numbers[slot] == tokens
-    # (sentence, position of the term in the query), deduplicated and sorted: by sentence,
-    # then in the query's order.
-    pairs = np.unique(np.repeat(sentences, lengths)[hit] * len(terms) + order[slot[hit]])
-    held: dict[int, list[str]] = {}
+    hit = np.flatnonzero(sorted_numbers[slot] == tokens)
+    if not len(hit):
+        return {}
+    entries = within[hit] + np.repeat(table.first_token[page][owners], lengths)[hit]
+    hit_sentence = np.repeat(sentences, lengths)[hit]
+    # (sentence, place of the term in the query) sorted: by sentence, then in the query's order.
+    pairs = np.unique(hit_sentence * len(terms) + order[slot[hit]])
+    held_terms: dict[int, list[str]] = {}
     for sentence, term in zip(
         (pairs // len(terms)).tolist(), (pairs % len(terms)).tolist(), strict=True
     ):
-        held.setdefault(sentence, []).append(terms[term])
-    return {sentence: frozenset(found) for sentence, found in held.items()}
+        held_terms.setdefault(sentence, []).append(terms[term])
+    places = np.unique(hit_sentence * _SPAN + table.word_offset[entries])
+    held_words: dict[int, list[int]] = {}
+    sentence_of, offset_of = (places // _SPAN).tolist(), (places % _SPAN).tolist()
+    for sentence, offset in zip(sentence_of, offset_of, strict=True):
+        held_words.setdefault(sentence, []).append(offset)
+    return {
+        sentence: _Held(
+            frozenset(found),
+            tuple(int(table.span_start[sentence]) + offset for offset in held_words[sentence]),
+        )
+        for sentence, found in held_terms.items()
+    }

@@ -261,27 +261,37 @@ def analyze_word(word: str) -> str | None:
     return terms[0] if terms else None
 
 
-def word_terms(
-    text: str, start: int = 0, end: int | None = None
-) -> list[tuple[int, int, tuple[str, ...]]]:
+def word_terms(text: str) -> list[tuple[int, int, tuple[str, ...]]]:
     """(start, end, all terms) per word of `text` as given; compounds are one word.
 
     Highlighting uses this to mark "Retrieval-Augmented" when the query has "augment".
-    Stopwords and punctuation-only words have an empty tuple. With `start`/`end`, only the
-    words of text[start:end] (offsets still into `text`): words never hold whitespace, so for
-    a span between whitespace these are exactly the whole text's words inside the span.
+    Stopwords and punctuation-only words have an empty tuple.
     """
     found: list[tuple[int, int, tuple[str, ...]]] = []
-    for match in _RAW_WORD.finditer(text, start, len(text) if end is None else end):
-        word = match.group()
-        if word[0] == "\\":
-            name = word[1:]
-            if name not in _GREEK and name not in _WORD_COMMANDS:
-                continue  # markup such as \textbf is not a word
-            found.append((match.start() + 1, match.end(), _word_terms(name)))
-        else:
-            found.append((match.start(), match.end(), _word_terms(word)))
+    for match in _RAW_WORD.finditer(text):
+        word = _found_word(match)
+        if word is not None:
+            found.append(word)
     return found
+
+
+def word_at(text: str, start: int) -> tuple[int, int, tuple[str, ...]] | None:
+    """The word of `word_terms(text)` that starts at `start`, found without scanning the rest.
+
+    Exact for a text without backslashes: then every word starts where its match does.
+    """
+    match = _RAW_WORD.match(text, start)
+    return None if match is None else _found_word(match)
+
+
+def _found_word(match: re.Match[str]) -> tuple[int, int, tuple[str, ...]] | None:
+    word = match.group()
+    if word[0] == "\\":
+        name = word[1:]
+        if name not in _GREEK and name not in _WORD_COMMANDS:
+            return None  # markup such as \textbf is not a word
+        return (match.start() + 1, match.end(), _word_terms(name))
+    return (match.start(), match.end(), _word_terms(word))
 
 
 def word_spans(text: str) -> list[tuple[int, int, str | None]]:

@@ -1,0 +1,337 @@
+"""The excerpt code as it was before the sentence table (main at a1c637b), frozen verbatim as
+the oracle that both today's excerpts and the table's are compared against. Not used by the
+engine; do not edit (a change to what excerpts say belongs in retrieval/excerpts.py, and then
+here on purpose).
+"""
+
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from retrieval.models import Excerpt, Span
+from retrieval.sentences import split_sentences
+from retrieval.text import clean_for_display, word_terms
+
+ELLIPSIS: Final = "…"
+_GAP: Final = f" {ELLIPSIS} "  # between sentences that are not adjacent
+_LEAD: Final = f"{ELLIPSIS} "  # a sentence cut at its start
+_TAIL: Final = f" {ELLIPSIS}"  # a sentence cut at its end
+_CHUNK = re.compile(r"\S+")
+
+_Word = tuple[int, int, tuple[str, ...]]
+_Length = Callable[[int, int], int]  # characters shown for chunks i..j, ellipses included
+
+
+@dataclass(frozen=True, slots=True)
+class _Sentence:
+    index: int
+    start: int
+    end: int
+    words: tuple[_Word, ...]
+    terms: frozenset[str]  # every term of its words: scoring is one set intersection
+
+
+@dataclass(frozen=True, slots=True)
+class _Scored:
+    sentence: _Sentence
+    matched: frozenset[str]
+    score: float
+
+    @property
+    def length(self) -> int:
+        return self.sentence.end - self.sentence.start
+
+
+@lru_cache(maxsize=512)
+def _prepare(text: str) -> tuple[str, tuple[_Sentence, ...]]:
+    """Cleaned text and its sentences with their words; cached because the engine asks for an
+    excerpt and a lead sentence of the same abstract."""
+    clean = clean_for_display(text)
+    words = word_terms(clean)
+    sentences: list[_Sentence] = []
+    position = 0
+    for index, (start, end) in enumerate(split_sentences(clean)):
+        while position < len(words) and words[position][0] < start:
+            position += 1
+        first = position
+        while position < len(words) and words[position][1] <= end:
+            position += 1
+        own = tuple(words[first:position])
+        terms = frozenset(term for *_, of_word in own for term in of_word)
+        sentences.append(_Sentence(index, start, end, own, terms))
+    return clean, tuple(sentences)
+
+
+def _score(sentence: _Sentence, query_terms: Mapping[str, float]) -> _Scored:
+    matched = sentence.terms.intersection(query_terms)
+    return _Scored(sentence, matched, sum(query_terms[term] for term in matched))
+
+
+def _rank_key(scored: _Scored) -> tuple[float, int, int]:
+    # Distinct-term weight first; then how many terms (coverage); then the earlier sentence.
+    return (scored.score, len(scored.matched), -scored.sentence.index)
+
+
+def make_excerpt(
+    text: str, query_terms: Mapping[str, float], budget: int, *, max_sentences: int = 2
+) -> Excerpt:
+    """The best 1..`max_sentences` sentences of `text` for `query_terms` (term -> weight), in text
+    order, matched words marked, at most `budget` characters. Without any match: the opening."""
+    return _excerpt(text, query_terms, budget, max_sentences)[0]
+
+
+def best_sentence(
+    text: str, query_terms: Mapping[str, float], budget: int
+) -> tuple[Excerpt, float]:
+    """The single best-matching sentence and its score (summed weights of the distinct query
+    terms it holds; 0.0 when nothing matches, and then the excerpt is the first sentence)."""
+    return _excerpt(text, query_terms, budget, 1)
+
+
+def excerpt_and_lead(
+    text: str, query_terms: Mapping[str, float], budget: int
+) -> tuple[Excerpt, Excerpt, float]:
+    """`make_excerpt` and `best_sentence` of the same abstract, its sentences scored once."""
+    ranked = _ranked(text, query_terms, budget)
+    if ranked is None:
+        return Excerpt(()), Excerpt(()), 0.0
+    excerpt, _ = _pick(*ranked, query_terms, budget, 2)
+    lead, score = _pick(*ranked, query_terms, budget, 1)
+    return excerpt, lead, score
+
+
+_Ranked = tuple[str, list["_Scored"], list["_Scored"]]
+
+
+def _ranked(text: str, query_terms: Mapping[str, float], budget: int) -> _Ranked | None:
+    """The cleaned text, every sentence scored, and the matching ones best first."""
+    if budget <= 0:
+        return None
+    clean, sentences = _prepare(text)
+    if not sentences:
+        return None
+    scored = [_score(sentence, query_terms) for sentence in sentences]
+    hits = sorted((s for s in scored if s.matched), key=_rank_key, reverse=True)
+    return clean, scored, hits
+
+
+def _excerpt(
+    text: str, query_terms: Mapping[str, float], budget: int, max_sentences: int
+) -> tuple[Excerpt, float]:
+    ranked = _ranked(text, query_terms, budget)
+    if ranked is None:
+        return Excerpt(()), 0.0
+    return _pick(*ranked, query_terms, budget, max_sentences)
+
+
+def _pick(
+    clean: str,
+    scored: list[_Scored],
+    hits: list[_Scored],
+    query_terms: Mapping[str, float],
+    budget: int,
+    max_sentences: int,
+) -> tuple[Excerpt, float]:
+    if not hits:
+        chosen = _opening(scored, budget, max_sentences)
+        return _render(clean, chosen, query_terms, budget), 0.0
+    best = hits[0]
+    chosen = [best]
+    if max_sentences >= 2 and best.length <= budget:
+        second = _second(best, hits[1:], query_terms, budget)
+        if second is not None:
+            chosen.append(second)
+    chosen.sort(key=lambda s: s.sentence.index)
+    return _render(clean, chosen, query_terms, budget), best.score
+
+
+def _opening(scored: Sequence[_Scored], budget: int, max_sentences: int) -> list[_Scored]:
+    chosen = [scored[0]]
+    used = scored[0].length
+    for candidate in scored[1:max_sentences]:
+        used += 1 + candidate.length
+        if used > budget:
+            break
+        chosen.append(candidate)
+    return chosen
+
+
+def _second(
+    best: _Scored, others: Sequence[_Scored], query_terms: Mapping[str, float], budget: int
+) -> _Scored | None:
+    """The sentence adding the most weight of terms `best` lacks, if both fit the budget whole."""
+    chosen: tuple[float, tuple[float, int, int], _Scored] | None = None
+    for other in others:
+        gain = sum(query_terms[term] for term in other.matched - best.matched)
+        adjacent = abs(other.sentence.index - best.sentence.index) == 1
+        separator = 1 if adjacent else len(_GAP)
+        if gain <= 0 or best.length + separator + other.length > budget:
+            continue
+        key = (gain, _rank_key(other))
+        if chosen is None or key > chosen[:2]:
+            chosen = (gain, _rank_key(other), other)
+    return None if chosen is None else chosen[2]
+
+
+def _render(
+    clean: str, chosen: Sequence[_Scored], query_terms: Mapping[str, float], budget: int
+) -> Excerpt:
+    """Spans for the chosen sentences; a single sentence over budget is cut to a window."""
+    pieces: list[Span] = []
+    if len(chosen) == 1 and chosen[0].length > budget:
+        window = _window(clean, chosen[0], query_terms, budget)
+        if window is None:
+            return Excerpt((Span(ELLIPSIS),))
+        start, end, lead, tail = window
+        if lead:
+            pieces.append(Span(_LEAD))
+        pieces += _marked(clean, chosen[0].sentence, start, end, query_terms)
+        if tail:
+            pieces.append(Span(_TAIL))
+        return Excerpt(_merge(pieces))
+    previous: int | None = None
+    for scored in chosen:
+        sentence = scored.sentence
+        if previous is not None:
+            pieces.append(Span(" " if sentence.index == previous + 1 else _GAP))
+        pieces += _marked(clean, sentence, sentence.start, sentence.end, query_terms)
+        previous = sentence.index
+    return Excerpt(_merge(pieces))
+
+
+def _window(
+    clean: str, scored: _Scored, query_terms: Mapping[str, float], budget: int
+) -> tuple[int, int, bool, bool] | None:
+    """(start, end, cut at start, cut at end) of the best whitespace-aligned window of the
+    sentence within `budget`, or None if not even one of its words fits."""
+    sentence = scored.sentence
+    chunks = [m.span() for m in _CHUNK.finditer(clean, sentence.start, sentence.end)]
+    count = len(chunks)
+    if count == 0:
+        return None
+    weights = _chunk_weights(sentence, chunks, query_terms)
+
+    def length(i: int, j: int) -> int:
+        return (
+            chunks[j][1]
+            - chunks[i][0]
+            + (len(_LEAD) if i else 0)
+            + (len(_TAIL) if j < count - 1 else 0)
+        )
+
+    best = _best_window(count, weights, length, budget)
+    if best is None:
+        return None
+    i, j = _recentre(best, weights, length, budget, count)
+    return chunks[i][0], chunks[j][1], i > 0, j < count - 1
+
+
+def _chunk_weights(
+    sentence: _Sentence, chunks: Sequence[tuple[int, int]], query_terms: Mapping[str, float]
+) -> list[dict[str, float]]:
+    """Matched terms (with weights) of each whitespace chunk of the sentence."""
+    found: list[dict[str, float]] = [{} for _ in chunks]
+    index = 0
+    for start, _end, terms in sentence.words:
+        while index < len(chunks) and chunks[index][1] <= start:
+            index += 1
+        if index == len(chunks):
+            break
+        for term in terms:
+            if term in query_terms:
+                found[index][term] = query_terms[term]
+    return found
+
+
+def _best_window(
+    count: int,
+    weights: Sequence[dict[str, float]],
+    length: _Length,
+    budget: int,
+) -> tuple[int, int] | None:
+    """Two pointers over chunks: the widest fitting window at each start, scored by the weight
+    of the distinct terms inside; the earliest best wins. Linear in the number of chunks."""
+    inside: dict[str, int] = {}
+    score = 0.0
+    best: tuple[float, int, int] | None = None
+    j = -1
+    for i in range(count):
+        if j < i - 1:
+            j = i - 1
+        while j + 1 < count and length(i, j + 1) <= budget:
+            j += 1
+            for term, weight in weights[j].items():
+                inside[term] = inside.get(term, 0) + 1
+                if inside[term] == 1:
+                    score += weight
+        if j >= i and (best is None or score > best[0]):
+            best = (score, i, j)
+        if j >= i:
+            for term, weight in weights[i].items():
+                inside[term] -= 1
+                if inside[term] == 0:
+                    score -= weight
+    return None if best is None else (best[1], best[2])
+
+
+def _recentre(
+    window: tuple[int, int],
+    weights: Sequence[dict[str, float]],
+    length: _Length,
+    budget: int,
+    count: int,
+) -> tuple[int, int]:
+    """Regrow the window around its matched chunks so some context shows before the first
+    match (about a third of the spare room) rather than the match opening the excerpt."""
+    low, high = window
+    matched = [k for k in range(low, high + 1) if weights[k]]
+    if not matched:
+        return window
+    i, j = matched[0], matched[-1]
+    spare = budget - length(i, j)
+    lead_room = length(i, j) + spare // 3
+    while i > 0 and length(i - 1, j) <= lead_room:
+        i -= 1
+    while j + 1 < count and length(i, j + 1) <= budget:
+        j += 1
+    while i > 0 and length(i - 1, j) <= budget:
+        i -= 1
+    return i, j
+
+
+def _marked(
+    clean: str, sentence: _Sentence, start: int, end: int, query_terms: Mapping[str, float]
+) -> list[Span]:
+    """clean[start:end] as spans; whole words whose terms meet the query are marked (all of a
+    compound such as "Retrieval-Augmented" when any of its terms matches)."""
+    spans: list[Span] = []
+    position = start
+    for word_start, word_end, terms in sentence.words:
+        if word_start < start or word_end > end:
+            continue
+        if any(term in query_terms for term in terms):
+            if word_start > position:
+                spans.append(Span(clean[position:word_start]))
+            spans.append(Span(clean[word_start:word_end], match=True))
+            position = word_end
+    if end > position:
+        spans.append(Span(clean[position:end]))
+    return spans
+
+
+def _merge(spans: Sequence[Span]) -> tuple[Span, ...]:
+    """Adjacent spans with the same `match` joined, empty spans dropped."""
+    merged: list[Span] = []
+    for span in spans:
+        if not span.text:
+            continue
+        if merged and merged[-1].match == span.match:
+            merged[-1] = Span(merged[-1].text + span.text, span.match)
+        else:
+            merged.append(span)
+    return tuple(merged)

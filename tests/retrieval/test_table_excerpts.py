@@ -1,0 +1,172 @@
+"""Excerpts from the sentence table equal excerpts made from the abstracts, to the last mark and
+bit of the score, and the table falls back (None) wherever it cannot vouch for a paper."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from retrieval import text as analysis
+from retrieval.corpus_sentences import _document
+from retrieval.excerpts import excerpt_and_lead
+from retrieval.index import BM25Index
+from retrieval.prepare import searchable_text
+from retrieval.sentence_records import sentence_records
+from retrieval.sentence_table import STATE_UNUSABLE, SentenceTable
+from retrieval.table_excerpts import excerpts_from_table
+from tests.retrieval import excerpts_before_table as before
+from tests.retrieval.oracle import RANK_BM25_DEFAULTS
+
+ABSTRACTS = [
+    "We study Mixture-of-Experts (MoE) routing, e.g. top-2 gating. Load balancing improves "
+    "sparse transformers by 3.5% (Fig. 2). Smith et al. show routers collapse; i.e., experts die.",
+    "Retrieval-Augmented Generation (RAG) is vulnerable. We present $\\alpha$-poisoning "
+    "[see \\cite{x}] with $O(n \\log n)$ cost!? Attacks succeed... Really. Défenses échouent.",
+    "Graph neural networks oversmooth.\n\nWe introduce a residual **normalization** for deep "
+    "GNNs (v1.2 and GPT-3.5) — state-of-the-art on 12 benchmarks: Cora, PubMed, etc. We win.",
+    "",
+    "No punctuation at all just words about diffusion models and denoising samplers",
+]
+TITLES: list[str | None] = ["Routing experts", None, "Oversmoothing", None, "Diffusion"]
+
+
+def table_of(
+    abstracts: Sequence[str], titles: Sequence[str | None]
+) -> tuple[BM25Index, SentenceTable]:
+    documents = [
+        analysis.analyze(searchable_text(title, abstract))
+        for title, abstract in zip(titles, abstracts, strict=True)
+    ]
+    keys = list(range(1, len(abstracts) + 1))
+    index = BM25Index.build(documents, keys, RANK_BM25_DEFAULTS)
+    vocabulary = np.asarray(index.terms, dtype=object)
+    records = sentence_records(
+        [(abstract, _document(index, vocabulary, doc)) for doc, abstract in enumerate(abstracts)]
+    )
+    return index, SentenceTable.build(keys, records)
+
+
+def weights_of(index: BM25Index, question: str) -> dict[str, float]:
+    # As answering weighs a question: every distinct term, by idf (0.0 for unknown ones).
+    return {term: index.idf_of(term) for term in dict.fromkeys(analysis.analyze(question))}
+
+
+def reference(abstracts: Sequence[str], weights: dict[str, float], budget: int) -> list[object]:
+    return [before.excerpt_and_lead(abstract, weights, budget) for abstract in abstracts]
+
+
+QUESTIONS = [
+    "mixture of experts routing",
+    "RAG poisoning attacks alpha",
+    "graph normalization GPT-3.5 state-of-the-art",
+    "routers experts load balancing sparse transformers collapse",
+    "nothing matches zzz",
+    "",
+]
+
+
+def test_the_fixture_corpus_equals_the_reference_for_every_question_and_budget() -> None:
+    index, table = table_of(ABSTRACTS, TITLES)
+    docs = list(range(len(ABSTRACTS)))
+    for question in QUESTIONS:
+        weights = weights_of(index, question)
+        for budget in (0, 1, 12, 40, 80, 160, 320, 1000):
+            found = excerpts_from_table(index, table, docs, ABSTRACTS, weights, budget)
+            assert found == reference(ABSTRACTS, weights, budget), (question, budget)
+
+
+def test_a_page_in_any_order_with_repeats_equals_the_reference() -> None:
+    index, table = table_of(ABSTRACTS, TITLES)
+    docs = [4, 0, 2, 0, 1]
+    abstracts = [ABSTRACTS[doc] for doc in docs]
+    weights = weights_of(index, "experts normalization diffusion poisoning")
+    found = excerpts_from_table(index, table, docs, abstracts, weights, 200)
+    assert found == reference(abstracts, weights, 200)
+    assert all(result is not None for result in found)
+
+
+def test_todays_abstract_path_equals_the_frozen_reference() -> None:
+    for question in QUESTIONS:
+        weights = dict.fromkeys(analysis.analyze(question), 1.0)
+        for abstract in ABSTRACTS:
+            for budget in (0, 30, 320):
+                expected = before.excerpt_and_lead(abstract, weights, budget)
+                assert excerpt_and_lead(abstract, weights, budget) == expected
+
+
+_WORDS = st.sampled_from(
+    [
+        "attacks", "RAG", "retrievers", "pre-training", "model", "e.g.", "i.e.,", "et", "al.",
+        "3.5%", "0.25", "v1.2", "the", "of", "Retrieval-Augmented", "$\\alpha$", "\\textbf{x}",
+        "**LIFT**", "Fig.", "2.", "We", "(MoE)", "[12]", "{a}", "?", ".", "!", "...", "—", "…",
+        "x", "naïve", "ﬁne-tuning", "Ω", "α-β", "model's", "U.S.", "etc.", "(why?)", "\n\n",
+        "&amp;", "k-means", "state-of-the-art", "GPT-4", "LLMs", "e\u0301t\u00e9",
+        "zero\u200bwidth",
+    ]
+)  # fmt: skip
+_ABSTRACT = st.one_of(
+    st.lists(_WORDS, max_size=60).map(" ".join),
+    st.lists(st.one_of(_WORDS, st.text(max_size=8)), max_size=30).map(" ".join),
+    st.text(max_size=200),
+)
+_QUESTION_WORDS = st.sampled_from(
+    ["attacks", "rag", "pretraining", "pre", "model", "alpha", "lift", "moe", "zzz", "fine",
+     "tuning", "omega", "kmeans", "gpt4", "llm", "state", "art", "3.5", "naive", "beta", "us"]
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(_ABSTRACT, st.one_of(st.none(), _ABSTRACT)), min_size=1, max_size=5),
+    st.lists(_QUESTION_WORDS, max_size=5),
+    st.integers(min_value=0, max_value=600),
+)
+def test_any_text_equals_the_reference(
+    papers: list[tuple[str, str | None]], question: list[str], budget: int
+) -> None:
+    abstracts = [abstract for abstract, _ in papers]
+    index, table = table_of(abstracts, [title for _, title in papers])
+    # Words of the abstracts themselves too, so most questions match something.
+    own = [word for abstract in abstracts for word in abstract.split()[:3]]
+    weights = weights_of(index, " ".join(question + own[:4]))
+    docs = list(range(len(abstracts)))
+    found = excerpts_from_table(index, table, docs, abstracts, weights, budget)
+    expected = reference(abstracts, weights, budget)
+    for doc, result in enumerate(found):
+        if result is None:  # only a record the table could not vouch for falls back
+            assert int(table.state[doc]) == STATE_UNUSABLE
+        else:
+            assert result == expected[doc]
+
+
+def test_papers_the_table_cannot_vouch_for_fall_back() -> None:
+    abstracts = [*ABSTRACTS, "A markup remnant stays at the very end \\"]
+    index, table = table_of(abstracts, [*TITLES, None])
+    weights = weights_of(index, "experts markup")
+    assert int(table.state[len(ABSTRACTS)]) == STATE_UNUSABLE  # a backslash in its clean text
+    changed = ABSTRACTS[0] + " One more sentence."
+    found = excerpts_from_table(
+        index,
+        table,
+        [0, len(ABSTRACTS), 1, None, 99],
+        [changed, abstracts[-1], ABSTRACTS[1], ABSTRACTS[2], ABSTRACTS[3]],
+        weights,
+        320,
+    )
+    # A different abstract, an unusable record, no document, a document past the table.
+    assert found[0] is None and found[1] is None and found[3] is None and found[4] is None
+    assert found[2] == before.excerpt_and_lead(ABSTRACTS[1], weights, 320)
+
+
+def test_a_record_whose_index_document_differs_is_not_used() -> None:
+    index, _ = table_of(ABSTRACTS, TITLES)
+    vocabulary = np.asarray(index.terms, dtype=object)
+    document = _document(index, vocabulary, 0)
+    records = sentence_records([(ABSTRACTS[0], [*document[:-1], "different"])])
+    assert records[0].title_tokens < 0
+    # An index whose document has another length than the record's: not used either.
+    table = SentenceTable.build([1], sentence_records([(ABSTRACTS[0], ["extra", *document])]))
+    assert excerpts_from_table(index, table, [0], ABSTRACTS[:1], {"expert": 1.0}, 320) == [None]
