@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from retrieval import reclaim, topk
+from retrieval import reclaim, sentence_hits, topk
 from retrieval import text as analysis
 from retrieval.acronyms import AcronymTable
 from retrieval.autocomplete import LabelIndex
@@ -265,7 +265,7 @@ class LiveCorpus:
 
 
 def _warm_up(corpus: Corpus) -> None:
-    """Off the answer path: load (or compile) the top-k kernel with one tiny search, then build
+    """Off the answer path: load (or compile) the top-k and sentence-hit kernels, then build
     the autocomplete index, so the first question and the first keystroke are not the slow ones.
 
     The snapshot's objects (hundreds of thousands of ids, labels, autocomplete pairs) live
@@ -280,6 +280,7 @@ def _warm_up(corpus: Corpus) -> None:
     try:
         if index.size and len(index.terms):
             topk.search([index.postings_list(0, 1.0)], index.size, None, 1)
+        sentence_hits.warm()
         _ = corpus.labels
     finally:
         _freeze()

@@ -1,9 +1,9 @@
 """Excerpts and lead sentences of a page of documents from the sentence table: a lookup and a
 small scoring pass instead of re-analysing each abstract per question.
 
-Which query terms each sentence holds is read off the index's forward array: the page's
-sentences' token ranges are gathered into one array, and one sorted search against the query's
-term numbers finds every (sentence, query term) pair at once. Sentences then carry only their
+Which query terms each sentence holds, and where the words holding them start, is read off the
+index's forward array through the table's token ranges (`sentence_hits`, one pass over the
+page's tokens). Sentences then carry only their
 matched terms (built in the query's order, as `frozenset.intersection` with the query builds
 them, so scores sum in the same order, to the last bit) and no words: `excerpts` analyses only
 the 1-2 sentences it shows. A document the table does not cover, or whose record is unusable,
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -23,10 +22,9 @@ import numpy.typing as npt
 from retrieval.excerpts import Sentence, Word, excerpt_and_lead_of
 from retrieval.index import BM25Index
 from retrieval.models import Excerpt
+from retrieval.sentence_hits import sentence_hits
 from retrieval.sentence_table import STATE_UNUSABLE, SentenceTable
 from retrieval.text import word_at
-
-_SPAN: Final = 1 << 16  # word offsets within a sentence are below this (16 bits)
 
 _NONE: frozenset[str] = frozenset()
 ExcerptAndLead = tuple[Excerpt, Excerpt, float]
@@ -116,44 +114,26 @@ def _held(
 ) -> dict[int, _Held]:
     """Sentence number (in the table) -> what it holds of the query, for sentences holding any."""
     terms = [term for term in query_terms if term in index.term_ids]
-    counts = np.asarray(last) - np.asarray(first)
-    if not terms or not counts.sum():
+    if not terms:
         return {}
-    numbers = np.asarray([index.term_ids[term] for term in terms], dtype=np.int64)
-    order = np.argsort(numbers)
-    sorted_numbers = numbers[order]
-    sentences = np.concatenate(
-        [np.arange(begin, end, dtype=np.int64) for begin, end in zip(first, last, strict=True)]
-    )
-    owners = np.repeat(np.arange(len(page)), counts)
-    starts = table.token_start[sentences].astype(np.int64)
-    lengths = table.token_end[sentences].astype(np.int64) - starts
-    # Every token of the page's sentences, by its position in its document: in the forward
-    # array at the document's start, in `word_offset` at the document's first entry.
-    within = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
-    tokens = index.forward[within + np.repeat(index.doc_start[page][owners], lengths)]
-    slot = np.minimum(np.searchsorted(sorted_numbers, tokens), len(sorted_numbers) - 1)
-    hit = np.flatnonzero(sorted_numbers[slot] == tokens)
-    if not len(hit):
-        return {}
-    entries = within[hit] + np.repeat(table.first_token[page][owners], lengths)[hit]
-    hit_sentence = np.repeat(sentences, lengths)[hit]
-    # (sentence, place of the term in the query) sorted: by sentence, then in the query's order.
-    pairs = np.unique(hit_sentence * len(terms) + order[slot[hit]])
-    held_terms: dict[int, list[str]] = {}
-    for sentence, term in zip(
-        (pairs // len(terms)).tolist(), (pairs % len(terms)).tolist(), strict=True
+    numbers = [index.term_ids[term] for term in terms]
+    sentences, places, offsets = sentence_hits(index, table, page, first, last, numbers)
+    held_places: dict[int, set[int]] = {}
+    held_offsets: dict[int, set[int]] = {}
+    for sentence, place, offset in zip(
+        sentences.tolist(), places.tolist(), offsets.tolist(), strict=True
     ):
-        held_terms.setdefault(sentence, []).append(terms[term])
-    places = np.unique(hit_sentence * _SPAN + table.word_offset[entries])
-    held_words: dict[int, list[int]] = {}
-    sentence_of, offset_of = (places // _SPAN).tolist(), (places % _SPAN).tolist()
-    for sentence, offset in zip(sentence_of, offset_of, strict=True):
-        held_words.setdefault(sentence, []).append(offset)
-    return {
-        sentence: _Held(
-            frozenset(found),
-            tuple(int(table.span_start[sentence]) + offset for offset in held_words[sentence]),
+        if sentence not in held_places:
+            held_places[sentence] = set()
+            held_offsets[sentence] = set()
+        held_places[sentence].add(place)
+        held_offsets[sentence].add(offset)
+    held = {}
+    for sentence, found in held_places.items():
+        start = int(table.span_start[sentence])
+        held[sentence] = _Held(
+            # Built in the query's order, as `frozenset.intersection` with the query builds them.
+            frozenset(terms[place] for place in sorted(found)),
+            tuple(start + offset for offset in sorted(held_offsets[sentence])),
         )
-        for sentence, found in held_terms.items()
-    }
+    return held

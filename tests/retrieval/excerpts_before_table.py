@@ -4,7 +4,6 @@ engine; do not edit (a change to what excerpts say belongs in retrieval/excerpts
 here on purpose).
 """
 
-
 from __future__ import annotations
 
 import re

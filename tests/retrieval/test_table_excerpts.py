@@ -4,6 +4,7 @@ bit of the score, and the table falls back (None) wherever it cannot vouch for a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from random import Random
 
 import numpy as np
 from hypothesis import given, settings
@@ -14,6 +15,7 @@ from retrieval.corpus_sentences import _document
 from retrieval.excerpts import excerpt_and_lead
 from retrieval.index import BM25Index
 from retrieval.prepare import searchable_text
+from retrieval.sentence_hits import sentence_hits, sentence_hits_numpy
 from retrieval.sentence_records import sentence_records
 from retrieval.sentence_table import STATE_UNUSABLE, SentenceTable
 from retrieval.table_excerpts import excerpts_from_table
@@ -170,3 +172,35 @@ def test_a_record_whose_index_document_differs_is_not_used() -> None:
     # An index whose document has another length than the record's: not used either.
     table = SentenceTable.build([1], sentence_records([(ABSTRACTS[0], ["extra", *document])]))
     assert excerpts_from_table(index, table, [0], ABSTRACTS[:1], {"expert": 1.0}, 320) == [None]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(_ABSTRACT, st.one_of(st.none(), _ABSTRACT)), min_size=1, max_size=5),
+    st.lists(_QUESTION_WORDS, max_size=6),
+    st.randoms(use_true_random=False),
+)
+def test_the_compiled_hits_equal_the_numpy_reference(
+    papers: list[tuple[str, str | None]], question: list[str], rng: Random
+) -> None:
+    abstracts = [abstract for abstract, _ in papers]
+    index, table = table_of(abstracts, [title for _, title in papers])
+    own = [word for abstract in abstracts for word in abstract.split()[:4]]
+    terms = [t for t in dict.fromkeys(analysis.analyze(" ".join(question + own))) if t in index]
+    numbers = [index.term_ids[term] for term in terms]
+    page = np.asarray(rng.choices(range(len(abstracts)), k=rng.randint(0, 6)), dtype=np.int64)
+    first = table.first_sentence[page].tolist()
+    last = table.first_sentence[page + 1].tolist()
+    compiled_hits = sentence_hits(index, table, page, first, last, numbers)
+    reference_hits = sentence_hits_numpy(index, table, page, first, last, numbers)
+    for mine, theirs in zip(compiled_hits, reference_hits, strict=True):
+        assert mine.tolist() == theirs.tolist()
+    if terms and len(page):
+        # Each hit names a token that is the query term it says, in the sentence it says.
+        for sentence, place in zip(*(part.tolist() for part in compiled_hits[:2]), strict=True):
+            doc = int(np.searchsorted(table.first_sentence, sentence, side="right")) - 1
+            start = int(index.doc_start[doc])
+            tokens = index.forward[
+                start + int(table.token_start[sentence]) : start + int(table.token_end[sentence])
+            ]
+            assert numbers[place] in tokens.tolist()

@@ -1,0 +1,167 @@
+"""Where the sentences of a page of documents hold query terms: one entry per token of a query
+term, read off the index's forward array through the sentence table's token ranges.
+
+Each entry is (sentence number in the table, the term's place in the query, where the token's
+word starts in its sentence), in document, sentence and token order. Compiled when numba is
+there (one pass over the page's tokens, a few microseconds); the numpy version is the reference
+it is tested against and the path without numba.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from retrieval import compiled
+from retrieval.index import BM25Index
+from retrieval.sentence_table import SentenceTable
+
+IntArray = npt.NDArray[np.int64]
+Hits = tuple[IntArray, IntArray, IntArray]  # sentences, query places, word offsets
+
+
+def sentence_hits(
+    index: BM25Index,
+    table: SentenceTable,
+    page: IntArray,
+    first: Sequence[int],
+    last: Sequence[int],
+    numbers: Sequence[int],
+) -> Hits:
+    """The hits of query term `numbers` (distinct, in query order) in sentences
+    `first[i]..last[i]-1` of document `page[i]`."""
+    kernel = _compiled_hits()
+    if kernel is None:  # pragma: no cover - the numpy version is tested directly
+        return sentence_hits_numpy(index, table, page, first, last, numbers)
+    bound = int(np.asarray(index.doc_len)[page].sum())
+    found = np.empty((3, bound), dtype=np.int64)
+    count = kernel(
+        index.forward,
+        index.doc_start,
+        table.first_token,
+        table.token_start,
+        table.token_end,
+        table.word_offset,
+        page,
+        np.asarray(first, dtype=np.int64),
+        np.asarray(last, dtype=np.int64),
+        np.asarray(numbers, dtype=np.int64),
+        _scratch.local_numbers(len(index.terms)),
+        found,
+    )
+    return found[0, :count], found[1, :count], found[2, :count]
+
+
+class _Scratch(threading.local):
+    """Per thread: term number -> place in the query (-1 elsewhere); the kernel sets and
+    clears only the query's entries, so a question costs nothing per vocabulary term."""
+
+    def __init__(self) -> None:
+        self.local = np.full(0, -1, dtype=np.int64)
+
+    def local_numbers(self, vocabulary: int) -> Any:
+        if len(self.local) != vocabulary:
+            self.local = np.full(vocabulary, -1, dtype=np.int64)
+        return self.local
+
+
+_scratch = _Scratch()
+
+
+def _hits(
+    forward: Any,
+    doc_start: Any,
+    first_token: Any,
+    token_start: Any,
+    token_end: Any,
+    word_offset: Any,
+    page: Any,
+    first: Any,
+    last: Any,
+    numbers: Any,
+    local: Any,
+    found: Any,
+) -> int:
+    for place in range(len(numbers)):
+        local[numbers[place]] = place
+    count = 0
+    for n in range(len(page)):
+        doc = page[n]
+        base = doc_start[doc]
+        entry = first_token[doc]
+        for sentence in range(first[n], last[n]):
+            for token in range(token_start[sentence], token_end[sentence]):
+                place = local[forward[base + token]]
+                if place >= 0:
+                    found[0, count] = sentence
+                    found[1, count] = place
+                    found[2, count] = word_offset[entry + token]
+                    count += 1
+    for place in range(len(numbers)):
+        local[numbers[place]] = -1
+    return count
+
+
+_compiled_hits = compiled.compile_lazily(_hits)
+
+
+def warm() -> None:
+    """Compile (or load) the kernel off the answer path."""
+    kernel = _compiled_hits()
+    if kernel is not None:
+        empty = np.zeros(1, dtype=np.int64)
+        kernel(
+            np.zeros(1, dtype=np.int32),
+            empty,
+            empty,
+            np.zeros(0, dtype=np.int32),
+            np.zeros(0, dtype=np.int32),
+            np.zeros(0, dtype=np.uint16),
+            np.zeros(0, dtype=np.int64),
+            np.zeros(0, dtype=np.int64),
+            np.zeros(0, dtype=np.int64),
+            np.zeros(0, dtype=np.int64),
+            np.full(1, -1, dtype=np.int64),
+            np.zeros((3, 1), dtype=np.int64),
+        )
+
+
+def sentence_hits_numpy(
+    index: BM25Index,
+    table: SentenceTable,
+    page: IntArray,
+    first: Sequence[int],
+    last: Sequence[int],
+    numbers: Sequence[int],
+) -> Hits:
+    """The same hits, vectorised over every token of the page's sentences."""
+    counts = np.asarray(last, dtype=np.int64) - np.asarray(first, dtype=np.int64)
+    nothing = np.zeros(0, dtype=np.int64)
+    if not len(numbers) or not counts.sum():
+        return nothing, nothing, nothing
+    query = np.asarray(numbers, dtype=np.int64)
+    order = np.argsort(query)
+    ordered = query[order]
+    sentences = np.concatenate(
+        [np.arange(begin, end, dtype=np.int64) for begin, end in zip(first, last, strict=True)]
+    )
+    owners = np.repeat(np.arange(len(page)), counts)
+    starts = np.asarray(table.token_start)[sentences].astype(np.int64)
+    lengths = np.asarray(table.token_end)[sentences].astype(np.int64) - starts
+    # Every token of the page's sentences by its place in its document: in the forward array
+    # from the document's start, in `word_offset` from the document's first entry.
+    within = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
+    doc_start = np.asarray(index.doc_start)[page][owners]
+    tokens = np.asarray(index.forward)[within + np.repeat(doc_start, lengths)]
+    slot = np.minimum(np.searchsorted(ordered, tokens), len(ordered) - 1)
+    hit = np.flatnonzero(ordered[slot] == tokens)
+    entries = within[hit] + np.repeat(np.asarray(table.first_token)[page][owners], lengths)[hit]
+    return (
+        np.repeat(sentences, lengths)[hit],
+        order[slot[hit]].astype(np.int64),
+        np.asarray(table.word_offset)[entries].astype(np.int64),
+    )
