@@ -360,10 +360,11 @@ def _marked(
     compound such as "Retrieval-Augmented" when any of its terms matches)."""
     spans: list[Span] = []
     position = start
+    query = query_terms.keys()
     for word_start, word_end, terms in words:
         if word_start < start or word_end > end:
             continue
-        if any(term in query_terms for term in terms):
+        if not query.isdisjoint(terms):
             if word_start > position:
                 spans.append(Span(clean[position:word_start]))
             spans.append(Span(clean[word_start:word_end], match=True))

@@ -21,7 +21,8 @@ from retrieval.index import BM25Index
 from retrieval.sentence_table import SentenceTable
 
 IntArray = npt.NDArray[np.int64]
-Hits = tuple[IntArray, IntArray, IntArray]  # sentences, query places, word offsets
+# (sentence, query place) pairs, then (sentence, word offset) pairs: each sorted, no repeats.
+Hits = tuple[IntArray, IntArray, IntArray, IntArray]
 
 
 def sentence_hits(
@@ -33,13 +34,14 @@ def sentence_hits(
     numbers: Sequence[int],
 ) -> Hits:
     """The hits of query term `numbers` (distinct, in query order) in sentences
-    `first[i]..last[i]-1` of document `page[i]`."""
+    `first[i]..last[i]-1` of document `page[i]`; `page` ascending, without repeats."""
     kernel = _compiled_hits()
     if kernel is None:  # pragma: no cover - the numpy version is tested directly
         return sentence_hits_numpy(index, table, page, first, last, numbers)
     bound = int(np.asarray(index.doc_len)[page].sum())
-    found = np.empty((3, bound), dtype=np.int64)
-    count = kernel(
+    places = np.empty((2, bound), dtype=np.int64)
+    offsets = np.empty((2, bound), dtype=np.int64)
+    counts = kernel(
         index.forward,
         index.doc_start,
         table.first_token,
@@ -51,9 +53,11 @@ def sentence_hits(
         np.asarray(last, dtype=np.int64),
         np.asarray(numbers, dtype=np.int64),
         _scratch.local_numbers(len(index.terms)),
-        found,
+        places,
+        offsets,
     )
-    return found[0, :count], found[1, :count], found[2, :count]
+    held, starts = counts
+    return places[0, :held], places[1, :held], offsets[0, :starts], offsets[1, :starts]
 
 
 class _Scratch(threading.local):
@@ -84,26 +88,45 @@ def _hits(
     last: Any,
     numbers: Any,
     local: Any,
-    found: Any,
-) -> int:
-    for place in range(len(numbers)):
+    places: Any,
+    offsets: Any,
+) -> tuple[int, int]:
+    width = len(numbers)
+    for place in range(width):
         local[numbers[place]] = place
-    count = 0
+    seen = np.zeros(width, dtype=np.bool_)
+    held = 0
+    starts = 0
     for n in range(len(page)):
         doc = page[n]
         base = doc_start[doc]
         entry = first_token[doc]
         for sentence in range(first[n], last[n]):
+            previous = -1
+            found = 0
             for token in range(token_start[sentence], token_end[sentence]):
                 place = local[forward[base + token]]
-                if place >= 0:
-                    found[0, count] = sentence
-                    found[1, count] = place
-                    found[2, count] = word_offset[entry + token]
-                    count += 1
-    for place in range(len(numbers)):
+                if place < 0:
+                    continue
+                found += 1
+                seen[place] = True
+                # A sentence's tokens come in text order, so its word starts never decrease.
+                offset = word_offset[entry + token]
+                if offset != previous:
+                    offsets[0, starts] = sentence
+                    offsets[1, starts] = offset
+                    starts += 1
+                    previous = offset
+            if found:
+                for place in range(width):
+                    if seen[place]:
+                        places[0, held] = sentence
+                        places[1, held] = place
+                        held += 1
+                        seen[place] = False
+    for place in range(width):
         local[numbers[place]] = -1
-    return count
+    return held, starts
 
 
 _compiled_hits = compiled.compile_lazily(_hits)
@@ -114,6 +137,7 @@ def warm() -> None:
     kernel = _compiled_hits()
     if kernel is not None:
         empty = np.zeros(1, dtype=np.int64)
+        nothing = np.zeros(0, dtype=np.int64)
         kernel(
             np.zeros(1, dtype=np.int32),
             empty,
@@ -121,12 +145,13 @@ def warm() -> None:
             np.zeros(0, dtype=np.int32),
             np.zeros(0, dtype=np.int32),
             np.zeros(0, dtype=np.uint16),
-            np.zeros(0, dtype=np.int64),
-            np.zeros(0, dtype=np.int64),
-            np.zeros(0, dtype=np.int64),
-            np.zeros(0, dtype=np.int64),
+            nothing,
+            nothing,
+            nothing,
+            nothing,
             np.full(1, -1, dtype=np.int64),
-            np.zeros((3, 1), dtype=np.int64),
+            np.zeros((2, 1), dtype=np.int64),
+            np.zeros((2, 1), dtype=np.int64),
         )
 
 
@@ -142,7 +167,7 @@ def sentence_hits_numpy(
     counts = np.asarray(last, dtype=np.int64) - np.asarray(first, dtype=np.int64)
     nothing = np.zeros(0, dtype=np.int64)
     if not len(numbers) or not counts.sum():
-        return nothing, nothing, nothing
+        return nothing, nothing, nothing, nothing
     query = np.asarray(numbers, dtype=np.int64)
     order = np.argsort(query)
     ordered = query[order]
@@ -160,8 +185,8 @@ def sentence_hits_numpy(
     slot = np.minimum(np.searchsorted(ordered, tokens), len(ordered) - 1)
     hit = np.flatnonzero(ordered[slot] == tokens)
     entries = within[hit] + np.repeat(np.asarray(table.first_token)[page][owners], lengths)[hit]
-    return (
-        np.repeat(sentences, lengths)[hit],
-        order[slot[hit]].astype(np.int64),
-        np.asarray(table.word_offset)[entries].astype(np.int64),
-    )
+    sentence = np.repeat(sentences, lengths)[hit]
+    place = np.unique(sentence * len(query) + order[slot[hit]])
+    span = 1 << 16  # word offsets are 16-bit
+    offset = np.unique(sentence * span + np.asarray(table.word_offset)[entries].astype(np.int64))
+    return place // len(query), place % len(query), offset // span, offset % span

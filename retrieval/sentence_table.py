@@ -53,6 +53,8 @@ class SentenceTable:
     """Sentences of documents 0..size-1 (store keys `keys`), as flat arrays."""
 
     def __init__(self, arrays: dict[str, npt.NDArray[Any]]) -> None:
+        # Plain ndarray views of mapped files: `np.memmap` indexing runs Python code per access.
+        arrays = {name: np.asarray(array) for name, array in arrays.items()}
         self.arrays = arrays
         self.keys: npt.NDArray[np.int64] = arrays["keys"]
         self.state: npt.NDArray[np.int8] = arrays["state"]

@@ -42,19 +42,22 @@ class _Held:
 class _MatchedWords:
     """`WordsOf` for table sentences: the words holding a query term, found by their starts."""
 
-    __slots__ = ("_clean", "_first", "_held")
+    __slots__ = ("_clean", "_first", "_found", "_held")
 
     def __init__(self, clean: str, held: dict[int, _Held], first: int) -> None:
         self._clean = clean
         self._held = held  # by sentence number in the table; this document's start at `first`
         self._first = first
+        self._found: dict[int, list[Word]] = {}  # the excerpt and the lead share sentences
 
     def __call__(self, sentence: Sentence) -> list[Word]:
-        found = self._held.get(self._first + sentence.position)
-        if found is None:
-            return []
-        words = (word_at(self._clean, start) for start in found.word_starts)
-        return [word for word in words if word is not None]
+        words = self._found.get(sentence.position)
+        if words is None:
+            held = self._held.get(self._first + sentence.position)
+            starts = () if held is None else held.word_starts
+            found = (word_at(self._clean, start) for start in starts)
+            words = self._found[sentence.position] = [word for word in found if word is not None]
+        return words
 
 
 def excerpts_from_table(
@@ -78,7 +81,7 @@ def excerpts_from_table(
     page = np.asarray([docs[i] for i in usable], dtype=np.int64)
     first = table.first_sentence[page].tolist()
     last = table.first_sentence[page + 1].tolist()
-    held = _held(index, table, page, first, last, query_terms)
+    held = _held(index, table, page, query_terms)
     for i, doc, begin, end in zip(usable, page.tolist(), first, last, strict=True):
         starts = table.span_start[begin:end].tolist()
         ends = table.span_end[begin:end].tolist()
@@ -108,8 +111,6 @@ def _held(
     index: BM25Index,
     table: SentenceTable,
     page: npt.NDArray[np.int64],
-    first: Sequence[int],
-    last: Sequence[int],
     query_terms: Mapping[str, float],
 ) -> dict[int, _Held]:
     """Sentence number (in the table) -> what it holds of the query, for sentences holding any."""
@@ -117,23 +118,30 @@ def _held(
     if not terms:
         return {}
     numbers = [index.term_ids[term] for term in terms]
-    sentences, places, offsets = sentence_hits(index, table, page, first, last, numbers)
-    held_places: dict[int, set[int]] = {}
-    held_offsets: dict[int, set[int]] = {}
-    for sentence, place, offset in zip(
-        sentences.tolist(), places.tolist(), offsets.tolist(), strict=True
-    ):
-        if sentence not in held_places:
-            held_places[sentence] = set()
-            held_offsets[sentence] = set()
-        held_places[sentence].add(place)
-        held_offsets[sentence].add(offset)
+    docs = np.unique(page)
+    first = table.first_sentence[docs].tolist()
+    last = table.first_sentence[docs + 1].tolist()
+    hits = sentence_hits(index, table, docs, first, last, numbers)
+    by_term, places, by_word, offsets = (part.tolist() for part in hits)
+    held_terms = {
+        sentence: frozenset(terms[place] for place in places[low:high])
+        for sentence, low, high in _runs(by_term)
+    }
     held = {}
-    for sentence, found in held_places.items():
+    for sentence, low, high in _runs(by_word):
         start = int(table.span_start[sentence])
-        held[sentence] = _Held(
-            # Built in the query's order, as `frozenset.intersection` with the query builds them.
-            frozenset(terms[place] for place in sorted(found)),
-            tuple(start + offset for offset in sorted(held_offsets[sentence])),
-        )
+        # Terms in the query's order, as `frozenset.intersection` with the query adds them.
+        word_starts = tuple(start + offset for offset in offsets[low:high])
+        held[sentence] = _Held(held_terms[sentence], word_starts)
     return held
+
+
+def _runs(values: Sequence[int]) -> list[tuple[int, int, int]]:
+    """(value, start, end) of each run of equal values in `values`."""
+    runs = []
+    low = 0
+    for high in range(1, len(values) + 1):
+        if high == len(values) or values[high] != values[low]:
+            runs.append((values[low], low, high))
+            low = high
+    return runs

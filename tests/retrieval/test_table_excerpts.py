@@ -188,7 +188,8 @@ def test_the_compiled_hits_equal_the_numpy_reference(
     own = [word for abstract in abstracts for word in abstract.split()[:4]]
     terms = [t for t in dict.fromkeys(analysis.analyze(" ".join(question + own))) if t in index]
     numbers = [index.term_ids[term] for term in terms]
-    page = np.asarray(rng.choices(range(len(abstracts)), k=rng.randint(0, 6)), dtype=np.int64)
+    chosen = rng.choices(range(len(abstracts)), k=rng.randint(0, 6))
+    page = np.asarray(sorted(set(chosen)), dtype=np.int64)
     first = table.first_sentence[page].tolist()
     last = table.first_sentence[page + 1].tolist()
     compiled_hits = sentence_hits(index, table, page, first, last, numbers)
