@@ -26,7 +26,12 @@ from retrieval.acronyms import AcronymTable
 from retrieval.autocomplete import LabelIndex
 from retrieval.corpus_index import current_index
 from retrieval.corpus_papers import built_papers, papers_stamp, saved_corpus
-from retrieval.corpus_sentences import CorpusSentences, SentenceCompletion, saved_sentences
+from retrieval.corpus_sentences import (
+    CorpusSentences,
+    SentenceCompletion,
+    pool_workers,
+    saved_sentences,
+)
 from retrieval.errors import StoreError
 from retrieval.index import BM25Index, BM25Params, BoolArray
 from retrieval.models import CollectionInfo
@@ -173,7 +178,7 @@ class LiveCorpus:
         # A serving process warms each snapshot (kernel, autocomplete) in the background; a
         # one-shot command (`paperbot ingest`) would only wait for that work at close.
         self._warm_snapshots = warm
-        self._sentences = SentenceCompletion(store, index_dir)
+        self._sentences = SentenceCompletion(store, index_dir, workers=pool_workers(serving=warm))
         self.current = corpus
         self._warm(corpus)
 

@@ -7,8 +7,12 @@ the corpus generation: a saved table is cut to the longest prefix of keys it sha
 index and only the documents after it are analysed. A small ingest therefore analyses only its
 own papers (in the process that loads the new corpus first, usually the one that ingested, and
 saved for the others); a database without a table (made before the table existed, or after an
-analyzer change) is analysed once, in chunks, by a process pool when large, while answers are
-made from the abstracts as before. Nothing is analysed on the way to the first answer.
+analyzer change) is analysed once, in chunks, by a process pool when large (all cores in a
+one-shot command such as `paperbot ingest`, all but one in a serving process), while answers are
+made from the abstracts as before. Nothing is analysed on the way to the first answer. A build
+cancelled by closing is lost (the next open starts again from the saved table), and while one
+runs the parent holds the new documents' arrays twice (chunks, then joined) until they are saved
+and mapped again: about 1.5 GB for a million papers.
 """
 
 from __future__ import annotations
@@ -34,8 +38,15 @@ from retrieval.stores.protocol import Store
 log = logging.getLogger(__name__)
 
 CHUNK = 2_000  # documents per store read and per worker task
-# From this many documents to analyse, a process pool does it (one core is left to serving).
+# From this many documents to analyse, a process pool does it.
 POOL_FROM = 20_000
+
+
+def pool_workers(*, serving: bool) -> int:
+    """Worker processes for a large build: all cores for a one-shot command, all but one while
+    the process also answers questions."""
+    cores = os.cpu_count() or 2
+    return max(1, cores - 1) if serving else cores
 
 
 class CorpusSentences:
@@ -51,9 +62,10 @@ class SentenceCompletion:
     """Completes snapshots' sentence tables one at a time, each from the most complete table
     this process has (a snapshot installed during a long build continues from its result)."""
 
-    def __init__(self, store: Store, index_dir: Path) -> None:
+    def __init__(self, store: Store, index_dir: Path, *, workers: int) -> None:
         self._store = store
         self._index_dir = index_dir
+        self._workers = workers
         self._lock = asyncio.Lock()
         self._latest: SentenceTable | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -67,7 +79,9 @@ class SentenceCompletion:
     async def complete(self, sentences: CorpusSentences, index: BM25Index) -> None:
         async with self._lock:
             table = usable_prefix(index, [sentences.table, self._latest])
-            table = await completed_sentences(self._store, index, table, self._index_dir)
+            table = await completed_sentences(
+                self._store, index, table, self._index_dir, self._workers
+            )
             self._latest = table
             if table.size > sentences.table.size:
                 sentences.table = table
@@ -119,7 +133,7 @@ def saved_sentences(
 
 
 async def completed_sentences(
-    store: Store, index: BM25Index, table: SentenceTable, index_dir: Path
+    store: Store, index: BM25Index, table: SentenceTable, index_dir: Path, workers: int = 1
 ) -> SentenceTable:
     """`table` extended to every document of `index`, saved and mapped again; `table` itself
     when it already covers them or the store no longer holds a paper to analyse."""
@@ -129,7 +143,6 @@ async def completed_sentences(
     vocabulary = np.asarray(index.terms, dtype=object)
     parts = [table]
     if missing >= POOL_FROM:
-        workers = max(1, (os.cpu_count() or 2) - 1)
         context = multiprocessing.get_context("spawn")
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
         try:

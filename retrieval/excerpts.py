@@ -6,11 +6,11 @@ words; its terms equal the abstract's index terms. Cuts fall only at whitespace,
 mark is ever split, and `len(excerpt.plain) <= budget` always holds.
 
 Choosing and rendering need little of an abstract: each sentence's span and which query terms
-it holds; only the 1-2 sentences shown are split into words (to place the marks). So
-`excerpt_and_lead_of` takes sentences whose `words` may be None (analysed on demand) and whose
-`terms` need only be those that can meet the query: `sentence_table` builds them from arrays
-saved beside the index, and `excerpt_and_lead` from the abstract itself (`_prepare`, the
-reference the table is tested against).
+it holds, and for the 1-2 sentences shown, the words that hold one (to place the marks). So
+`excerpt_and_lead_of` takes sentences whose `terms` need only be those the query has and whose
+words may come from a `WordsOf` on demand: `table_excerpts` gives them from the sentence table
+saved beside the index (no analysis per question), `excerpt_and_lead` from the abstract itself
+(`analyse`, which also decides what the table saves).
 """
 
 from __future__ import annotations
