@@ -110,13 +110,18 @@ class Corpus:
 
 
 async def load_corpus(
-    store: Store, params: BM25Params, index_dir: Path, previous: Corpus | None = None
+    store: Store,
+    params: BM25Params,
+    index_dir: Path,
+    previous: BM25Index | None = None,
+    *,
+    earlier_sentences: SentenceTable | None = None,
 ) -> Corpus:
     """The store's current corpus: the saved index and paper table when both carry the store's
     current stamp (mapped, nothing per paper is read); otherwise the index is the saved one,
-    `previous`'s (or the saved index) extended by the papers added since, or rebuilt, and the
+    `previous` (or the saved index) extended by the papers added since, or rebuilt, and the
     paper table is built from the store and saved for the next open. The sentence table is
-    what of the saved one (or `previous`'s) still fits: `LiveCorpus` completes it."""
+    what of the saved one (or of `earlier_sentences`) still fits: `LiveCorpus` completes it."""
     generation = await store.generation()
     stamp = await papers_stamp(store, generation)
     saved = await asyncio.to_thread(saved_corpus, index_dir, params, stamp)
@@ -124,11 +129,9 @@ async def load_corpus(
         index, papers = saved
     else:
         rows = await store.index_rows(with_terms=False)
-        base = previous.index if previous is not None else None
-        index, indexed = await current_index(store, params, index_dir, generation, rows, base)
+        index, indexed = await current_index(store, params, index_dir, generation, rows, previous)
         papers = await built_papers(store, index_dir, stamp, indexed)
-    earlier = previous.sentences.table if previous is not None else None
-    sentences = await asyncio.to_thread(saved_sentences, index_dir, index, earlier)
+    sentences = await asyncio.to_thread(saved_sentences, index_dir, index, earlier_sentences)
     acronyms = await asyncio.to_thread(
         AcronymTable.build, await store.acronym_table(), analysis.analyze
     )
@@ -206,7 +209,14 @@ class LiveCorpus:
 
     async def _reload(self) -> None:
         # The current index is the base the new one extends (only new papers are read).
-        corpus = await load_corpus(self._store, self._params, self._index_dir, self.current)
+        current = self.current
+        corpus = await load_corpus(
+            self._store,
+            self._params,
+            self._index_dir,
+            current.index,
+            earlier_sentences=current.sentences.table,
+        )
         # The old snapshot goes to `reclaim` rather than being freed here, on the loop.
         replaced = [self.current]
         self.current = corpus
