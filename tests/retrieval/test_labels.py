@@ -177,7 +177,7 @@ def test_a_component_named_in_passing_is_not_the_label() -> None:
         ("We introduce BarBench, a benchmark of 500 tasks for agents.", "BarBench"),
         (
             "We propose Sparse Token Routing (STR), which routes tokens.",
-            "STR: Sparse Token Routing",
+            "Sparse Token Routing (STR)",
         ),
         ("We propose ZAP (Zero-shot Adaptive Pruning) to prune models.", "ZAP: Zero-shot Adaptive"),
         (r"We propose $\textit{\textbf{Calm Decoding}}$, which decodes calmly.", "Calm Decoding"),
@@ -544,7 +544,7 @@ def test_seed_urls() -> None:
          "Sampling, for estimating curvature from noisy updates.", "Gradient Echo Sampling"),
         # six words between the verb and the type noun
         ("We introduce a fast and exact graph partition method, Spectral Knot Splitting (SKS), "
-         "for cutting sparse graphs.", "SKS: Spectral Knot Splitting"),
+         "for cutting sparse graphs.", "Spectral Knot Splitting (SKS)"),
         # "our NAME model": a coined name the abstract uses again
         ("Retrieval over long books is slow. We build a tree of summaries. At inference time, "
          "our LOOMIS model retrieves from this tree, and LOOMIS beats flat retrieval.",
@@ -674,3 +674,48 @@ def test_a_dash_after_the_name_opens_its_long_form() -> None:
         "retriever for long documents."
     )
     assert derive_label(abstract).startswith("TANGO: Token Aligned Neural Graph Operator")
+
+
+# Abstracts written for these tests: which of an acronym and its long form leads the label.
+@pytest.mark.parametrize(
+    ("abstract", "label"),
+    [
+        # three plain capitals, one per title-case word: the long form is the name
+        (
+            "Replay buffers grow without bound. We propose Sliding Kernel Replay (SKR), which "
+            "keeps a fixed budget of anchors. SKR halves forgetting.",
+            "Sliding Kernel Replay (SKR), which keeps a fixed budget of anchors",
+        ),
+        # two capitals, two words
+        (
+            "Calibration drifts under shift. We introduce Quantile Tempering (QT), a method that "
+            "rescales logits per quantile. QT is cheap.",
+            "Quantile Tempering (QT), a method that rescales logits per quantile",
+        ),
+        # an acronym said as a word keeps the lead
+        (
+            "Graph samplers are biased. We propose Random Edge Walks (REW), a sampler that "
+            "corrects the bias. REW is unbiased.",
+            "REW: Random Edge Walks, a sampler that corrects bias",
+        ),
+        # initials set in bold make the acronym the name
+        (
+            "Decoders repeat themselves. We propose **P**runed **B**eam **S**earch (PBS), a "
+            "decoder that drops duplicate beams. PBS is fast.",
+            "PBS: Pruned Beam Search, a decoder that drops duplicate beams",
+        ),
+        # four capitals, or capitals that do not start each word: the acronym leads
+        (
+            "Tokens are wasted. We propose Sparse Token Merging Unit (STMU), a layer that merges "
+            "tokens. STMU is fast.",
+            "STMU: Sparse Token Merging Unit, a layer that merges tokens",
+        ),
+        (
+            "Proteins fold slowly. We propose Folding by Diffusion (FoD), a model that samples "
+            "structures. FoD is fast.",
+            "FoD: Folding by Diffusion, a model that samples structures",
+        ),
+    ],
+)
+def test_a_short_acronym_of_a_title_case_name_follows_it(abstract: str, label: str) -> None:
+    assert derive_label(abstract) == label
