@@ -684,7 +684,7 @@ def test_a_dash_after_the_name_opens_its_long_form() -> None:
         (
             "Replay buffers grow without bound. We propose Sliding Kernel Replay (SKR), which "
             "keeps a fixed budget of anchors. SKR halves forgetting.",
-            "Sliding Kernel Replay (SKR), which keeps a fixed budget of anchors",
+            "Sliding Kernel Replay (SKR), which keeps fixed budget of anchors",
         ),
         # two capitals, two words
         (
