@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from retrieval.labels.words import (
     GENERIC,
+    KNOWN_NAMES,
     TYPES,
     acronym_start,
     is_acronym,
@@ -82,6 +83,8 @@ def scored(
         if paren and is_acronym(acronym) and acronym_start(acronym, name) >= 0:
             name, expansion, end = acronym, name, paren.end()
     if len(name) < 2 or len(name) > 60 or name in GENERIC or _ADJECTIVAL.search(name):
+        return None
+    if name in KNOWN_NAMES:  # "HumanEval, HumanEval+": what every paper evaluates on
         return None
     recurs = text.count(name) >= 2
     if not (weak_ok or recurs or is_strong(name)):

@@ -12,7 +12,7 @@ import functools
 import re
 
 from retrieval.labels.candidates import PAREN_AFTER, Candidate, scored
-from retrieval.labels.words import GENERIC, TYPES, acronym_start, is_coined_word
+from retrieval.labels.words import GENERIC, KNOWN_NAMES, TYPES, acronym_start, is_coined_word
 
 # A coined word: letters and digits, inner hyphens, a trailing "+" or superscript.
 # From a capital or digit to the end of the word: the regex engine skips lowercase words.
@@ -52,27 +52,6 @@ _USED_BEFORE = re.compile(
     r"|via|between|as) $",
     re.IGNORECASE,
 )
-# Names the whole field uses: benchmarks, models, tools and units that many abstracts mention.
-_KNOWN = frozenset(
-    [
-        "ImageNet", "GPT-4", "GPT-4V", "GPT-3", "GPT-3.5", "GPT-2", "ChatGPT", "CLIP", "LLaMA",
-        "LLaMA-2", "Llama-2", "Llama2", "LLaMA2", "CIFAR-10", "CIFAR-100", "CIFAR10", "CIFAR100",
-        "MNIST", "COCO", "MS-COCO", "CelebA", "NeRF", "NeRFs", "ReLU", "GitHub", "OpenAI",
-        "DeepMind", "NVIDIA", "PyTorch", "JAX", "D4RL", "MuJoCo", "FLOPs", "ResNet", "ResNets",
-        "U-Net", "UNet", "RoBERTa", "T5", "GLUE", "MMLU", "GSM8K", "HumanEval", "MBPP", "QM9",
-        "SAM", "FedAvg", "AdamW", "Adam", "DDPM", "DDIM", "FID", "AUROC", "AUC", "mAP", "mIoU",
-        "PSNR", "LPIPS", "NP-hard", "SoTA", "StarCraft", "Meta-World", "MetaWorld", "arXiv",
-        "NeurIPS", "ICML", "ICLR", "HTML", "A100", "H100", "BLIP-2", "FlashAttention",
-        "AlpacaEval", "ImageNet-1K", "ImageNet-1k", "CelebA-HQ", "Wasserstein-2", "SARS-CoV-2",
-        "DP-SGD", "VQ-VAE", "Mistral", "Vicuna", "Alpaca", "ViT-B", "ViT-L", "Transformer",
-        "Transformers", "Atari", "Procgen", "Minecraft", "WikiText", "ShapeNet", "ScanNet",
-        "KITTI", "nuScenes", "Cityscapes", "ADE20K", "LAION", "LoRA", "QLoRA", "DeiT", "Swin",
-        "OPT", "PaLM", "Gemini", "Claude", "GPT", "BERT", "XGBoost", "TabPFN", "AlphaFold",
-        "AlphaFold2", "ESM", "ESM-2", "ESMFold", "SMILES", "CUDA", "CPU", "CPUs", "GPU", "GPUs",
-        "fMRI", "EEG", "MRI", "DNA", "RNA", "scRNA-seq", "CoRL", "CVPR", "ICCV", "ECCV", "EMNLP",
-        "AAAI", "PubMed", "CiteSeer", "MLP-Mixer",
-    ]
-)  # fmt: skip
 _LETTERS = re.compile(r"[^\W\d_].*[^\W\d_]")
 _DIGIT = re.compile(r"\d")
 _CAPITAL = re.compile(r"[A-Z]")
@@ -168,9 +147,9 @@ def _field_term(text: str, word: str, start: int) -> bool:
 @functools.lru_cache(maxsize=8192)
 def _coined(word: str) -> bool:
     """'LASER', 'CF-OPT', 'Pruner-Zero', 'FlashST', 'eCeLLM', 'A2Q+' (not 'ImageNet', '7B')."""
-    if word in GENERIC or word in _KNOWN or _SIZE.fullmatch(word) or _ADJECTIVAL.search(word):
+    if word in GENERIC or word in KNOWN_NAMES or _SIZE.fullmatch(word) or _ADJECTIVAL.search(word):
         return False
-    if word.rstrip("s") in GENERIC or (word.endswith("s") and word[:-1] in _KNOWN):
+    if word.rstrip("s") in GENERIC or (word.endswith("s") and word[:-1] in KNOWN_NAMES):
         return False
     if _LETTERS.search(word) is None:  # fewer than two letters
         return False

@@ -719,3 +719,14 @@ def test_a_dash_after_the_name_opens_its_long_form() -> None:
 )
 def test_a_short_acronym_of_a_title_case_name_follows_it(abstract: str, label: str) -> None:
     assert derive_label(abstract) == label
+
+
+def test_a_benchmark_the_whole_field_uses_is_never_the_name() -> None:
+    # "namely HumanEval, HumanEval+" reads like "NAME, Expansion" after a naming word.
+    abstract = (
+        "Code models lag behind chat models. In this paper, we present Refine-Coder, an approach "
+        "that adapts instruction evolution to code. Through experiments on three benchmarks, "
+        "namely HumanEval, HumanEval+, and MBPP, our models beat open models, and on HumanEval "
+        "they match closed ones."
+    )
+    assert derive_label(abstract).startswith("Refine-Coder: an approach")
