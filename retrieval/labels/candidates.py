@@ -81,6 +81,8 @@ def scored(
         paren = PAREN_AFTER.match(text, end)
         acronym = paren.group("paren").strip() if paren else ""
         if paren and is_acronym(acronym) and acronym_start(acronym, name) >= 0:
+            if text.startswith("-", paren.end()):
+                return None  # "a Monte Carlo Tree Search (MCTS)-based method": a part
             name, expansion, end = acronym, name, paren.end()
     if len(name) < 2 or len(name) > 60 or name in GENERIC or _ADJECTIVAL.search(name):
         return None

@@ -93,7 +93,7 @@ _WEAK_FOLLOW = re.compile(r" ?(?:a|an|the|our|which|that|called|named|dubbed)\b"
 _APPOSITIVE_TYPE = re.compile(rf"(?:a|an) (?:[\w\-]{{1,30}}+,? ){{0,5}}?{TYPES}\b")
 _MODIFIER_AFTER = re.compile(
     r"-| (?!(?:which|that|to|for|with|in|on|as|by|and|or|is|are|was|can|has|of|from|via"
-    r"|using|based|through|at|we|where|whose|while)\b)[a-z]"
+    r"|using|based on|through|at|we|where|whose|while)\b)[a-z]"
 )
 _CONTINUATION = re.compile(r"(?: (?:[A-Z][\w\-]{0,30})){1,3}(?=[ ,.;:]|$)")
 _PHRASE_BEFORE_CALL = re.compile(r"(?:a|an|the|our) [^.;:()]{1,80}")

@@ -730,3 +730,24 @@ def test_a_benchmark_the_whole_field_uses_is_never_the_name() -> None:
         "they match closed ones."
     )
     assert derive_label(abstract).startswith("Refine-Coder: an approach")
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        (
+            "Explaining clustering is hard. We introduce a Monte Carlo Tree Search (MCTS)-based "
+            "search method for finding subgraphs, which we call GraphProbe. GraphProbe beats "
+            "baselines.",
+            "GraphProbe",
+        ),
+        (
+            "Robots ignore gestures. We propose a vector-quantization (VQ) based fusion model, "
+            "GestFuse, for embodied questions. GestFuse improves accuracy.",
+            "GestFuse",
+        ),
+    ],
+)
+def test_an_acronym_that_qualifies_a_noun_is_a_part(abstract: str, name: str) -> None:
+    # "(MCTS)-based", "(VQ) based fusion model": what the method is built from, not its name.
+    assert derive_label(abstract).startswith(name + ":")
