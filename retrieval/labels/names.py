@@ -48,6 +48,8 @@ _VERB = re.compile(
     rf"(?: (?:new |proposed |resulting |overall |novel )?{TYPES})?)?"
     r"|refer(?:s|red)? to (?:it|this|them|these|our|the)(?: [\w\-]{1,30}){0,3}? as) "
 )
+# Gerunds that introduce after "by": not "by formulating", "by constructing".
+_BY_GERUNDS = ("introducing ", "proposing ", "developing ", "designing ", "presenting ")
 _ALSO = re.compile(r"also|further|additionally|finally|next")
 _FILLER = re.compile(
     r"(?:(?:the|a|an|our|this|two|three|new|novel|simple|first|yet|effective|general|unified"
@@ -208,8 +210,15 @@ def _after_subject(text: str, subject: int, end: int) -> Candidate | None:
     if verb is None:
         # "we close this gap and introduce LASER": the second verb of the same clause.
         stop = text.find(". ", end, end + 120)
-        joined = text.find(" and ", end, stop if stop >= 0 else end + 120)
+        stop = stop if stop >= 0 else end + 120
+        joined = text.find(" and ", end, stop)
         verb = _VERB.match(text, joined + 5) if joined >= 0 else None
+        if verb is None:
+            # "we address this gap by introducing a novel task sampler (DATS)"
+            joined = text.find(" by ", end, stop)
+            verb = _VERB.match(text, joined + 4) if joined >= 0 else None
+            if verb and not text.startswith(_BY_GERUNDS, joined + 4):
+                verb = None  # "by formulating a Neural Architecture Search (NAS) problem"
         if verb is None or verb.group("intro") is None:
             return None
     base = 4 if _ALSO.search(verb.group("adverbs")) else 5  # "we also propose" is secondary
@@ -257,7 +266,9 @@ def _name_at(
         # "an expansive benchmark suite SciBench for LLMs", "a graph neural network, Graph2Tac,"
         end = after_type.end("name")
         noun = text[phrase_start : after_type.end("type")].rstrip(",")
-        described = ": " + noun + tail_after(text, end, " ")
+        tail = tail_after(text, end, " ")
+        # "the benchmark Pinocchio." alone says less than the topic does.
+        described = ": " + noun + tail if tail or noun.count(" ") > 1 else ""
         name = after_type.group("name")
         return scored(
             text,

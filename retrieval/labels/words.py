@@ -60,7 +60,7 @@ GENERIC = frozenset(
         "ICL", "CoT", "QA", "API", "GPU", "GPUs", "TPU", "LoRA", "PEFT", "RLHF", "DPO", "NTK",
         "PDE", "PDEs", "ODE", "ODEs", "SDE", "SDEs", "MDP", "MDPs", "POMDP", "IID", "NN", "NNs",
         "GP", "GPs", "BO", "MCMC", "PAC", "PAC-Bayes", "SVM", "PCA", "LDA", "KNN", "TD", "DQN",
-        "GPT", "BERT", "FL", "IL", "LP", "MIP", "ILP", "QP", "SDP", "ERM",
+        "GPT", "BERT", "FL", "IL", "LP", "MIP", "ILP", "QP", "SDP", "ERM", "ELBO",
     ]
 )  # fmt: skip
 # Names the whole field uses: benchmarks, models, tools and units that many abstracts mention.
@@ -81,7 +81,7 @@ KNOWN_NAMES = frozenset(
         "OPT", "PaLM", "Gemini", "Claude", "GPT", "BERT", "XGBoost", "TabPFN", "AlphaFold",
         "AlphaFold2", "ESM", "ESM-2", "ESMFold", "SMILES", "CUDA", "CPU", "CPUs", "GPU", "GPUs",
         "fMRI", "EEG", "MRI", "DNA", "RNA", "scRNA-seq", "CoRL", "CVPR", "ICCV", "ECCV", "EMNLP",
-        "AAAI", "PubMed", "CiteSeer", "MLP-Mixer",
+        "AAAI", "PubMed", "CiteSeer", "MLP-Mixer", "Sim2Real",
     ]
 )  # fmt: skip
 # A clause that points back ("this capability", "in this setting") makes no sense on its own.

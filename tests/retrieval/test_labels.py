@@ -751,3 +751,25 @@ def test_a_benchmark_the_whole_field_uses_is_never_the_name() -> None:
 def test_an_acronym_that_qualifies_a_noun_is_a_part(abstract: str, name: str) -> None:
     # "(MCTS)-based", "(VQ) based fusion model": what the method is built from, not its name.
     assert derive_label(abstract).startswith(name + ":")
+
+
+@pytest.mark.parametrize(
+    ("abstract", "label"),
+    [
+        # "by introducing" opens the contribution like "we introduce"
+        (
+            "Meta-learned solvers treat all tasks alike. We address this gap by introducing a "
+            "novel curvature-aware task picker (CATP) for meta-learning of solvers. CATP cuts "
+            "the error.",
+            "CATP: curvature-aware task picker",
+        ),
+        # "by formulating" a problem introduces no name
+        (
+            "Graph models forget. We tackle this by formulating a Neural Routing Search (NRS) "
+            "problem over layers, and we call the result GraphKeep. GraphKeep forgets less.",
+            "GraphKeep",
+        ),
+    ],
+)
+def test_a_name_introduced_by_a_gerund_after_by(abstract: str, label: str) -> None:
+    assert derive_label(abstract).startswith(label)
