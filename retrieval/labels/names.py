@@ -168,7 +168,13 @@ def best_name(text: str) -> Candidate | None:
     found = [candidate for candidate in candidates if candidate is not None]
     if not found:
         return None
-    return max(found, key=lambda candidate: (candidate.score, -candidate.start))
+    best = max(found, key=lambda candidate: (candidate.score, -candidate.start))
+    suffix = "-" + best.name
+    for candidate in found:
+        if candidate.score >= best.score - 1 and candidate.name.endswith(suffix):
+            # "the R-EDL (Relaxed-EDL) method" builds on "Evidential Deep Learning (EDL)".
+            return candidate
+    return best
 
 
 def _named_inside(text: str, lower: str, ours: list[int]) -> list[Candidate | None]:

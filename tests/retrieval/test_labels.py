@@ -773,3 +773,14 @@ def test_an_acronym_that_qualifies_a_noun_is_a_part(abstract: str, name: str) ->
 )
 def test_a_name_introduced_by_a_gerund_after_by(abstract: str, label: str) -> None:
     assert derive_label(abstract).startswith(label)
+
+
+def test_a_name_that_extends_another_wins_over_it() -> None:
+    # "R-DEF" builds on the background method "DEF", which is also named and used again.
+    abstract = (
+        "A popular calibration method called Deep Evidence Fusion (DEF), which predicts "
+        "uncertainty in one pass, is widely used. We argue DEF keeps needless settings. We "
+        "therefore propose the R-DEF (Relaxed-DEF) method, which drops them. R-DEF is better "
+        "calibrated."
+    )
+    assert derive_label(abstract).startswith("R-DEF:")
