@@ -43,7 +43,7 @@ _VERB = re.compile(
     r"(?P<adverbs>(?:(?:[a-z]{2,14}ly|also|further|then|thus|hence|first|here|now|therefore"
     r"|instead|accordingly|finally|additionally|next|to this end),? ){0,2})"
     r"(?:(?P<intro>propos|introduc|present|develop|design|devis|buil[dt]|construct|releas"
-    r"|creat|contribut|offer|unveil|curat|formulat|provid|pioneer|put forth)[a-z]{0,3}"
+    r"|creat|contribut|offer|unveil|curat|provid|pioneer|put forth)[a-z]{0,3}"
     r"|(?:call|term|name|dub|coin)[a-z]{0,3}(?: (?:it|this|them|these|our|the|such)"
     rf"(?: (?:new |proposed |resulting |overall |novel )?{TYPES})?)?"
     r"|refer(?:s|red)? to (?:it|this|them|these|our|the)(?: [\w\-]{1,30}){0,3}? as) "

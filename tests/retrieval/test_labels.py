@@ -784,3 +784,12 @@ def test_a_name_that_extends_another_wins_over_it() -> None:
         "calibrated."
     )
     assert derive_label(abstract).startswith("R-DEF:")
+
+
+def test_what_the_authors_formulate_is_not_their_name() -> None:
+    # "we formulate X as a problem" models a task; the code link names the method.
+    abstract = (
+        "Many tasks conflict when trained together. Specifically, we formulate JTG as a pruning "
+        "problem over encoder branches. Code is at https://github.com/lab/PruneGroup."
+    )
+    assert derive_label(abstract).startswith("PruneGroup:")
