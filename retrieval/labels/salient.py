@@ -138,8 +138,11 @@ def _field_term(text: str, word: str, start: int) -> bool:
     if not head.endswith("("):
         return False
     words = head[:-1].split()[-2:]
-    lower_long_form = len(words) == 2 and all(
-        word.replace("-", "").isalpha() and word.islower() for word in words
+    lower_long_form = (
+        len(words) == 2
+        and all(word.replace("-", "").isalpha() and word.islower() for word in words)
+        # "our ... decomposition approach (LQ-LoRA)": a type noun names the authors' artefact
+        and _TYPE_WORD.fullmatch(" " + words[1]) is None
     )
     return lower_long_form and not _in_intro_sentence(text, start)
 

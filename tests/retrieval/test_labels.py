@@ -793,3 +793,14 @@ def test_what_the_authors_formulate_is_not_their_name() -> None:
         "problem over encoder branches. Code is at https://github.com/lab/PruneGroup."
     )
     assert derive_label(abstract).startswith("PruneGroup:")
+
+
+def test_an_acronym_after_a_type_noun_names_the_authors_approach() -> None:
+    # "decomposition approach (LS-Adapt)": two lowercase words before the bracket, as in a
+    # field term ("neural networks (NNs)"), but the type noun makes it the approach's name.
+    abstract = (
+        "Adapting large models is costly. Experiments show that our low-rank plus sparse "
+        "decomposition approach (LS-Adapt) outperforms strong baselines. LS-Adapt can also "
+        "compress models."
+    )
+    assert derive_label(abstract).startswith("LS-Adapt:")
