@@ -312,6 +312,12 @@ def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | 
         coined = [name for name in hints.values() if _coined(name)]
         return Candidate(coined[0], "", "", 1, 0) if coined else None
     word = best[2]
+    for plus in (word + "+", word + "++"):
+        # "we ... introduce A2Q+": the '+' version improves on the word it extends.
+        starts = seen.get(plus)
+        if starts and _judge(text, plus, starts, plus.casefold() in hints):
+            best = (best[0], -starts[0], plus)
+    word = best[2]
     start = -best[1]
     end = start + len(word)
     expansion = ""

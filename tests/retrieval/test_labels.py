@@ -804,3 +804,13 @@ def test_an_acronym_after_a_type_noun_names_the_authors_approach() -> None:
         "compress models."
     )
     assert derive_label(abstract).startswith("LS-Adapt:")
+
+
+def test_a_plus_version_wins_over_the_name_it_extends() -> None:
+    abstract = (
+        "Quantizers overflow accumulators. Recent work proposed bound-aware quantization (B2Q), "
+        "a training method that caps weights. We show that B2Q relies on a loose bound. We "
+        "combine a tighter bound with weight normalization to introduce B2Q+. Experiments show "
+        "B2Q+ improves accuracy."
+    )
+    assert derive_label(abstract).startswith("B2Q+:")
