@@ -110,6 +110,16 @@ def _plain_name(text: str, start: int, word: str) -> bool:
     return False
 
 
+def _defined(text: str, word: str) -> bool:
+    """'Neuroformer is a multimodal ... model': a plain word the abstract defines, as the subject
+    of its sentence (not the tail of a term: 'Uncertainty Sampling is a ...')."""
+    for definition in (word + " is a ", word + " is an "):
+        position = text.find(definition)
+        if position == 0 or (position > 0 and text[position - 2 : position] == ". "):
+            return True
+    return False
+
+
 def _glued(word: str) -> bool:
     """'calledNeuroBack', 'geneRative', 'DEtection': missing spaces and spelled-out initials."""
     if _GLUED.match(word):
@@ -237,7 +247,9 @@ def _judge(text: str, word: str, starts: list[int], hinted: bool) -> tuple[int, 
         if not (_coined(word) or _name_shaped(word)):
             return None
     elif not _coined(word):
-        if count < 2 or not _plain_name(text, first, word) or word.lower() in text:
+        if count < 2 or word.lower() in text:
+            return None
+        if not (_plain_name(text, first, word) or (count >= 3 and _defined(text, word))):
             return None
         plain = True
     if not hinted and (

@@ -814,3 +814,29 @@ def test_a_plus_version_wins_over_the_name_it_extends() -> None:
         "B2Q+ improves accuracy."
     )
     assert derive_label(abstract).startswith("B2Q+:")
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        # a plain capitalised word, used three times, defined as the subject of a sentence
+        (
+            "Brain recordings are large and multimodal. We cast spike prediction as a generation "
+            "problem. Cortexa is a multimodal pretrained model for spikes. We first trained "
+            "Cortexa on simulated data, and Cortexa then predicted behaviour.",
+            "Cortexa",
+        ),
+        # the tail of a capitalised term is no name
+        (
+            "Active learning picks labels. Graph Sampling is a common tool; we study Sampling "
+            "choices. Graph Sampling is cheap, and Sampling is often biased.",
+            None,
+        ),
+    ],
+)
+def test_a_plain_name_the_abstract_defines(abstract: str, name: str | None) -> None:
+    label = derive_label(abstract)
+    if name is None:
+        assert not label.startswith("Sampling:")
+    else:
+        assert label.startswith(name + ":")
