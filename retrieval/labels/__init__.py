@@ -75,6 +75,9 @@ def _label_from_abstract(abstract: str) -> str:
     text = clean(abstract)
     urls = url_matches(text)
     hints = repository_names([url.group() for url in urls]) if urls else {}
+    if "](" in abstract:
+        # "[a website](https://lab.github.io/X/)": cleaning keeps the link text, not the URL.
+        hints |= repository_names(list(extract_urls(abstract)))
     if urls:
         kept: list[str] = []
         start = 0
@@ -118,6 +121,9 @@ def _linked(candidate: Candidate, hints: dict[str, str], text: str) -> Candidate
             # ("Lookbehind" with .../Lookbehind-SAM and "sharpness-aware minimization (SAM)"):
             # links also say "X-ICML2024", "X-pytorch".
             return dataclasses.replace(candidate, name=spelled)
+        if hint.startswith(name + "-") and spelled.replace("-", " ") in text:
+            # ".../GeneOH-Diffusion/" and "GeneOH Diffusion" in the abstract: a two-word name.
+            return dataclasses.replace(candidate, name=spelled.replace("-", " "))
         if name.endswith("-" + hint) or name.startswith(hint + "-"):
             return candidate
     return None

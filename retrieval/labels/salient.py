@@ -54,6 +54,7 @@ _USED_BEFORE = re.compile(
 )
 _LETTERS = re.compile(r"[^\W\d_].*[^\W\d_]")
 _DIGIT = re.compile(r"\d")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _CAPITAL = re.compile(r"[A-Z]")
 _TITLE_PARTS = re.compile(r"[A-Z][^\-]*(?:-[A-Z][^\-]*)+")
 _SIZE = re.compile(r"[0-9.]{1,5}[A-Za-z]{1,2}|[A-Za-z]{1,2}[0-9]{1,2}|[IVX]{1,4}")
@@ -321,7 +322,12 @@ def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | 
             best = key
     if best is None:
         # "github.com/lab/GlucoBench" and the abstract never spells it: the link names it.
-        coined = [name for name in hints.values() if _coined(name)]
+        # Not a repository's sentence ("MeaningfulDiversityInIR") nor its venue ("ICLR-2024-X").
+        coined = [
+            name
+            for name in hints.values()
+            if len(name) <= 20 and not _YEAR.search(name) and _coined(name)
+        ]
         return Candidate(coined[0], "", "", 1, 0) if coined else None
     word = best[2]
     for plus in (word + "+", word + "++"):

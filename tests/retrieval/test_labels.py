@@ -840,3 +840,26 @@ def test_a_plain_name_the_abstract_defines(abstract: str, name: str | None) -> N
         assert not label.startswith("Sampling:")
     else:
         assert label.startswith(name + ":")
+
+
+def test_a_project_page_behind_a_markdown_link_names_the_method() -> None:
+    # Cleaning keeps "our website" and drops the URL; its folder still names the method, and
+    # the abstract spells it with a space.
+    abstract = (
+        "Hand poses from capture are noisy. We tackle this with a novel approach, PoseClean "
+        "Diffusion, built on a contact-centric representation named PoseClean. Experiments show "
+        "that PoseClean Diffusion generalises. See [our website]"
+        "(https://lab.github.io/PoseClean-Diffusion/)."
+    )
+    assert derive_label(abstract).startswith("PoseClean Diffusion:")
+
+
+@pytest.mark.parametrize(
+    "repository", ["MeaningfulDiversityInRestoration", "2024-ICML-TAC", "ICLR2024-Fuse"]
+)
+def test_a_repository_named_like_a_sentence_or_a_venue_is_no_label(repository: str) -> None:
+    abstract = (
+        "Image restoration is ill-posed: many clean images fit one degraded image. We study how "
+        f"samplers trade accuracy for diversity. Code: https://github.com/lab/{repository}"
+    )
+    assert repository not in derive_label(abstract)
