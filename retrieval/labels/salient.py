@@ -332,9 +332,9 @@ def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | 
     word = best[2]
     for plus in (word + "+", word + "++"):
         # "we ... introduce A2Q+": the '+' version improves on the word it extends.
-        starts = seen.get(plus)
-        if starts and _judge(text, plus, starts, plus.casefold() in hints):
-            best = (best[0], -starts[0], plus)
+        extended = seen.get(plus)
+        if extended and _judge(text, plus, extended, plus.casefold() in hints):
+            best = (best[0], -extended[0], plus)
     word = best[2]
     start = -best[1]
     end = start + len(word)
