@@ -77,6 +77,11 @@ def scored(
         # "an approach calledNeuroBack": lines joined without a space glue the naming word on.
         name = name[glued.end() :]
     if not expansion and " " in name:
+        long_form, _, last = name.rpartition(" ")
+        if is_acronym(last) and acronym_start(last, long_form) == 0:
+            # "Variational Inference TS VITS": the long form, then its acronym, no brackets.
+            name, expansion = last, long_form
+    if not expansion and " " in name:
         # "Binarized Spectral-Redistribution Network (BiSRNet)": the acronym is the name.
         paren = PAREN_AFTER.match(text, end)
         acronym = paren.group("paren").strip() if paren else ""

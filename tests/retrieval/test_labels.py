@@ -863,3 +863,22 @@ def test_a_repository_named_like_a_sentence_or_a_venue_is_no_label(repository: s
         f"samplers trade accuracy for diversity. Code: https://github.com/lab/{repository}"
     )
     assert repository not in derive_label(abstract)
+
+
+@pytest.mark.parametrize(
+    ("abstract", "label"),
+    [
+        (
+            "Bandits need exploration. We propose Gradient Guided Search GGS, a new algorithm "
+            "based on gradient estimates. GGS attains low regret.",
+            "Gradient Guided Search (GGS), an algorithm based on gradient estimates",
+        ),
+        (
+            "Bandits need exploration. We propose Gradient Guided Tree Search GGTS, a new "
+            "algorithm based on gradient estimates. GGTS attains low regret.",
+            "GGTS: Gradient Guided Tree Search, an algorithm based on gradient estimates",
+        ),
+    ],
+)
+def test_an_acronym_right_after_its_long_form_without_brackets(abstract: str, label: str) -> None:
+    assert derive_label(abstract) == label
