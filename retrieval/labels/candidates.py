@@ -37,6 +37,8 @@ _NOT_ARTIFACT = re.compile(
     r"|curse|collapse|illusion|puzzle)(?: (?:of|for|in) [\w\- ]{1,60})?$",
     re.IGNORECASE,
 )
+# "Tilt and Average", "Project and Probe": one name of two plain words.
+_TWO_WORDS_JOINED = re.compile(r"[A-Z][a-z]{1,20} and [A-Z][a-z]{1,20}")
 _GLUED_CALL = re.compile(r"(?:called|named|dubbed|termed|coined)(?=[A-Z])")
 # "IO-aware algorithms", "LLM-based agents": a compound adjective, not a name.
 _ADJECTIVAL = re.compile(
@@ -91,6 +93,8 @@ def scored(
             name, expansion, end = acronym, name, paren.end()
     if len(name) < 2 or len(name) > 60 or name in GENERIC or _ADJECTIVAL.search(name):
         return None
+    if " and " in name and not _TWO_WORDS_JOINED.fullmatch(name):
+        return None  # "SCGD and SCSC", "Hiera and ViTDet": two names, not one
     if name in KNOWN_NAMES:  # "HumanEval, HumanEval+": what every paper evaluates on
         return None
     recurs = text.count(name) >= 2

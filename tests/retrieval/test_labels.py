@@ -882,3 +882,35 @@ def test_a_repository_named_like_a_sentence_or_a_venue_is_no_label(repository: s
 )
 def test_an_acronym_right_after_its_long_form_without_brackets(abstract: str, label: str) -> None:
     assert derive_label(abstract) == label
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        (
+            "Classifiers are overconfident. We name the method Tilt and Average, and show it "
+            "calibrates models.",
+            "Tilt and Average",
+        ),
+        (
+            "Rewards are sparse. We propose a framework named Chain as Critic (LM-CaC). LM-CaC "
+            "produces dense rewards.",
+            "Chain as Critic",
+        ),
+        (
+            "Continual agents stop learning. We call our recipe Fox & Owl, and it keeps networks "
+            "plastic.",
+            "Fox & Owl",
+        ),
+    ],
+)
+def test_a_name_joined_by_a_small_word(abstract: str, name: str) -> None:
+    assert derive_label(abstract).startswith(name + ":")
+
+
+def test_two_names_joined_by_and_are_not_one_name() -> None:
+    label = derive_label(
+        "Compositional losses are hard to bound. We propose GradLoop and StepWise, two "
+        "estimators for compositional losses."
+    )
+    assert not label.startswith("GradLoop and StepWise:")
