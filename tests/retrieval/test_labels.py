@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from retrieval.labels import (
     LABELER_VERSION,
     MAX_LABEL_CHARS,
+    candidates,
     derive_label,
     extract_urls,
     markup,
@@ -909,8 +910,8 @@ def test_a_name_joined_by_a_small_word(abstract: str, name: str) -> None:
 
 
 def test_two_names_joined_by_and_are_not_one_name() -> None:
-    label = derive_label(
-        "Compositional losses are hard to bound. We propose GradLoop and StepWise, two "
-        "estimators for compositional losses."
-    )
-    assert not label.startswith("GradLoop and StepWise:")
+    text = "We propose GradLoop and StepWise, and we name the method Tilt and Average."
+    assert candidates.scored(text, "GradLoop and StepWise", "", 11, 32, base=5) is None
+    found = candidates.scored(text, "Tilt and Average", "", 56, 72, base=5)
+    assert found is not None
+    assert found.name == "Tilt and Average"
