@@ -44,7 +44,9 @@ __all__ = [
 #    acronyms spelled by capitals inside words (MERT); a code link's "-SAM" part the abstract names;
 #    coined words set in bold or small capitals hint like a code link when nothing else names.
 # 5: a two- or three-capital acronym of a title-case long form follows it ("Layerwise Proximal
-#    Replay (LPR)").
+#    Replay (LPR)"); field-wide names (HumanEval) and "(MCTS)-based" parts are no names; "by
+#    introducing X"; not "we formulate X as"; "R-EDL" over "EDL", "A2Q+" over "A2Q"; names with
+#    "of", "as", "&" ("Chain of Code"); links inside markdown links hint; "Long Form ACR".
 LABELER_VERSION: Final = 5
 
 # Vowel letters that sound like a consonant: "a universal method", "a one-step sampler".
