@@ -246,6 +246,13 @@ class SqliteStore(SqliteCommunity):
         # Hundreds of thousands of objects: built in a worker thread, not on the event loop.
         return await asyncio.to_thread(_index_rows, rows)
 
+    async def index_terms(self, *, after_key: int, limit: int) -> list[tuple[int, str]]:
+        rows = await self._read(
+            "SELECT rowid, terms FROM papers WHERE rowid > ? ORDER BY rowid LIMIT ?",
+            (after_key, limit),
+        )
+        return [(int(row[0]), str(row[1])) for row in rows]
+
     # -- papers ---------------------------------------------------------------------------
 
     async def paper(self, paper_id: str) -> Paper | None:
