@@ -21,8 +21,8 @@ import numpy as np
 
 from retrieval import index_files
 from retrieval import text as analysis
-from retrieval.index import BM25Index, BM25Params
 from retrieval.errors import StoreError
+from retrieval.index import BM25Index, BM25Params
 from retrieval.index_build import IndexBuilder
 from retrieval.stores.protocol import IndexRow, Store
 

@@ -43,7 +43,9 @@ def _terms_of(offsets: npt.NDArray[np.int64], start: int, end: int) -> npt.NDArr
     (an int per posting is 350 MB at 1M papers)."""
     first = int(np.searchsorted(offsets, start, side="right")) - 1
     last = int(np.searchsorted(offsets, end, side="left"))
-    lengths = np.minimum(offsets[first + 1 : last + 1], end) - np.maximum(offsets[first:last], start)
+    lengths = np.minimum(offsets[first + 1 : last + 1], end) - np.maximum(
+        offsets[first:last], start
+    )
     return np.repeat(np.arange(first, last, dtype=np.int64), lengths)
 
 

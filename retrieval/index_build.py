@@ -15,7 +15,7 @@ order, because chunks hold consecutive documents and are placed in order. Extend
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, Protocol
@@ -123,7 +123,8 @@ class IndexBuilder:
 
     def __init__(self, base: IndexedArrays | None = None) -> None:
         self._base = base
-        self._term_ids: dict[str, int] = {} if base is None else dict(zip(base.terms, range(len(base.terms))))
+        # Base terms keep their numbers; new ones are numbered on from there.
+        self._term_ids: dict[str, int] = {} if base is None else dict(_numbered(base.terms))
         self._size = 0 if base is None else len(base.keys)
         self._chunks: list[_Chunk] = []
         self._forward: list[Int32Array] = []
@@ -187,6 +188,11 @@ class IndexBuilder:
             keys=_joined([p.keys for p in prefix], self._keys, np.int64),
             forward=_joined([p.forward for p in prefix], self._forward, np.int32),
         )
+
+
+def _numbered(terms: list[str]) -> Iterator[tuple[str, int]]:
+    """(term, number) for terms listed by number."""
+    return zip(terms, range(len(terms)), strict=True)
 
 
 def _sorted_postings(tokens: Int32Array, doc_len: IntArray, terms: int, first_doc: int) -> _Chunk:

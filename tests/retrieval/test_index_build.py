@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator, Sequence
+from itertools import pairwise
 
 import numpy as np
 import numpy.typing as npt
@@ -14,7 +15,6 @@ from hypothesis import strategies as st
 from retrieval import impacts, index_build
 from retrieval.index import BM25Index, BM25Params
 from retrieval.index_build import IndexArrays, IndexBuilder
-from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 from tests.retrieval.test_index_append import assert_same_index
 
 WORDS = [f"w{i}" for i in range(30)]
@@ -69,7 +69,7 @@ def assert_same_arrays(got: IndexArrays, expected: IndexArrays) -> None:
 
 def pieces(length: int, cuts: list[int]) -> list[tuple[int, int]]:
     bounds = [0, *sorted({min(cut, length) for cut in cuts}), length]
-    return list(zip(bounds[:-1], bounds[1:], strict=True))
+    return list(pairwise(bounds))
 
 
 @settings(max_examples=300, deadline=None)
