@@ -15,6 +15,7 @@ order, because chunks hold consecutive documents and are placed in order. Extend
 
 from __future__ import annotations
 
+import mmap
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
@@ -142,7 +143,7 @@ class IndexBuilder:
         if not len(doc_len):
             return
         self._chunks.append(_sorted_postings(tokens, doc_len, len(self._term_ids), self._size))
-        self._forward.append(tokens)
+        self._forward.append(_own_pages(tokens))
         self._doc_len.append(doc_len)
         self._keys.append(np.asarray(keys, dtype=np.int64))
         self._size += len(doc_len)
@@ -211,13 +212,28 @@ def _sorted_postings(tokens: Int32Array, doc_len: IntArray, terms: int, first_do
     del pair, starts
     counts = np.bincount(pairs // width, minlength=terms).astype(np.int64)
     docs = pairs % width
-    return _Chunk(first_doc, counts, _compact(docs), _compact(tf))
+    return _Chunk(first_doc, counts, _own_pages(_compact(docs)), _own_pages(_compact(tf)))
 
 
 def _compact(values: IntArray) -> npt.NDArray[Any]:
     """`values` (non-negative) in the smallest unsigned type that holds them all."""
     largest = int(values.max()) if len(values) else 0
     return values.astype(np.min_scalar_type(largest))
+
+
+def _own_pages(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """A copy of `values` in an anonymous memory map of its own.
+
+    The chunks are freed one by one while the final arrays fill. Freed from the C heap, their
+    memory stayed with the process for reuse (about 1 GB at a million papers, on top of the
+    final arrays); a map of its own goes back to the system when its chunk is freed.
+    """
+    if not values.nbytes:
+        return values
+    pages = mmap.mmap(-1, values.nbytes)
+    copy = np.frombuffer(pages, dtype=values.dtype, count=len(values))
+    copy[:] = values
+    return copy
 
 
 def _slots(cursor: IntArray, counts: IntArray) -> IntArray:
