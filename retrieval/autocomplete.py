@@ -29,9 +29,9 @@ VERSION = 1
 WORD = re.compile(r"[^\W_]+", re.UNICODE)
 ARRAYS = ("words", "word_offsets", "doc_offsets", "docs")
 IntArray = npt.NDArray[np.int64]
-# A word range's postings above this share of the corpus are merged through a bitmap (linear in
+# A word range's postings longer than 1/this of the corpus are merged through a bitmap (linear in
 # the corpus) rather than sorted (n log n); below it, sorting the few postings is cheaper.
-_BITMAP_SHARE = 8
+_BITMAP_SHARE = 64
 
 
 def fold(text: str) -> str:
@@ -81,7 +81,8 @@ class Autocomplete:
             return [self.papers.entry(doc) for doc in by_id.tolist()]
         # Fewer than `limit` ids match, so all of them are in `by_id`: the label matches that
         # are not ids come after them, the first of them only.
-        by_label = self._docs_with_words(words(text))
+        # Only the first `limit` label matches can be shown once the ids among them are removed.
+        by_label = self._docs_with_words(words(text))[:limit]
         rest = by_label[~np.isin(by_label, by_id)][: limit - id_count]
         return [self.papers.entry(doc) for doc in [*by_id.tolist(), *rest.tolist()]]
 
@@ -112,7 +113,11 @@ class Autocomplete:
         for more, _ in postings[1:]:
             if not len(found):
                 break
-            found = found[np.isin(found, more)]
+            # Membership through a bitmap: linear in the postings, where `np.isin` sorts them
+            # (a common word's prefix spans millions of postings at a million papers).
+            present = np.zeros(len(self.papers), dtype=np.bool_)
+            present[more] = True
+            found = found[present[found]]
         return found
 
     def _word_range(self, word: str) -> tuple[int, int]:
@@ -128,7 +133,9 @@ class Autocomplete:
         if single_word:
             return docs.astype(np.int64)  # one word's postings: already distinct and ascending
         if len(docs) * _BITMAP_SHARE < len(self.papers):
-            return np.unique(docs).astype(np.int64)
+            ordered = np.sort(docs).astype(np.int64)  # (np.unique hashes: slower here)
+            distinct: IntArray = ordered[np.diff(ordered, prepend=-1) != 0]
+            return distinct
         present = np.zeros(len(self.papers), dtype=np.bool_)
         present[docs] = True
         return np.flatnonzero(present).astype(np.int64)

@@ -5,7 +5,7 @@ label or id (most of them) is folded by one numpy table lookup over the whole sl
 ASCII alone and casefold lowers it; every non-word byte becomes a space) and split in C; the
 others are decoded together, folded as `autocomplete.words` folds them, and split where `WORD`
 does not match. Each distinct word gets a number
-in one dict, looked up in C for the words already seen; the distinct words are ordered by their
+in one dict (`setdefault` mapped over a slice, in C); the distinct words are ordered by their
 UTF-8 bytes with numpy, and the (word, document) pairs deduplicated and grouped by one numpy
 sort of int64 keys. Slices keep each hold of the GIL short, so a serving process that builds
 while catching up keeps answering.
@@ -44,42 +44,38 @@ def build_autocomplete(papers: PaperTable) -> Autocomplete:
     return Autocomplete(_arrays(papers), papers)
 
 
-class _Numbering(dict[bytes, int]):
-    """Numbers words in order of first sight: looking a new word up gives it the next number
-    (only new words run Python code; the others are one dict lookup in C)."""
-
-    def __missing__(self, word: bytes) -> int:
-        number = self[word] = len(self)
-        return number
-
-
 def _arrays(papers: PaperTable) -> dict[str, npt.NDArray[Any]]:
     size = len(papers)
-    numbers = _Numbering()
+    # word -> the counter's value when it was first seen: `setdefault` mapped over a slice's
+    # words runs in C; the values are made dense below.
+    first_seen: dict[bytes, int] = {}
+    counter = itertools.count()
     codes: list[npt.NDArray[np.int64]] = []
     docs: list[npt.NDArray[np.int64]] = []
     for start in range(0, size, _SLICE):
         stop = min(start + _SLICE, size)
         # A paper's words: its label's, then its id's ("icml2026-7" -> icml2026, 7).
         for raw, offsets in (papers.label_bytes(start, stop), papers.id_bytes(start, stop)):
-            per_paper = _words_of(raw, offsets)
-            found = list(itertools.chain.from_iterable(per_paper))
-            counts = np.fromiter(map(len, per_paper), np.int64, len(per_paper))
-            codes.append(np.fromiter(map(numbers.__getitem__, found), np.int64, len(found)))
-            docs.append(np.repeat(np.arange(start, stop, dtype=np.int64), counts))
-    distinct = list(numbers)
-    del numbers
+            found, texts = _words_of(raw, offsets)
+            codes.append(
+                np.fromiter(map(first_seen.setdefault, found, counter), np.int64, len(found))
+            )
+            docs.append(start + texts)
+    distinct = list(first_seen)
+    dense = np.zeros(next(counter), dtype=np.int64)
+    dense[np.fromiter(first_seen.values(), np.int64, len(distinct))] = np.arange(len(distinct))
+    del first_seen
     rank = np.empty(len(distinct), dtype=np.int64)
     order = _byte_order(distinct)
     rank[order] = np.arange(len(distinct))
     # One sort groups the pairs by word, documents ascending within a word; repeats are dropped.
-    pairs = np.sort(rank[_joined(codes)] * max(size, 1) + _joined(docs))
+    pairs = np.sort(rank[dense[_joined(codes)]] * max(size, 1) + _joined(docs))
     pairs = pairs[np.diff(pairs, prepend=-1) != 0]
     doc_offsets = np.zeros(len(distinct) + 1, dtype=np.int64)
     np.cumsum(np.bincount(pairs // max(size, 1), minlength=len(distinct)), out=doc_offsets[1:])
     ordered = [distinct[number] for number in order.tolist()]
     word_offsets = np.zeros(len(ordered) + 1, dtype=np.int64)
-    np.cumsum([len(word) for word in ordered], out=word_offsets[1:])
+    np.cumsum(np.fromiter(map(len, ordered), np.int64, len(ordered)), out=word_offsets[1:])
     return {
         "words": np.frombuffer(b"".join(ordered), dtype=np.uint8),
         "word_offsets": word_offsets,
@@ -88,32 +84,50 @@ def _arrays(papers: PaperTable) -> dict[str, npt.NDArray[Any]]:
     }
 
 
-def _words_of(raw: npt.NDArray[np.uint8], offsets: npt.NDArray[np.int64]) -> list[list[bytes]]:
-    """The words (UTF-8) of each text, given as the texts' bytes and their offsets."""
-    starts = offsets[:-1]
-    # Folded bytes with a NUL before each text (every NUL of the texts is now a space), split
-    # on the NULs and then on the spaces: all in C.
-    marked = np.insert(_ASCII_FOLD[raw], starts, 0).tobytes()
-    per_text = list(map(bytes.split, marked.split(b"\0")[1:]))
-    high = np.concatenate(([0], np.cumsum(raw >= 128, dtype=np.int32)))
-    others = np.flatnonzero(high[offsets[1:]] > high[starts]).tolist()
-    if others:
-        for number, found in zip(others, _folded_words(raw, offsets, others), strict=True):
-            per_text[number] = found
-    return per_text
+def _words_of(
+    raw: npt.NDArray[np.uint8], offsets: npt.NDArray[np.int64]
+) -> tuple[list[bytes], npt.NDArray[np.int64]]:
+    """Every word (UTF-8, repeats included) of the texts given as their bytes and offsets, and
+    the number of the text each word is in."""
+    starts, lengths = offsets[:-1], np.diff(offsets)
+    high = np.concatenate(([0], np.cumsum(raw >= 128, dtype=np.int64)))
+    others = np.flatnonzero(high[offsets[1:]] > high[starts])
+    folded = _ASCII_FOLD[raw]
+    # Texts with non-ASCII characters are blanked here and read by `_folded_words`.
+    folded[np.repeat(high[offsets[1:]] > high[starts], lengths)] = _SPACE
+    found, texts = _split(np.insert(folded, starts, 0))
+    if len(others):
+        more, their_texts = _folded_words(raw, offsets, others)
+        found += more
+        texts = np.concatenate((texts, others[their_texts]))
+    return found, texts
+
+
+def _split(marked: npt.NDArray[np.uint8]) -> tuple[list[bytes], npt.NDArray[np.int64]]:
+    """The words of texts given as folded bytes, each text after a NUL, spaces between words:
+    the words in one C call, the text of each from where the words start (numpy)."""
+    is_text_start = marked == 0
+    in_word = ~is_text_start & (marked != _SPACE)
+    word_starts = np.flatnonzero(in_word & ~np.concatenate(([False], in_word[:-1])))
+    texts = np.cumsum(is_text_start)[word_starts] - 1
+    found = marked.tobytes().replace(b"\0", b" ").split()
+    if len(found) != len(texts):  # only ASCII spaces separate words: a broken invariant
+        raise AssertionError("autocomplete: words and their starts disagree")
+    return found, texts.astype(np.int64)
 
 
 def _folded_words(
-    raw: npt.NDArray[np.uint8], offsets: npt.NDArray[np.int64], numbers: list[int]
-) -> list[list[bytes]]:
-    """`words` of the texts `numbers` (UTF-8), all folded in one call: NUL is a character that
-    NFKC and casefold leave alone and that composes with nothing, so folding the texts joined by
-    NULs equals joining the folded texts. A NUL inside a text becomes a space first (neither is
-    a word character, both stay as they are)."""
+    raw: npt.NDArray[np.uint8], offsets: npt.NDArray[np.int64], numbers: npt.NDArray[np.intp]
+) -> tuple[list[bytes], npt.NDArray[np.int64]]:
+    """`words` of the texts `numbers` (UTF-8), all folded in one call, and the position in
+    `numbers` of the text of each word. NUL is a character that NFKC and casefold leave alone
+    and that composes with nothing, so folding the texts joined by NULs equals joining the
+    folded texts. A NUL inside a text becomes a space first (neither is a word character, both
+    stay as they are)."""
     clean = np.where(raw == 0, _SPACE, raw).astype(np.uint8)
-    joined = b"\0".join(clean[offsets[n] : offsets[n + 1]].tobytes() for n in numbers)
+    joined = b"".join(b"\0" + clean[offsets[n] : offsets[n + 1]].tobytes() for n in numbers)
     marked = fold(joined.decode("utf-8")).translate(_WORD_CHARACTERS).encode("utf-8")
-    return list(map(bytes.split, marked.split(b"\0")))
+    return _split(np.frombuffer(marked, dtype=np.uint8))
 
 
 class _WordCharacters(dict[int, str]):
