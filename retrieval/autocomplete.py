@@ -79,9 +79,8 @@ class Autocomplete:
         by_id, id_count = self._ids_starting(text.lower(), limit)
         if id_count >= limit:
             return [self.papers.entry(doc) for doc in by_id.tolist()]
-        # Fewer than `limit` ids match, so all of them are in `by_id`: the label matches that
-        # are not ids come after them, the first of them only.
-        # Only the first `limit` label matches can be shown once the ids among them are removed.
+        # Fewer than `limit` ids match, so all of them are in `by_id`; the label matches that
+        # are not among them follow. The first `limit` label matches hold enough of those.
         by_label = self._docs_with_words(words(text))[:limit]
         rest = by_label[~np.isin(by_label, by_id)][: limit - id_count]
         return [self.papers.entry(doc) for doc in [*by_id.tolist(), *rest.tolist()]]
