@@ -81,7 +81,7 @@ class Autocomplete:
             return [self.papers.entry(doc) for doc in by_id.tolist()]
         # Fewer than `limit` ids match, so all of them are in `by_id`; the label matches that
         # are not among them follow. The first `limit` label matches hold enough of those.
-        by_label = self._docs_with_words(words(text))[:limit]
+        by_label = self._docs_with_words(words(text), limit)[:limit]
         rest = by_label[~np.isin(by_label, by_id)][: limit - id_count]
         return [self.papers.entry(doc) for doc in [*by_id.tolist(), *rest.tolist()]]
 
@@ -96,10 +96,13 @@ class Autocomplete:
         docs = np.asarray(self.papers.id_order[start:stop], dtype=np.int64)
         return _smallest(docs, limit), stop - start
 
-    def _docs_with_words(self, typed: list[str]) -> IntArray:
-        """Documents (ascending) holding, for every typed word, a word that starts with it."""
+    def _docs_with_words(self, typed: list[str], limit: int) -> IntArray:
+        """Documents (ascending) holding, for every typed word, a word that starts with it; for
+        one typed word, only the first `limit` of them."""
         if not typed:
             return np.zeros(0, np.int64)
+        if len(typed) == 1:
+            return self._first_docs(*self._word_range(typed[0]), limit)
         postings = []
         for word in typed:
             start, stop = self._word_range(word)
@@ -118,6 +121,19 @@ class Autocomplete:
             present[more] = True
             found = found[present[found]]
         return found
+
+    def _first_docs(self, start: int, stop: int, limit: int) -> IntArray:
+        """The first `limit` distinct documents of the postings of words start..stop-1.
+
+        Each word's postings ascend, so those documents are among the first `limit` postings
+        of each word: a short prefix ("a") reads a few postings per word, not the millions of
+        its range (time, and pages of the mapped file)."""
+        offsets = np.frombuffer(self._doc_offsets, np.int64)[start : stop + 1]
+        firsts, counts = offsets[:-1], np.minimum(np.diff(offsets), limit)
+        # Positions firsts[w] + 0..counts[w]-1 for every word w, without a Python loop.
+        within = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+        heads = self._docs[np.repeat(firsts, counts) + within]
+        return self._distinct(heads, stop - start == 1)[:limit]
 
     def _word_range(self, word: str) -> tuple[int, int]:
         """The sorted words starting with `word`: one contiguous range."""
