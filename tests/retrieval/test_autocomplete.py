@@ -10,6 +10,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from retrieval import ids
 from retrieval.autocomplete import Autocomplete
 from retrieval.autocomplete_build import build_autocomplete
 from retrieval.paper_table import PaperTable
@@ -77,6 +78,15 @@ def table_of(entries: list[tuple[str, str]]) -> PaperTable:
     ids = [paper_id for paper_id, _ in entries]
     labels = [label for _, label in entries]
     return PaperTable.build(ids, labels, list(range(1, len(ids) + 1)), [[]] * len(ids), [])
+
+
+@given(st.text(), st.integers(0, 10**9))
+def test_stored_ids_are_lowercase_so_sorted_ids_answer_lowercased_prefixes(
+    name: str, number: int
+) -> None:
+    # Id prefixes are looked up in the paper table's sorted ids, which LabelIndex lowercased.
+    paper_id = ids.paper_id(ids.collection_slug(name), number)
+    assert paper_id == paper_id.lower()
 
 
 def test_id_prefix_comes_first() -> None:
