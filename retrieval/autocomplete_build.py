@@ -4,11 +4,10 @@ Papers are read a slice at a time, as the table's UTF-8 bytes (no string per pap
 label or id (most of them) is folded by one numpy table lookup over the whole slice (NFKC leaves
 ASCII alone and casefold lowers it; every non-word byte becomes a space) and split in C; the
 others are decoded together, folded as `autocomplete.words` folds them, and split where `WORD`
-does not match. Each distinct word gets a number
-in one dict (`setdefault` mapped over a slice, in C); the distinct words are ordered by their
-UTF-8 bytes with numpy, and the (word, document) pairs deduplicated and grouped by one numpy
-sort of int64 keys. Slices keep each hold of the GIL short, so a serving process that builds
-while catching up keeps answering.
+does not match. Each distinct word gets a number in one dict (`setdefault` mapped over a slice,
+in C); the distinct words are ordered by their UTF-8 bytes with numpy, and the (word, document)
+pairs deduplicated and grouped by one numpy sort of int64 keys. Slices keep each hold of the
+GIL short, so a serving process that builds while catching up keeps answering.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from retrieval.paper_table import PaperTable
 _SLICE = 8192
 _SPACE = ord(" ")
 # An ASCII byte as `words` sees it: a word character lowered, any other a space. Bytes of
-# non-ASCII characters are left alone: texts holding them take the `words` path.
+# non-ASCII characters are left alone: texts holding them are read by `_folded_words`.
 _ASCII_FOLD = np.array(
     [
         ord(chr(byte).lower()) if byte < 128 and WORD.fullmatch(chr(byte)) else _SPACE
