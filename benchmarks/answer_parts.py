@@ -80,8 +80,10 @@ async def measure(db: Path, texts: list[str], limit: int) -> dict[str, list[floa
 
 
 def _warming(corpus: Any) -> bool:
-    """The autocomplete index or the sentence table is still being built."""
-    return not corpus.labels_ready or corpus.sentences.table.size < corpus.index.size
+    """The autocomplete index (older trees build it after open) or the sentence table is still
+    being built."""
+    building = not getattr(corpus, "labels_ready", True)
+    return building or corpus.sentences.table.size < corpus.index.size
 
 
 def main() -> int:

@@ -7,7 +7,8 @@ JSONL file, then runs `python -m bot ingest FILE` (this interpreter, this checko
 on PYTHONPATH, so a git worktree measures its own code) into a fresh database with the list
 limits raised to fit it (PAPERBOT_MAX_LIST_PAPERS, PAPERBOT_MAX_LIST_FILE_BYTES: what a user
 loading such a file sets). Memory is the summed RSS of paperbot and its worker processes,
-sampled every 0.2 s from /proc; the progress lines split the run into phases. The time includes
+sampled every 0.2 s from /proc, beside the CPU seconds they used (steadier than wall time on a
+shared machine); the progress lines split the run into phases. The time includes
 building and writing the index. Issue 10's ingest target is judged at 1M by the rule below.
 """
 
@@ -48,8 +49,10 @@ def write_single_file(data: Path, size: int, work: Path) -> Path:
     return path
 
 
-def tree_rss_mb(root: int) -> float:
-    """Summed RSS of `root` and its descendants (children found through /proc/*/stat)."""
+def tree_usage(root: int, cpu_seen: dict[int, float]) -> tuple[float, float]:
+    """Summed RSS (MB) of `root` and its descendants (children found through /proc/*/stat), and
+    the CPU seconds the tree has used so far: each process's last sampled user + system time is
+    kept in `cpu_seen`, so workers that have exited still count."""
     parents: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -66,13 +69,17 @@ def tree_rss_mb(root: int) -> float:
                 family.add(pid)
                 frontier.append(pid)
     total = 0
+    ticks = os.sysconf("SC_CLK_TCK")
     for pid in family:
         try:
             with open(f"/proc/{pid}/statm") as file:
                 total += int(file.read().split()[1])
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            # utime and stime: fields 14 and 15 of stat, 12 and 13 after the command name.
+            cpu_seen[pid] = (int(fields[11]) + int(fields[12])) / ticks
         except OSError:
             continue
-    return total * os.sysconf("SC_PAGE_SIZE") / 1e6
+    return total * os.sysconf("SC_PAGE_SIZE") / 1e6, sum(cpu_seen.values())
 
 
 def read_lines(
@@ -130,24 +137,38 @@ def main() -> int:
     lines: list[tuple[float, str]] = []
     reader = threading.Thread(target=read_lines, args=(process, started, lines), daemon=True)
     reader.start()
-    samples: list[tuple[float, float]] = []
+    samples: list[tuple[float, float, float]] = []  # (time, RSS MB, CPU seconds so far)
+    cpu_seen: dict[int, float] = {}
     while process.poll() is None:
-        samples.append((time.perf_counter() - started, tree_rss_mb(process.pid)))
+        rss, cpu = tree_usage(process.pid, cpu_seen)
+        samples.append((time.perf_counter() - started, rss, cpu))
         time.sleep(0.2)
     seconds = time.perf_counter() - started
     reader.join(timeout=5)
-    peak = max((rss for _, rss in samples), default=0.0)
+    peak = max((rss for _, rss, _ in samples), default=0.0)
+    cpu_total = max((cpu for _, _, cpu in samples), default=0.0)
     m = {"seconds": seconds, "peak_rss_mb": peak, "exit": process.returncode}
     print(lines[-1][1] if lines else "(no output)")
     print(f"\n**{args.size:,} abstracts in one file** ({source.stat().st_size / 1e6:,.0f} MB),")
     print(f"load average {os.getloadavg()[0]:.2f}\n")
-    print("| seconds | papers/s | peak RSS MB (process tree) | exit |\n|---|---|---|---|")
-    print(f"| {seconds:.1f} | {args.size / seconds:,.0f} | {peak:,.0f} | {process.returncode} |\n")
-    print("| phase (ends at the last progress line of its kind) | seconds | peak RSS MB |")
-    print("|---|---|---|")
+    # CPU seconds beside wall seconds: on a shared machine the wall time moves with the load,
+    # the CPU time much less.
+    print("| seconds | papers/s | peak RSS MB (process tree) | CPU s (process tree) | exit |")
+    print("|---|---|---|---|---|")
+    print(
+        f"| {seconds:.1f} | {args.size / seconds:,.0f} | {peak:,.0f} | {cpu_total:,.1f} "
+        f"| {process.returncode} |\n"
+    )
+    print("| phase (ends at the last progress line of its kind) | seconds | peak RSS MB | CPU s |")
+    print("|---|---|---|---|")
     for name, start, end in phases(lines, seconds):
-        inside = [rss for at, rss in samples if start <= at <= end]
-        print(f"| {name} | {end - start:.1f} | {max(inside, default=0.0):,.0f} |")
+        inside = [(rss, cpu) for at, rss, cpu in samples if start <= at <= end]
+        before = [cpu for at, _, cpu in samples if at < start]
+        used = max((cpu for _, cpu in inside), default=0.0) - max(before, default=0.0)
+        print(
+            f"| {name} | {end - start:.1f} | {max((r for r, _ in inside), default=0.0):,.0f} "
+            f"| {used:,.1f} |"
+        )
     print()
     print("| target | rule | verdict |\n|---|---|---|")
     for name, rule, applies in TARGETS:

@@ -6,10 +6,11 @@ stays free, lag p99 < 100 ms during the update).
 Copies the database (and its index folder) to a temporary folder, opens `Engine` on the copy in
 this process as `paperbot run` does, and samples the loop every 10 ms (how late each 10 ms sleep
 wakes up). Then `paperbot ingest` adds a one-paper list from another process, and the engine
-catches up (`LiveCorpus.catch_up`, what the follower task calls on a notification or a poll),
-including the autocomplete warm-up that follows in a worker thread and the freeing of the
-replaced snapshot after its grace period. Lag is reported for the
-update and judged by the rule below.
+catches up (`LiveCorpus.catch_up`, what the follower task calls on a notification or a poll:
+the new snapshot maps the index, paper table and autocomplete the ingester saved), then frees
+the replaced snapshot after its grace period. In older trees (`--code`-less runs of an earlier
+checkout) autocomplete was built in a worker thread after the catch-up, and that is waited for
+too. Lag is reported for the update and judged by the rule below.
 """
 
 from __future__ import annotations
@@ -74,10 +75,10 @@ async def measure(db: Path) -> dict[str, float]:
         started = time.perf_counter()
         changed = await engine.live.catch_up()
         catch_up_s = time.perf_counter() - started
-        while not engine.corpus.labels_ready:  # noqa: ASYNC110 - a property, not an event
+        # Older trees built autocomplete in the background after the catch-up (`labels_ready`).
+        while not getattr(engine.corpus, "labels_ready", True):  # noqa: ASYNC110 - a property
             await asyncio.sleep(0.05)
         update_s = time.perf_counter() - started
-        # (the autocomplete warm-up of the new snapshot)
         # Freeing the replaced snapshot (retrieval/reclaim.py) happens after a grace period.
         await asyncio.sleep(reclaim.GRACE_SECONDS + 3)
         sampler.on = False

@@ -94,7 +94,8 @@ async def catch_up(code: Path, source: Path, work: Path, own_index: bool) -> tup
     )
     async with await Engine.open(settings, ingest_seeds=False) as running:
         await rankings(running)
-        while not running.corpus.labels_ready:  # noqa: ASYNC110 (a bot done starting up)
+        # A bot done starting up (older trees built autocomplete in the background).
+        while not getattr(running.corpus, "labels_ready", True):  # noqa: ASYNC110 - a property
             await asyncio.sleep(0.1)
         cli_ingest(code, db, one_paper_list(work, "catchup"), index_dir)
         started = time.perf_counter()

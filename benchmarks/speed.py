@@ -81,6 +81,7 @@ def bm25_parameters() -> Any:
 def paperbot_systems(tokens: list[list[str]], base: list[Any]) -> list[System]:
     from retrieval import text as analysis
     from retrieval.acronyms import AcronymTable
+    from retrieval.autocomplete_build import build_autocomplete
     from retrieval.index import BM25Index
     from retrieval.models import ParsedQuery
     from retrieval.paper_table import PaperTable
@@ -105,11 +106,13 @@ def paperbot_systems(tokens: list[list[str]], base: list[Any]) -> list[System]:
             counts[pair] = counts.get(pair, 0) + copies
     rows = sorted((acronym, long, n) for (acronym, long), n in counts.items())
     acronyms = AcronymTable.build(rows, analysis.analyze)
+    papers = PaperTable.build([], [], [], [], [])
     corpus = Corpus(
         index=index,
         collections={},
         acronyms=acronyms,
-        papers=PaperTable.build([], [], [], [], []),
+        papers=papers,
+        autocomplete=build_autocomplete(papers),
         generation=1,
     )
     # Engine.rank_text's options for depth 10: the first max_results are what ask() shows.

@@ -1,17 +1,18 @@
-"""The in-memory corpus: one immutable snapshot of the index, collections, acronyms and labels.
+"""The in-memory corpus: one immutable snapshot of the index, collections, acronyms, papers and
+their autocomplete.
 
-`load_corpus` assembles a snapshot from the store: when the saved index and paper table carry
-the store's current stamp it maps them (no per-paper Python objects); otherwise its index comes
-from `corpus_index` (the saved one, or the previous one extended by the papers added since) and
-its paper table from `corpus_papers`. The engine swaps a new snapshot in with one assignment, so
-a question sees the old corpus or the new one, never a mix. Its sentence table (excerpts without
-re-analysis, `corpus_sentences`) starts as the saved one and is completed in the background.
+`load_corpus` assembles a snapshot from the store: when the saved index, paper table and
+autocomplete carry the store's current stamp it maps them (no per-paper Python objects);
+otherwise its index comes from `corpus_index` (the saved one, or the previous one extended by
+the papers added since) and its paper table and autocomplete from `corpus_papers`. The engine
+swaps a new snapshot in with one assignment, so a question sees the old corpus or the new one,
+never a mix. Its sentence table (excerpts without re-analysis, `corpus_sentences`) starts as
+the saved one and is completed in the background.
 """
 
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,9 +24,9 @@ import numpy as np
 from retrieval import reclaim, sentence_hits, topk
 from retrieval import text as analysis
 from retrieval.acronyms import AcronymTable
-from retrieval.autocomplete import LabelIndex
+from retrieval.autocomplete import Autocomplete
 from retrieval.corpus_index import current_index
-from retrieval.corpus_papers import built_papers, papers_stamp, saved_corpus
+from retrieval.corpus_papers import built_papers, corpus_autocomplete, papers_stamp, saved_corpus
 from retrieval.corpus_sentences import (
     CorpusSentences,
     SentenceCompletion,
@@ -47,30 +48,19 @@ class Corpus:
     """An immutable snapshot: the engine swaps in a new one after ingest, never edits this one.
 
     Documents are numbered 0..size-1 in store-key order; `index.keys[doc]` is the store key,
-    `papers` the id and label of each document (`papers.doc_of(id)` the other way).
+    `papers` the id and label of each document (`papers.doc_of(id)` the other way),
+    `autocomplete` the prefix lookups over their ids and label words.
     """
 
     index: BM25Index
     collections: dict[str, tuple[str, BoolArray]]
     acronyms: AcronymTable
     papers: PaperTable
+    autocomplete: Autocomplete
     generation: int
     sentences: CorpusSentences = field(
         default_factory=lambda: CorpusSentences(SentenceTable.empty())
     )
-
-    @cached_property
-    def labels(self) -> LabelIndex:
-        """Autocomplete over the papers' (id, label) entries, built on first use.
-
-        Seconds at 100k papers, so the engine builds it in the background after a corpus is
-        installed, and autocomplete does without it until then (`labels_ready`).
-        """
-        return LabelIndex(self.papers.entries())
-
-    @property
-    def labels_ready(self) -> bool:
-        return "labels" in self.__dict__
 
     @cached_property
     def terms_by_initial(self) -> dict[str, list[str]]:
@@ -120,7 +110,8 @@ async def load_corpus(
     """The store's current corpus: the saved index and paper table when both carry the store's
     current stamp (mapped, nothing per paper is read); otherwise the index is the saved one,
     `previous` (or the saved index) extended by the papers added since, or rebuilt, and the
-    paper table is built from the store and saved for the next open. The sentence table is
+    paper table is built from the store and saved for the next open. The autocomplete is the
+    saved one of this stamp, else built from the paper table and saved. The sentence table is
     what of the saved one (or of `earlier_sentences`) still fits: `LiveCorpus` completes it."""
     generation = await store.generation()
     stamp = await papers_stamp(store, generation)
@@ -131,12 +122,13 @@ async def load_corpus(
         rows = await store.index_rows(with_terms=False)
         index, indexed = await current_index(store, params, index_dir, generation, rows, previous)
         papers = await built_papers(store, index_dir, stamp, indexed)
+    autocomplete = await asyncio.to_thread(corpus_autocomplete, index_dir, stamp, papers)
     sentences = await asyncio.to_thread(saved_sentences, index_dir, index, earlier_sentences)
     acronyms = await asyncio.to_thread(
         AcronymTable.build, await store.acronym_table(), analysis.analyze
     )
     collections = await store.collections()
-    corpus = assemble_corpus(index, papers, collections, acronyms, generation)
+    corpus = assemble_corpus(index, papers, autocomplete, collections, acronyms, generation)
     corpus.sentences.table = sentences
     return corpus
 
@@ -144,6 +136,7 @@ async def load_corpus(
 def assemble_corpus(
     index: BM25Index,
     papers: PaperTable,
+    autocomplete: Autocomplete,
     collections: Sequence[CollectionInfo],
     acronyms: AcronymTable,
     generation: int,
@@ -155,13 +148,14 @@ def assemble_corpus(
         collections={info.slug: (info.name, papers.mask(info.slug)) for info in collections},
         acronyms=acronyms,
         papers=papers,
+        autocomplete=autocomplete,
         generation=generation,
     )
 
 
 class LiveCorpus:
     """The current snapshot, replaced whole after a change (one assignment, so a question sees
-    the old corpus or the new one, never a mix); autocomplete warms in a worker thread."""
+    the old corpus or the new one, never a mix); the top-k kernel warms in a worker thread."""
 
     def __init__(
         self,
@@ -178,7 +172,7 @@ class LiveCorpus:
         self._background: set[asyncio.Task[object]] = set()
         self._reclaiming: set[asyncio.Task[None]] = set()
         self._refreshing = asyncio.Lock()
-        # A serving process warms each snapshot (kernel, autocomplete) in the background; a
+        # A serving process warms each snapshot (the top-k kernel) in the background; a
         # one-shot command (`paperbot ingest`) would only wait for that work at close.
         self._warm_snapshots = warm
         self._sentences = SentenceCompletion(store, index_dir, workers=pool_workers(serving=warm))
@@ -280,31 +274,9 @@ class LiveCorpus:
 
 
 def _warm_up(corpus: Corpus) -> None:
-    """Off the answer path: load (or compile) the top-k and sentence-hit kernels, then build
-    the autocomplete index, so the first question and the first keystroke are not the slow ones.
-
-    The snapshot's objects (hundreds of thousands of ids, labels, autocomplete pairs) live
-    until the next change. A full collection of the cyclic collector walks every tracked object
-    while holding the GIL, which stalled the event loop for hundreds of milliseconds: the
-    snapshot is frozen out of the collector's reach, and collection waits while the
-    autocomplete index (over a million small tuples, none in a cycle) is built.
-    """
+    """Off the answer path: load (or compile) the top-k kernel with one tiny search, and the
+    sentence-hit kernel, so the first question is not the slow one."""
     index = corpus.index
-    _freeze()
-    gc.disable()
-    try:
-        if index.size and len(index.terms):
-            topk.search([index.postings_list(0, 1.0)], index.size, None, 1)
-        sentence_hits.warm()
-        _ = corpus.labels
-    finally:
-        _freeze()
-        gc.enable()
-
-
-def _freeze() -> None:
-    # No collection first: with collection paused, the young generation holds the whole new
-    # autocomplete index, and walking it stalled the loop for 650 ms. Cyclic garbage alive at
-    # this instant is frozen with the rest and never freed: a leak bounded by what is garbage
-    # at one instant, once per corpus change (not measured).
-    gc.freeze()
+    if index.size and len(index.terms):
+        topk.search([index.postings_list(0, 1.0)], index.size, None, 1)
+    sentence_hits.warm()

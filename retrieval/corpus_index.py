@@ -4,8 +4,10 @@ added since, or a full rebuild, in that order of preference.
 A full rebuild re-reads and re-splits every stored paper's terms (about ten seconds at 100k
 papers), so after an ingest the index is extended instead: the store hands out keys in ascending
 order, so an index whose keys are the first keys of the store holds exactly those papers, and
-only the rest need reading (`retrieval.index_append`, equal to a fresh build). Whatever is not
-the saved index is saved, stamped with the generation and analyzer version, for the next process.
+only the rest need reading (the earlier index is the build's first chunk, equal to a fresh
+build). Either way the terms are read and added TERMS_CHUNK papers at a time
+(`retrieval.index_build`), so memory stays close to the index's own size. Whatever is not the
+saved index is saved, stamped with the generation and analyzer version, for the next process.
 """
 
 from __future__ import annotations
@@ -19,11 +21,17 @@ import numpy as np
 
 from retrieval import index_files
 from retrieval import text as analysis
+from retrieval.errors import StoreError
 from retrieval.index import BM25Index, BM25Params
-from retrieval.index_append import append_documents
+from retrieval.index_build import IndexBuilder
 from retrieval.stores.protocol import IndexRow, Store
 
 log = logging.getLogger(__name__)
+
+# Papers whose stored terms are read and numbered at a time: their strings and token lists
+# (~10 KB a paper while numbered) stay ~200 MB however big the corpus; the built index is the
+# same for any chunk size.
+TERMS_CHUNK = 20_000
 
 
 def index_path(index_dir: Path) -> Path:
@@ -51,16 +59,27 @@ async def current_index(
         return index, rows
     index = await _extended(store, params, path, rows, previous)
     if index is None:
-        rows = await store.index_rows()
-        # A generator: one paper's term list at a time, not all of them (gigabytes at 1M).
-        documents = (row.terms.split() for row in rows)
-        keys = [row.key for row in rows]
-        index = await asyncio.to_thread(BM25Index.build, documents, keys, params)
+        index = await _built(store, params, None, rows)
+    if index is None:
+        # The stored papers are not those of `rows`: papers are only ever added, so this is a
+        # store changed from outside paperbot between the two reads. Once more, from new rows.
+        rows = await store.index_rows(with_terms=False)
+        index = await _built(store, params, None, rows)
+    if index is None:
+        raise StoreError(
+            "the database's papers changed while the index was being built; "
+            "make sure only paperbot writes to it, then start again"
+        )
     try:
         await asyncio.to_thread(_save, index, path, stamp)
     except OSError as error:
         log.warning("could not save the index to %s (%s); it will be rebuilt", path, error)
-    return index, rows
+        return index, rows
+    # The saved copy, mapped, replaces the built one: its pages are the files' (shared with
+    # every process that maps them, read when used), not ~1.6 GB of this process's memory at
+    # a million papers for as long as the snapshot lives.
+    mapped = await asyncio.to_thread(BM25Index.load, path, stamp, params)
+    return (index if mapped is None else mapped), rows
 
 
 async def _extended(
@@ -79,18 +98,35 @@ async def _extended(
         base = saved if saved is not None and _holds_prefix(saved, rows) else None
     if base is None:
         return None
-    fresh = rows[base.size :]
-    if not fresh:
+    if base.size == len(rows):
         return base  # a change that left the indexed text alone (e.g. a membership)
-    after = int(base.keys[-1]) if base.size else 0
-    # Papers committed after `rows` was read are left for the next refresh, so the index and
-    # `rows` (collections, ids) describe the same papers.
-    added = (await store.index_rows(after_key=after))[: len(fresh)]
-    if [row.key for row in added] != [row.key for row in fresh]:
-        return None
-    documents = (row.terms.split() for row in added)
-    keys = [row.key for row in added]
-    return await asyncio.to_thread(append_documents, base, documents, keys)
+    return await _built(store, params, base, rows[base.size :])
+
+
+async def _built(
+    store: Store, params: BM25Params, base: BM25Index | None, fresh: Sequence[IndexRow]
+) -> BM25Index | None:
+    """`base` (or nothing) plus the stored terms of the papers `fresh`, read and added
+    TERMS_CHUNK papers at a time; None if the papers stored after `base` are not `fresh`."""
+    builder = IndexBuilder(base)
+    after = int(base.keys[-1]) if base is not None and base.size else 0
+    done = 0
+    while done < len(fresh):
+        # Papers committed after `fresh` was read are left for the next refresh, so the index
+        # and the rows (collections, ids) describe the same papers.
+        limit = min(TERMS_CHUNK, len(fresh) - done)
+        chunk = await store.index_terms(after_key=after, limit=limit)
+        keys = [key for key, _ in chunk]
+        if not keys or keys != [row.key for row in fresh[done : done + len(keys)]]:
+            return None
+        await asyncio.to_thread(builder.add, (terms.split() for _, terms in chunk), keys)
+        del chunk
+        after, done = keys[-1], done + len(keys)
+    return await asyncio.to_thread(_finished, builder, params)
+
+
+def _finished(builder: IndexBuilder, params: BM25Params) -> BM25Index:
+    return BM25Index.from_arrays(builder.arrays(), params)
 
 
 def _holds_prefix(index: BM25Index, rows: Sequence[IndexRow], *, whole: bool = False) -> bool:

@@ -1,5 +1,6 @@
-"""The paper table of the store's current corpus: the saved one when it carries the store's
-current stamp, else built from the store's rows and labels and saved for the next open.
+"""The paper table of the store's current corpus and its autocomplete: the saved ones when they
+carry the store's current stamp, else built (the table from the store's rows and labels, the
+autocomplete from the table) and saved for the next open.
 
 The stamp is the corpus generation (bumped by every committed ingest or membership change), the
 analyzer version (as the index's) and the labeler version: re-deriving labels after a labeler
@@ -19,6 +20,8 @@ from typing import Any
 import numpy as np
 
 from retrieval import text as analysis
+from retrieval.autocomplete import Autocomplete
+from retrieval.autocomplete_build import build_autocomplete
 from retrieval.corpus_index import index_path
 from retrieval.index import BM25Index, BM25Params
 from retrieval.paper_table import PaperTable
@@ -30,6 +33,11 @@ log = logging.getLogger(__name__)
 def papers_path(index_dir: Path) -> Path:
     """The saved paper table's folder inside `PAPERBOT_INDEX_DIR`, beside the index's."""
     return index_dir / "papers"
+
+
+def autocomplete_path(index_dir: Path) -> Path:
+    """The saved autocomplete's folder inside `PAPERBOT_INDEX_DIR`, beside the paper table's."""
+    return index_dir / "autocomplete"
 
 
 async def papers_stamp(store: Store, generation: int) -> dict[str, Any]:
@@ -82,3 +90,23 @@ def _table(rows: Sequence[IndexRow], labels: Sequence[tuple[str, str]]) -> Paper
         [row.slugs for row in rows],
         slugs,
     )
+
+
+def corpus_autocomplete(index_dir: Path, stamp: dict[str, Any], papers: PaperTable) -> Autocomplete:
+    """The autocomplete of `papers`: the saved one when written for `stamp` and these documents,
+    else built from the table and saved (seconds at a million papers; run it in a thread).
+
+    What was built is returned mapped from the saved files, so the process that built it shares
+    its pages with every other process rather than keeping a private copy.
+    """
+    path = autocomplete_path(index_dir)
+    saved = Autocomplete.load(path, stamp, papers)
+    if saved is not None:
+        return saved
+    built = build_autocomplete(papers)
+    try:
+        built.save(path, stamp)
+    except OSError as error:
+        log.warning("could not save autocomplete to %s (%s); it will be rebuilt", path, error)
+        return built
+    return Autocomplete.load(path, stamp, papers) or built

@@ -10,7 +10,6 @@ indexes are memory-mapped directories (index_files.py).
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ import numpy.typing as npt
 from retrieval import index_files
 from retrieval.bm25_reference import idf_table
 from retrieval.impacts import compute_impacts, term_maxima
+from retrieval.index_build import IndexArrays, IndexBuilder
 from retrieval.topk import Postings
 
 FloatArray = npt.NDArray[np.float64]
@@ -47,27 +47,6 @@ class Scores:
 
     values: FloatArray
     matched: BoolArray
-
-
-def number_tokens(
-    documents: Iterable[Sequence[str]], keys: Sequence[int], term_ids: dict[str, int]
-) -> tuple[npt.NDArray[np.int32], IntArray]:
-    """Every document's tokens as term numbers, end to end, and each document's length.
-
-    New terms are added to `term_ids` with the next numbers, in order of first occurrence (as
-    rank-bm25 fills its dictionaries): `len(term_ids)` is evaluated before setdefault inserts.
-    """
-    number_of = term_ids.setdefault
-    flat = array("i")
-    lengths = array("q")
-    for tokens in documents:
-        flat.fromlist([number_of(token, len(term_ids)) for token in tokens])
-        lengths.append(len(tokens))
-    doc_len = np.array(lengths, dtype=np.int64)
-    if len(doc_len) != len(keys):
-        raise ValueError(f"{len(doc_len)} documents but {len(keys)} keys")
-    numbers = np.frombuffer(flat, dtype=np.int32) if flat else np.zeros(0, np.int32)
-    return numbers, doc_len
 
 
 class BM25Index:
@@ -137,36 +116,26 @@ class BM25Index:
     ) -> BM25Index:
         """Index token lists; `keys[i]` identifies `documents[i]` to the caller.
 
-        `documents` may be a generator: only one document's tokens need exist at a time, and
-        each token then costs 4 bytes (an int32 term number) until the postings are sorted.
+        `documents` may be a generator: only a batch of tokens need exist at a time, and each
+        token then costs 4 bytes (an int32 term number) until the postings are sorted. A corpus
+        too big for that is built a chunk at a time with `index_build.IndexBuilder`.
         """
-        term_ids: dict[str, int] = {}
-        token_terms, doc_len = number_tokens(documents, keys, term_ids)
-        width = max(len(doc_len), 1)
-        # One in-place sort groups tokens by (term, document); run lengths are the term
-        # frequencies.
-        pair = token_terms.astype(np.int64)
-        pair *= width
-        pair += np.repeat(np.arange(len(doc_len), dtype=np.int32), doc_len)
-        pair.sort()
-        first = np.ones(len(pair), dtype=np.bool_)
-        np.not_equal(pair[1:], pair[:-1], out=first[1:])
-        starts = np.flatnonzero(first)
-        del first
-        tf = np.diff(starts, append=len(pair))
-        pairs = pair[starts]
-        del pair, starts
-        offsets = np.zeros(len(term_ids) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(pairs // width, minlength=len(term_ids)), out=offsets[1:])
+        builder = IndexBuilder()
+        builder.add(documents, keys)
+        return cls.from_arrays(builder.arrays(), params)
+
+    @classmethod
+    def from_arrays(cls, arrays: IndexArrays, params: BM25Params) -> BM25Index:
+        """The index of built arrays; IDF, norms and impacts are computed here."""
         return cls(
-            terms=list(term_ids),
-            offsets=offsets,
-            postings_docs=(pairs % width).astype(np.int32),
-            postings_tf=tf.astype(np.int32),
-            doc_len=doc_len,
-            keys=np.asarray(keys, dtype=np.int64),
+            terms=arrays.terms,
+            offsets=arrays.offsets,
+            postings_docs=arrays.postings_docs,
+            postings_tf=arrays.postings_tf,
+            doc_len=arrays.doc_len,
+            keys=arrays.keys,
             params=params,
-            forward=token_terms,
+            forward=arrays.forward,
         )
 
     # -- querying ------------------------------------------------------------------------------

@@ -28,8 +28,9 @@ class PaperTable:
 
     def __init__(self, arrays: dict[str, npt.NDArray[Any]], slugs: Sequence[str]) -> None:
         self._ids = arrays["ids"]
-        self._sorted_ids = arrays["sorted_ids"]
-        self._id_order = arrays["id_order"]
+        # The ids in byte order and the document of each: id lookups and id-prefix ranges.
+        self.sorted_ids: npt.NDArray[np.bytes_] = arrays["sorted_ids"]
+        self.id_order: npt.NDArray[np.int64] = arrays["id_order"]
         self._labels = arrays["labels"]
         self._label_offsets = arrays["label_offsets"]
         self.keys: npt.NDArray[np.int64] = arrays["keys"]
@@ -94,11 +95,11 @@ class PaperTable:
             wanted = paper_id.encode("utf-8")
         except UnicodeEncodeError:
             return None  # a lone surrogate: no stored id (valid UTF-8) equals it
-        if not wanted or len(wanted) > self._sorted_ids.dtype.itemsize or b"\0" in wanted:
+        if not wanted or len(wanted) > self.sorted_ids.dtype.itemsize or b"\0" in wanted:
             return None  # fixed-width bytes cannot hold it, so no stored id equals it
-        place = int(np.searchsorted(self._sorted_ids, wanted))
-        if place < len(self._sorted_ids) and bytes(self._sorted_ids[place]) == wanted:
-            return int(self._id_order[place])
+        place = int(np.searchsorted(self.sorted_ids, wanted))
+        if place < len(self.sorted_ids) and bytes(self.sorted_ids[place]) == wanted:
+            return int(self.id_order[place])
         return None
 
     def mask(self, slug: str) -> BoolArray:
@@ -128,6 +129,25 @@ class PaperTable:
             for paper_id, begin, end in zip(ids, offsets, offsets[1:], strict=False)
         ]
 
+    def id_bytes(
+        self, start: int, stop: int
+    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+        """The UTF-8 bytes of the ids of documents start..stop-1 and each one's offsets into
+        them (n + 1, from 0); an id is padded with NULs to the table's id width."""
+        ids = np.ascontiguousarray(self._ids[start:stop])
+        width = ids.dtype.itemsize
+        return ids.view(np.uint8), np.arange(len(ids) + 1, dtype=np.int64) * width
+
+    def label_bytes(
+        self, start: int, stop: int
+    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+        """The UTF-8 bytes of the labels of documents start..stop-1 and each one's offsets into
+        them (n + 1, from 0): no Python string per label."""
+        offsets = np.asarray(self._label_offsets[start : stop + 1], dtype=np.int64)
+        if not len(offsets):
+            return np.zeros(0, np.uint8), np.zeros(1, np.int64)
+        return np.asarray(self._labels[offsets[0] : offsets[-1]]), offsets - offsets[0]
+
     def __iter__(self) -> Iterator[tuple[str, str]]:
         step = 65_536
         for start in range(0, len(self), step):
@@ -139,8 +159,8 @@ class PaperTable:
         """Write the table directory `path` atomically (see index_files)."""
         arrays: dict[str, npt.NDArray[Any]] = {
             "ids": self._ids,
-            "sorted_ids": self._sorted_ids,
-            "id_order": self._id_order,
+            "sorted_ids": self.sorted_ids,
+            "id_order": self.id_order,
             "labels": self._labels,
             "label_offsets": self._label_offsets,
             "keys": self.keys,

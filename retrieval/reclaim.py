@@ -1,11 +1,12 @@
 """Freeing a replaced corpus snapshot a slice at a time, off the event loop.
 
-A snapshot holds hundreds of thousands of small objects (ids, labels, autocomplete pairs).
-Dropping the last reference frees them in one C call that holds the GIL, which stalled the event
-loop for over half a second at 100k papers. A replaced snapshot is handed here instead: after a
-grace period, if nothing else refers to it any more (a question in flight holds its own
-reference), its big containers are emptied a slice at a time in a worker thread, so the loop gets
-the GIL between slices. If something still refers to it, it is left to be freed as usual.
+A snapshot can hold hundreds of thousands of small objects (e.g. the numbers in its ids, for
+suggesting real ones). Dropping the last reference frees them in one C call that holds the GIL,
+which stalled the event loop for over half a second at 100k papers. A replaced snapshot is
+handed here instead: after a grace period, if nothing else refers to it any more (a question in
+flight holds its own reference), its big containers are emptied a slice at a time in a worker
+thread, so the loop gets the GIL between slices. If something still refers to it, it is left
+to be freed as usual.
 """
 
 from __future__ import annotations
@@ -13,8 +14,6 @@ from __future__ import annotations
 import asyncio
 import sys
 from typing import Any
-
-from retrieval.autocomplete import LabelIndex
 
 GRACE_SECONDS = 5.0
 _SLICE = 4096
@@ -48,11 +47,5 @@ def _dismantle(box: list[Any], keep: Any) -> None:
 
 
 def _containers(snapshot: Any) -> list[Any]:
-    """The snapshot's per-paper lists and dicts, its autocomplete index's included."""
-    found: list[Any] = []
-    for value in vars(snapshot).values():
-        if isinstance(value, list | dict):
-            found.append(value)
-        elif isinstance(value, LabelIndex):
-            found.extend(v for v in vars(value).values() if isinstance(v, list | dict))
-    return found
+    """The snapshot's per-paper lists and dicts."""
+    return [value for value in vars(snapshot).values() if isinstance(value, list | dict)]

@@ -13,12 +13,7 @@ def suggest_papers(
     corpus: Corpus, text: str, limit: int, options: RankOptions
 ) -> list[tuple[str, str]]:
     """(paper id, label) pairs for what has been typed so far, at most `limit`."""
-    if corpus.labels_ready:
-        found = corpus.labels.suggest(text, limit)
-    else:
-        # Still building after a start or an ingest: exact ids now, prefixes a moment later.
-        doc = corpus.papers.doc_of(paper_key(text) or "")
-        found = [] if doc is None else [corpus.papers.entry(doc)]
+    found = corpus.autocomplete.suggest(text, limit)
     exact = corpus.papers.doc_of(paper_key(text) or "")
     if exact is not None and corpus.papers.entry(exact) not in found:
         # A typed id in any form ("ICML2026-07") is the first choice, whatever the prefixes say.
@@ -45,6 +40,4 @@ def closest_ids(corpus: Corpus, typed: str, limit: int = 3) -> list[str]:
             wanted = int(number)
             nearest = sorted(numbers, key=lambda n: (abs(n - wanted), n))[:limit]
             return [f"{slug}-{n}" for n in nearest]
-    if not corpus.labels_ready:
-        return []
-    return [paper_id for paper_id, _ in corpus.labels.suggest(typed[:100], limit)]
+    return [paper_id for paper_id, _ in corpus.autocomplete.suggest(typed[:100], limit)]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from retrieval.labels.words import (
     GENERIC,
+    KNOWN_NAMES,
     TYPES,
     acronym_start,
     is_acronym,
@@ -36,6 +37,8 @@ _NOT_ARTIFACT = re.compile(
     r"|curse|collapse|illusion|puzzle)(?: (?:of|for|in) [\w\- ]{1,60})?$",
     re.IGNORECASE,
 )
+# "Tilt and Average", "Project and Probe": one name of two plain words.
+_TWO_WORDS_JOINED = re.compile(r"[A-Z][a-z]{1,20} and [A-Z][a-z]{1,20}")
 _GLUED_CALL = re.compile(r"(?:called|named|dubbed|termed|coined)(?=[A-Z])")
 # "IO-aware algorithms", "LLM-based agents": a compound adjective, not a name.
 _ADJECTIVAL = re.compile(
@@ -76,12 +79,23 @@ def scored(
         # "an approach calledNeuroBack": lines joined without a space glue the naming word on.
         name = name[glued.end() :]
     if not expansion and " " in name:
+        long_form, _, last = name.rpartition(" ")
+        if is_acronym(last) and acronym_start(last, long_form) == 0:
+            # "Variational Inference TS VITS": the long form, then its acronym, no brackets.
+            name, expansion = last, long_form
+    if not expansion and " " in name:
         # "Binarized Spectral-Redistribution Network (BiSRNet)": the acronym is the name.
         paren = PAREN_AFTER.match(text, end)
         acronym = paren.group("paren").strip() if paren else ""
         if paren and is_acronym(acronym) and acronym_start(acronym, name) >= 0:
+            if text.startswith("-", paren.end()):
+                return None  # "a Monte Carlo Tree Search (MCTS)-based method": a part
             name, expansion, end = acronym, name, paren.end()
     if len(name) < 2 or len(name) > 60 or name in GENERIC or _ADJECTIVAL.search(name):
+        return None
+    if " and " in name and not _TWO_WORDS_JOINED.fullmatch(name):
+        return None  # "SCGD and SCSC", "Hiera and ViTDet": two names, not one
+    if name in KNOWN_NAMES:  # "HumanEval, HumanEval+": what every paper evaluates on
         return None
     recurs = text.count(name) >= 2
     if not (weak_ok or recurs or is_strong(name)):

@@ -12,7 +12,7 @@ import functools
 import re
 
 from retrieval.labels.candidates import PAREN_AFTER, Candidate, scored
-from retrieval.labels.words import GENERIC, TYPES, acronym_start, is_coined_word
+from retrieval.labels.words import GENERIC, KNOWN_NAMES, TYPES, acronym_start, is_coined_word
 
 # A coined word: letters and digits, inner hyphens, a trailing "+" or superscript.
 # From a capital or digit to the end of the word: the regex engine skips lowercase words.
@@ -52,29 +52,9 @@ _USED_BEFORE = re.compile(
     r"|via|between|as) $",
     re.IGNORECASE,
 )
-# Names the whole field uses: benchmarks, models, tools and units that many abstracts mention.
-_KNOWN = frozenset(
-    [
-        "ImageNet", "GPT-4", "GPT-4V", "GPT-3", "GPT-3.5", "GPT-2", "ChatGPT", "CLIP", "LLaMA",
-        "LLaMA-2", "Llama-2", "Llama2", "LLaMA2", "CIFAR-10", "CIFAR-100", "CIFAR10", "CIFAR100",
-        "MNIST", "COCO", "MS-COCO", "CelebA", "NeRF", "NeRFs", "ReLU", "GitHub", "OpenAI",
-        "DeepMind", "NVIDIA", "PyTorch", "JAX", "D4RL", "MuJoCo", "FLOPs", "ResNet", "ResNets",
-        "U-Net", "UNet", "RoBERTa", "T5", "GLUE", "MMLU", "GSM8K", "HumanEval", "MBPP", "QM9",
-        "SAM", "FedAvg", "AdamW", "Adam", "DDPM", "DDIM", "FID", "AUROC", "AUC", "mAP", "mIoU",
-        "PSNR", "LPIPS", "NP-hard", "SoTA", "StarCraft", "Meta-World", "MetaWorld", "arXiv",
-        "NeurIPS", "ICML", "ICLR", "HTML", "A100", "H100", "BLIP-2", "FlashAttention",
-        "AlpacaEval", "ImageNet-1K", "ImageNet-1k", "CelebA-HQ", "Wasserstein-2", "SARS-CoV-2",
-        "DP-SGD", "VQ-VAE", "Mistral", "Vicuna", "Alpaca", "ViT-B", "ViT-L", "Transformer",
-        "Transformers", "Atari", "Procgen", "Minecraft", "WikiText", "ShapeNet", "ScanNet",
-        "KITTI", "nuScenes", "Cityscapes", "ADE20K", "LAION", "LoRA", "QLoRA", "DeiT", "Swin",
-        "OPT", "PaLM", "Gemini", "Claude", "GPT", "BERT", "XGBoost", "TabPFN", "AlphaFold",
-        "AlphaFold2", "ESM", "ESM-2", "ESMFold", "SMILES", "CUDA", "CPU", "CPUs", "GPU", "GPUs",
-        "fMRI", "EEG", "MRI", "DNA", "RNA", "scRNA-seq", "CoRL", "CVPR", "ICCV", "ECCV", "EMNLP",
-        "AAAI", "PubMed", "CiteSeer", "MLP-Mixer",
-    ]
-)  # fmt: skip
 _LETTERS = re.compile(r"[^\W\d_].*[^\W\d_]")
 _DIGIT = re.compile(r"\d")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _CAPITAL = re.compile(r"[A-Z]")
 _TITLE_PARTS = re.compile(r"[A-Z][^\-]*(?:-[A-Z][^\-]*)+")
 _SIZE = re.compile(r"[0-9.]{1,5}[A-Za-z]{1,2}|[A-Za-z]{1,2}[0-9]{1,2}|[IVX]{1,4}")
@@ -131,6 +111,16 @@ def _plain_name(text: str, start: int, word: str) -> bool:
     return False
 
 
+def _defined(text: str, word: str) -> bool:
+    """'Neuroformer is a multimodal ... model': a plain word the abstract defines, as the subject
+    of its sentence (not the tail of a term: 'Uncertainty Sampling is a ...')."""
+    for definition in (word + " is a ", word + " is an "):
+        position = text.find(definition)
+        if position == 0 or (position > 0 and text[position - 2 : position] == ". "):
+            return True
+    return False
+
+
 def _glued(word: str) -> bool:
     """'calledNeuroBack', 'geneRative', 'DEtection': missing spaces and spelled-out initials."""
     if _GLUED.match(word):
@@ -159,8 +149,11 @@ def _field_term(text: str, word: str, start: int) -> bool:
     if not head.endswith("("):
         return False
     words = head[:-1].split()[-2:]
-    lower_long_form = len(words) == 2 and all(
-        word.replace("-", "").isalpha() and word.islower() for word in words
+    lower_long_form = (
+        len(words) == 2
+        and all(word.replace("-", "").isalpha() and word.islower() for word in words)
+        # "our ... decomposition approach (LQ-LoRA)": a type noun names the authors' artefact
+        and _TYPE_WORD.fullmatch(" " + words[1]) is None
     )
     return lower_long_form and not _in_intro_sentence(text, start)
 
@@ -168,9 +161,9 @@ def _field_term(text: str, word: str, start: int) -> bool:
 @functools.lru_cache(maxsize=8192)
 def _coined(word: str) -> bool:
     """'LASER', 'CF-OPT', 'Pruner-Zero', 'FlashST', 'eCeLLM', 'A2Q+' (not 'ImageNet', '7B')."""
-    if word in GENERIC or word in _KNOWN or _SIZE.fullmatch(word) or _ADJECTIVAL.search(word):
+    if word in GENERIC or word in KNOWN_NAMES or _SIZE.fullmatch(word) or _ADJECTIVAL.search(word):
         return False
-    if word.rstrip("s") in GENERIC or (word.endswith("s") and word[:-1] in _KNOWN):
+    if word.rstrip("s") in GENERIC or (word.endswith("s") and word[:-1] in KNOWN_NAMES):
         return False
     if _LETTERS.search(word) is None:  # fewer than two letters
         return False
@@ -255,7 +248,9 @@ def _judge(text: str, word: str, starts: list[int], hinted: bool) -> tuple[int, 
         if not (_coined(word) or _name_shaped(word)):
             return None
     elif not _coined(word):
-        if count < 2 or not _plain_name(text, first, word) or word.lower() in text:
+        if count < 2 or word.lower() in text:
+            return None
+        if not (_plain_name(text, first, word) or (count >= 3 and _defined(text, word))):
             return None
         plain = True
     if not hinted and (
@@ -327,8 +322,19 @@ def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | 
             best = key
     if best is None:
         # "github.com/lab/GlucoBench" and the abstract never spells it: the link names it.
-        coined = [name for name in hints.values() if _coined(name)]
+        # Not a repository's sentence ("MeaningfulDiversityInIR") nor its venue ("ICLR-2024-X").
+        coined = [
+            name
+            for name in hints.values()
+            if len(name) <= 20 and not _YEAR.search(name) and _coined(name)
+        ]
         return Candidate(coined[0], "", "", 1, 0) if coined else None
+    word = best[2]
+    for plus in (word + "+", word + "++"):
+        # "we ... introduce A2Q+": the '+' version improves on the word it extends.
+        extended = seen.get(plus)
+        if extended and _judge(text, plus, extended, plus.casefold() in hints):
+            best = (best[0], -extended[0], plus)
     word = best[2]
     start = -best[1]
     end = start + len(word)

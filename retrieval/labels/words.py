@@ -60,7 +60,28 @@ GENERIC = frozenset(
         "ICL", "CoT", "QA", "API", "GPU", "GPUs", "TPU", "LoRA", "PEFT", "RLHF", "DPO", "NTK",
         "PDE", "PDEs", "ODE", "ODEs", "SDE", "SDEs", "MDP", "MDPs", "POMDP", "IID", "NN", "NNs",
         "GP", "GPs", "BO", "MCMC", "PAC", "PAC-Bayes", "SVM", "PCA", "LDA", "KNN", "TD", "DQN",
-        "GPT", "BERT", "FL", "IL", "LP", "MIP", "ILP", "QP", "SDP", "ERM",
+        "GPT", "BERT", "FL", "IL", "LP", "MIP", "ILP", "QP", "SDP", "ERM", "ELBO", "T2I", "NeSy",
+    ]
+)  # fmt: skip
+# Names the whole field uses: benchmarks, models, tools and units that many abstracts mention.
+KNOWN_NAMES = frozenset(
+    [
+        "ImageNet", "GPT-4", "GPT-4V", "GPT-3", "GPT-3.5", "GPT-2", "ChatGPT", "CLIP", "LLaMA",
+        "LLaMA-2", "Llama-2", "Llama2", "LLaMA2", "CIFAR-10", "CIFAR-100", "CIFAR10", "CIFAR100",
+        "MNIST", "COCO", "MS-COCO", "CelebA", "NeRF", "NeRFs", "ReLU", "GitHub", "OpenAI",
+        "DeepMind", "NVIDIA", "PyTorch", "JAX", "D4RL", "MuJoCo", "FLOPs", "ResNet", "ResNets",
+        "U-Net", "UNet", "RoBERTa", "T5", "GLUE", "MMLU", "GSM8K", "HumanEval", "MBPP", "QM9",
+        "SAM", "FedAvg", "AdamW", "Adam", "DDPM", "DDIM", "FID", "AUROC", "AUC", "mAP", "mIoU",
+        "PSNR", "LPIPS", "NP-hard", "SoTA", "StarCraft", "Meta-World", "MetaWorld", "arXiv",
+        "NeurIPS", "ICML", "ICLR", "HTML", "A100", "H100", "BLIP-2", "FlashAttention",
+        "AlpacaEval", "ImageNet-1K", "ImageNet-1k", "CelebA-HQ", "Wasserstein-2", "SARS-CoV-2",
+        "DP-SGD", "VQ-VAE", "Mistral", "Vicuna", "Alpaca", "ViT-B", "ViT-L", "Transformer",
+        "Transformers", "Atari", "Procgen", "Minecraft", "WikiText", "ShapeNet", "ScanNet",
+        "KITTI", "nuScenes", "Cityscapes", "ADE20K", "LAION", "LoRA", "QLoRA", "DeiT", "Swin",
+        "OPT", "PaLM", "Gemini", "Claude", "GPT", "BERT", "XGBoost", "TabPFN", "AlphaFold",
+        "AlphaFold2", "ESM", "ESM-2", "ESMFold", "SMILES", "CUDA", "CPU", "CPUs", "GPU", "GPUs",
+        "fMRI", "EEG", "MRI", "DNA", "RNA", "scRNA-seq", "CoRL", "CVPR", "ICCV", "ECCV", "EMNLP",
+        "AAAI", "PubMed", "CiteSeer", "MLP-Mixer", "Sim2Real",
     ]
 )  # fmt: skip
 # A clause that points back ("this capability", "in this setting") makes no sense on its own.

@@ -272,6 +272,15 @@ class PostgresStore(PostgresCommunity):
         # Hundreds of thousands of objects: built in a worker thread, not on the event loop.
         return await asyncio.to_thread(_index_rows, rows)
 
+    async def index_terms(self, *, after_key: int, limit: int) -> list[tuple[int, str]]:
+        rows = await self._fetch(
+            "SELECT key, terms FROM papers WHERE key > $1 ORDER BY key LIMIT $2",
+            after_key,
+            limit,
+            seconds=BULK_SECONDS,
+        )
+        return [(int(row[0]), str(row[1])) for row in rows]
+
     # -- derived data ---------------------------------------------------------------------
 
     async def derived_version(self, name: str) -> str | None:

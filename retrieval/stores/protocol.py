@@ -236,6 +236,11 @@ class Store(Protocol):
         `terms` is "" (enough to check a saved index)."""
         ...
 
+    async def index_terms(self, *, after_key: int, limit: int) -> list[tuple[int, str]]:
+        """(key, terms) of up to `limit` papers with key > `after_key`, by key: the index is
+        built from these a chunk at a time, never holding every paper's terms at once."""
+        ...
+
     # -- derived data kept in step with the analyzer and the labeler --------------------------
 
     async def derived_version(self, name: str) -> str | None:

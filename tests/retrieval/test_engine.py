@@ -326,16 +326,27 @@ async def test_a_running_engine_catches_up_with_ingests_it_missed_and_ranks_as_a
     assert {paper_id for paper_id, _ in caught_up[:2]} == {"later0-1", "later1-1"}
 
 
-async def test_a_one_shot_engine_leaves_autocomplete_cold(
-    fixture_seeds: Path, make_settings: Callable[..., Settings]
+async def test_an_ingest_saves_autocomplete_and_a_serving_engine_maps_it(
+    tmp_path: Path,
+    fixture_seeds: Path,
+    make_settings: Callable[..., Settings],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # `paperbot ingest` (a one-shot engine) builds the new corpus's autocomplete once and saves
+    # it; a bot opening afterwards maps the saved files and builds nothing.
     settings = make_settings(seeds_dir=fixture_seeds)
+    later = write_list(tmp_path / "later.txt", ["Quokka sightings in Rottnest."], "Later 2026")
     async with await Engine.open(settings, warm=False) as engine:
-        cold = engine.corpus
+        await engine.ingest([later])
+        built = await engine.suggest_papers("quok")
+
+    def no_build(*_: object) -> None:
+        raise AssertionError("autocomplete was rebuilt although saved files were current")
+
+    monkeypatch.setattr("retrieval.corpus_papers.build_autocomplete", no_build)
     async with await Engine.open(settings) as engine:
-        warm = engine.corpus
-    assert not cold.labels_ready  # `paperbot ingest` exits without building it
-    assert warm.labels_ready  # a serving engine builds it in the background; close waits
+        assert await engine.suggest_papers("quok") == built
+        assert [pid for pid, _ in built] == ["later2026-1"]
 
 
 async def test_list_size_limits_are_settings_and_the_error_names_them(

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from retrieval.labels import (
     LABELER_VERSION,
     MAX_LABEL_CHARS,
+    candidates,
     derive_label,
     extract_urls,
     markup,
@@ -177,7 +178,7 @@ def test_a_component_named_in_passing_is_not_the_label() -> None:
         ("We introduce BarBench, a benchmark of 500 tasks for agents.", "BarBench"),
         (
             "We propose Sparse Token Routing (STR), which routes tokens.",
-            "STR: Sparse Token Routing",
+            "Sparse Token Routing (STR)",
         ),
         ("We propose ZAP (Zero-shot Adaptive Pruning) to prune models.", "ZAP: Zero-shot Adaptive"),
         (r"We propose $\textit{\textbf{Calm Decoding}}$, which decodes calmly.", "Calm Decoding"),
@@ -544,7 +545,7 @@ def test_seed_urls() -> None:
          "Sampling, for estimating curvature from noisy updates.", "Gradient Echo Sampling"),
         # six words between the verb and the type noun
         ("We introduce a fast and exact graph partition method, Spectral Knot Splitting (SKS), "
-         "for cutting sparse graphs.", "SKS: Spectral Knot Splitting"),
+         "for cutting sparse graphs.", "Spectral Knot Splitting (SKS)"),
         # "our NAME model": a coined name the abstract uses again
         ("Retrieval over long books is slow. We build a tree of summaries. At inference time, "
          "our LOOMIS model retrieves from this tree, and LOOMIS beats flat retrieval.",
@@ -674,3 +675,243 @@ def test_a_dash_after_the_name_opens_its_long_form() -> None:
         "retriever for long documents."
     )
     assert derive_label(abstract).startswith("TANGO: Token Aligned Neural Graph Operator")
+
+
+# Abstracts written for these tests: which of an acronym and its long form leads the label.
+@pytest.mark.parametrize(
+    ("abstract", "label"),
+    [
+        # three plain capitals, one per title-case word: the long form is the name
+        (
+            "Replay buffers grow without bound. We propose Sliding Kernel Replay (SKR), which "
+            "keeps a fixed budget of anchors. SKR halves forgetting.",
+            "Sliding Kernel Replay (SKR), which keeps fixed budget of anchors",
+        ),
+        # two capitals, two words
+        (
+            "Calibration drifts under shift. We introduce Quantile Tempering (QT), a method that "
+            "rescales logits per quantile. QT is cheap.",
+            "Quantile Tempering (QT), a method that rescales logits per quantile",
+        ),
+        # an acronym said as a word keeps the lead
+        (
+            "Graph samplers are biased. We propose Random Edge Walks (REW), a sampler that "
+            "corrects the bias. REW is unbiased.",
+            "REW: Random Edge Walks, a sampler that corrects bias",
+        ),
+        # initials set in bold make the acronym the name
+        (
+            "Decoders repeat themselves. We propose **P**runed **B**eam **S**earch (PBS), a "
+            "decoder that drops duplicate beams. PBS is fast.",
+            "PBS: Pruned Beam Search, a decoder that drops duplicate beams",
+        ),
+        # four capitals, or capitals that do not start each word: the acronym leads
+        (
+            "Tokens are wasted. We propose Sparse Token Merging Unit (STMU), a layer that merges "
+            "tokens. STMU is fast.",
+            "STMU: Sparse Token Merging Unit, a layer that merges tokens",
+        ),
+        (
+            "Proteins fold slowly. We propose Folding by Diffusion (FoD), a model that samples "
+            "structures. FoD is fast.",
+            "FoD: Folding by Diffusion, a model that samples structures",
+        ),
+    ],
+)
+def test_a_short_acronym_of_a_title_case_name_follows_it(abstract: str, label: str) -> None:
+    assert derive_label(abstract) == label
+
+
+def test_a_benchmark_the_whole_field_uses_is_never_the_name() -> None:
+    # "namely HumanEval, HumanEval+" reads like "NAME, Expansion" after a naming word.
+    abstract = (
+        "Code models lag behind chat models. In this paper, we present Refine-Coder, an approach "
+        "that adapts instruction evolution to code. Through experiments on three benchmarks, "
+        "namely HumanEval, HumanEval+, and MBPP, our models beat open models, and on HumanEval "
+        "they match closed ones."
+    )
+    assert derive_label(abstract).startswith("Refine-Coder: an approach")
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        (
+            "Explaining clustering is hard. We introduce a Monte Carlo Tree Search (MCTS)-based "
+            "search method for finding subgraphs, which we call GraphProbe. GraphProbe beats "
+            "baselines.",
+            "GraphProbe",
+        ),
+        (
+            "Robots ignore gestures. We propose a vector-quantization (VQ) based fusion model, "
+            "GestFuse, for embodied questions. GestFuse improves accuracy.",
+            "GestFuse",
+        ),
+    ],
+)
+def test_an_acronym_that_qualifies_a_noun_is_a_part(abstract: str, name: str) -> None:
+    # "(MCTS)-based", "(VQ) based fusion model": what the method is built from, not its name.
+    assert derive_label(abstract).startswith(name + ":")
+
+
+@pytest.mark.parametrize(
+    ("abstract", "label"),
+    [
+        # "by introducing" opens the contribution like "we introduce"
+        (
+            "Meta-learned solvers treat all tasks alike. We address this gap by introducing a "
+            "novel curvature-aware task picker (CATP) for meta-learning of solvers. CATP cuts "
+            "the error.",
+            "CATP: curvature-aware task picker",
+        ),
+        # "by formulating" a problem introduces no name
+        (
+            "Graph models forget. We tackle this by formulating a Neural Routing Search (NRS) "
+            "problem over layers, and we call the result GraphKeep. GraphKeep forgets less.",
+            "GraphKeep",
+        ),
+    ],
+)
+def test_a_name_introduced_by_a_gerund_after_by(abstract: str, label: str) -> None:
+    assert derive_label(abstract).startswith(label)
+
+
+def test_a_name_that_extends_another_wins_over_it() -> None:
+    # "R-DEF" builds on the background method "DEF", which is also named and used again.
+    abstract = (
+        "A popular calibration method called Deep Evidence Fusion (DEF), which predicts "
+        "uncertainty in one pass, is widely used. We argue DEF keeps needless settings. We "
+        "therefore propose the R-DEF (Relaxed-DEF) method, which drops them. R-DEF is better "
+        "calibrated."
+    )
+    assert derive_label(abstract).startswith("R-DEF:")
+
+
+def test_what_the_authors_formulate_is_not_their_name() -> None:
+    # "we formulate X as a problem" models a task; the code link names the method.
+    abstract = (
+        "Many tasks conflict when trained together. Specifically, we formulate JTG as a pruning "
+        "problem over encoder branches. Code is at https://github.com/lab/PruneGroup."
+    )
+    assert derive_label(abstract).startswith("PruneGroup:")
+
+
+def test_an_acronym_after_a_type_noun_names_the_authors_approach() -> None:
+    # "decomposition approach (LS-Adapt)": two lowercase words before the bracket, as in a
+    # field term ("neural networks (NNs)"), but the type noun makes it the approach's name.
+    abstract = (
+        "Adapting large models is costly. Experiments show that our low-rank plus sparse "
+        "decomposition approach (LS-Adapt) outperforms strong baselines. LS-Adapt can also "
+        "compress models."
+    )
+    assert derive_label(abstract).startswith("LS-Adapt:")
+
+
+def test_a_plus_version_wins_over_the_name_it_extends() -> None:
+    abstract = (
+        "Quantizers overflow accumulators. Recent work proposed bound-aware quantization (B2Q), "
+        "a training method that caps weights. We show that B2Q relies on a loose bound. We "
+        "combine a tighter bound with weight normalization to introduce B2Q+. Experiments show "
+        "B2Q+ improves accuracy."
+    )
+    assert derive_label(abstract).startswith("B2Q+:")
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        # a plain capitalised word, used three times, defined as the subject of a sentence
+        (
+            "Brain recordings are large and multimodal. We cast spike prediction as a generation "
+            "problem. Cortexa is a multimodal pretrained model for spikes. We first trained "
+            "Cortexa on simulated data, and Cortexa then predicted behaviour.",
+            "Cortexa",
+        ),
+        # the tail of a capitalised term is no name
+        (
+            "Active learning picks labels. Graph Sampling is a common tool; we study Sampling "
+            "choices. Graph Sampling is cheap, and Sampling is often biased.",
+            None,
+        ),
+    ],
+)
+def test_a_plain_name_the_abstract_defines(abstract: str, name: str | None) -> None:
+    label = derive_label(abstract)
+    if name is None:
+        assert not label.startswith("Sampling:")
+    else:
+        assert label.startswith(name + ":")
+
+
+def test_a_project_page_behind_a_markdown_link_names_the_method() -> None:
+    # Cleaning keeps "our website" and drops the URL; its folder still names the method, and
+    # the abstract spells it with a space.
+    abstract = (
+        "Hand poses from capture are noisy. We tackle this with a novel approach, PoseClean "
+        "Diffusion, built on a contact-centric representation named PoseClean. Experiments show "
+        "that PoseClean Diffusion generalises. See [our website]"
+        "(https://lab.github.io/PoseClean-Diffusion/)."
+    )
+    assert derive_label(abstract).startswith("PoseClean Diffusion:")
+
+
+@pytest.mark.parametrize(
+    "repository", ["MeaningfulDiversityInRestoration", "2024-ICML-TAC", "ICLR2024-Fuse"]
+)
+def test_a_repository_named_like_a_sentence_or_a_venue_is_no_label(repository: str) -> None:
+    abstract = (
+        "Image restoration is ill-posed: many clean images fit one degraded image. We study how "
+        f"samplers trade accuracy for diversity. Code: https://github.com/lab/{repository}"
+    )
+    assert repository not in derive_label(abstract)
+
+
+@pytest.mark.parametrize(
+    ("abstract", "label"),
+    [
+        (
+            "Bandits need exploration. We propose Gradient Guided Search GGS, a new algorithm "
+            "based on gradient estimates. GGS attains low regret.",
+            "Gradient Guided Search (GGS), an algorithm based on gradient estimates",
+        ),
+        (
+            "Bandits need exploration. We propose Gradient Guided Tree Search GGTS, a new "
+            "algorithm based on gradient estimates. GGTS attains low regret.",
+            "GGTS: Gradient Guided Tree Search, an algorithm based on gradient estimates",
+        ),
+    ],
+)
+def test_an_acronym_right_after_its_long_form_without_brackets(abstract: str, label: str) -> None:
+    assert derive_label(abstract) == label
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        (
+            "Classifiers are overconfident. We name the method Tilt and Average, and show it "
+            "calibrates models.",
+            "Tilt and Average",
+        ),
+        (
+            "Rewards are sparse. We propose a framework named Chain as Critic (LM-CaC). LM-CaC "
+            "produces dense rewards.",
+            "Chain as Critic",
+        ),
+        (
+            "Continual agents stop learning. We call our recipe Fox & Owl, and it keeps networks "
+            "plastic.",
+            "Fox & Owl",
+        ),
+    ],
+)
+def test_a_name_joined_by_a_small_word(abstract: str, name: str) -> None:
+    assert derive_label(abstract).startswith(name + ":")
+
+
+def test_two_names_joined_by_and_are_not_one_name() -> None:
+    text = "We propose GradLoop and StepWise, and we name the method Tilt and Average."
+    assert candidates.scored(text, "GradLoop and StepWise", "", 11, 32, base=5) is None
+    found = candidates.scored(text, "Tilt and Average", "", 56, 72, base=5)
+    assert found is not None
+    assert found.name == "Tilt and Average"

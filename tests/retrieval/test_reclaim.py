@@ -58,20 +58,3 @@ def test_containers_the_new_snapshot_shares_are_kept() -> None:
     asyncio.run(reclaim.release(box, new))
     assert shared == [("p-1", "kept")]
     assert doc_of_paper == {}
-
-
-def test_an_autocomplete_index_is_emptied_too() -> None:
-    from retrieval.autocomplete import LabelIndex
-
-    @dataclass
-    class WithLabels(Snapshot):
-        labels: LabelIndex | None = None
-
-    entries = [(f"p-{n}", f"graph label {n}") for n in range(50)]
-    old = WithLabels(label_entries=list(entries), labels=LabelIndex(entries))
-    assert old.labels is not None
-    words = old.labels._words
-    box: list[object] = [old]
-    del old
-    asyncio.run(reclaim.release(box, Snapshot()))
-    assert words == []

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from retrieval import text as text_module
 from retrieval.text import (
     ANALYZER_VERSION,
     analyze,
@@ -274,6 +275,23 @@ def test_not_acronym_definitions(text: str) -> None:
 def test_acronyms_are_in_text_order_and_unique() -> None:
     text = "Mixture of Experts (MoE) and reinforcement learning (RL). Mixture of Experts (MoE)."
     assert find_acronyms(text) == [("MoE", "Mixture of Experts"), ("RL", "reinforcement learning")]
+
+
+_ACRONYM_FIRST_PIECES = [*"aZ9 -_()é\n\t", "MoE", "RLHF", "ABCDEFGHIJK", "ABCDEFGHIJKL", " ("]
+_ACRONYM_FIRST_TEXT = st.one_of(
+    st.lists(st.sampled_from(_ACRONYM_FIRST_PIECES), max_size=80).map("".join),
+    _ANY_TEXT,
+)
+
+
+@settings(max_examples=500)
+@given(_ACRONYM_FIRST_TEXT)
+def test_acronym_first_matches_are_the_patterns_own(text: str) -> None:
+    """The anchored search finds exactly what scanning every character finds."""
+    collapsed = text_module._SPACES.sub(" ", text)
+    expected = [(m.span(), m.groups()) for m in text_module._ACRONYM_FIRST.finditer(collapsed)]
+    got = [(m.span(), m.groups()) for m in text_module._acronym_first_matches(collapsed)]
+    assert got == expected
 
 
 @settings(max_examples=50)

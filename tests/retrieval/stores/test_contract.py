@@ -252,6 +252,17 @@ async def test_index_rows_carry_terms_only_when_asked(store: Store) -> None:
     assert {r.terms for r in light} == {""}
 
 
+async def test_index_terms_are_the_rows_terms_a_limited_run_after_a_key(store: Store) -> None:
+    await add(store, "a", "ICML 2026", papers(1, 2, 3))
+    await add(store, "b", "NeurIPS 2025", papers(4, 5))
+    rows = [(row.key, row.terms) for row in await store.index_rows()]
+    assert await store.index_terms(after_key=0, limit=10) == rows
+    assert await store.index_terms(after_key=0, limit=2) == rows[:2]
+    assert await store.index_terms(after_key=rows[1][0], limit=2) == rows[2:4]
+    assert await store.index_terms(after_key=rows[3][0], limit=2) == rows[4:]
+    assert await store.index_terms(after_key=rows[4][0], limit=2) == []
+
+
 # -- atomicity --------------------------------------------------------------------------------
 
 

@@ -10,11 +10,12 @@ from typing import Any
 import numpy as np
 import pytest
 
+from retrieval import corpus_index
 from retrieval import text as analysis
 from retrieval.corpus import load_corpus
 from retrieval.corpus_index import index_path
 from retrieval.index import BM25Index
-from retrieval.stores.protocol import IndexRow, Store
+from retrieval.stores.protocol import Store
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 from tests.retrieval.stores.papers import add, papers
 from tests.retrieval.test_index_append import assert_same_index
@@ -23,18 +24,17 @@ P = RANK_BM25_DEFAULTS
 
 
 class TermReads:
-    """Records which papers' terms the index code asked the store for."""
+    """Records where each read of stored terms started (the papers after that key)."""
 
     def __init__(self, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
         self.after_keys: list[int] = []
-        original = store.index_rows
+        original = store.index_terms
 
-        async def index_rows(*, with_terms: bool = True, after_key: int = 0) -> list[IndexRow]:
-            if with_terms:
-                self.after_keys.append(after_key)
-            return await original(with_terms=with_terms, after_key=after_key)
+        async def index_terms(*, after_key: int, limit: int) -> list[tuple[int, str]]:
+            self.after_keys.append(after_key)
+            return await original(after_key=after_key, limit=limit)
 
-        monkeypatch.setattr(store, "index_rows", index_rows)
+        monkeypatch.setattr(store, "index_terms", index_terms)
 
 
 async def fresh_build(store: Store) -> BM25Index:
@@ -123,3 +123,26 @@ async def test_an_earlier_index_that_does_not_fit_the_store_is_rebuilt(
     after = await load_corpus(store, P, tmp_path, previous)
     assert reads.after_keys == [0]  # every paper's terms: a full rebuild
     assert_same_index(after.index, await fresh_build(store))
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3])
+async def test_terms_are_read_a_chunk_at_a_time_and_the_index_is_the_same(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    await current_terms(store)
+    await add(store, "a", "ICML 2026", papers(1, 2, 3))
+    before = await load_corpus(store, P, tmp_path)
+    await add(store, "b", "NeurIPS 2025", papers(4, 5, 6, 7))
+    monkeypatch.setattr(corpus_index, "TERMS_CHUNK", chunk)
+    reads = TermReads(store, monkeypatch)
+    after = await load_corpus(store, P, tmp_path, before.index)
+    keys = [int(key) for key in after.index.keys]
+    # Each read starts after the last paper of the one before, from the first new paper on.
+    assert reads.after_keys == keys[2:-1][::chunk]
+    assert_same_index(after.index, await fresh_build(store))
+    for stale in index_path(tmp_path).iterdir():
+        stale.unlink()
+    reads.after_keys.clear()
+    rebuilt = await load_corpus(store, P, tmp_path)  # nothing to extend: a full rebuild
+    assert reads.after_keys == [0, *keys[:-1][chunk - 1 :: chunk]]
+    assert_same_index(rebuilt.index, after.index)

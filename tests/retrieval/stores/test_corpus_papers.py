@@ -14,7 +14,7 @@ import pytest
 
 from config.settings import Settings
 from retrieval.corpus import Corpus, load_corpus
-from retrieval.corpus_papers import papers_path
+from retrieval.corpus_papers import autocomplete_path, papers_path
 from retrieval.parameters import rank_options
 from retrieval.questions import rank_question
 from retrieval.stores.protocol import Store
@@ -99,6 +99,9 @@ async def test_an_ingest_makes_the_saved_table_stale(
     after = await load_corpus(store, P, tmp_path)
     assert reads.count > 0
     assert after.papers.doc_of("icml2026-4") == 5
+    # Autocomplete was rebuilt for the new generation: the new paper is found by id and words.
+    assert after.autocomplete.suggest("icml2026-4") == [("icml2026-4", "Label 6")]
+    assert after.autocomplete.suggest("label 6") == [("icml2026-4", "Label 6")]
     reads.count = 0
     again = await load_corpus(store, P, tmp_path)  # the rebuilt table was saved
     assert reads.count == 0
@@ -118,6 +121,9 @@ async def test_re_derived_labels_make_the_saved_table_stale(
     assert reads.count > 0
     assert after.generation == before.generation
     assert [label for _, label in after.papers.entries()] == [f"New {key}" for key in keys]
+    # Autocomplete follows the re-derived labels (same generation, new labeler stamp).
+    assert after.autocomplete.suggest("new", 25) == after.papers.entries()
+    assert after.autocomplete.suggest("label") == []
 
 
 async def test_a_renamed_collection_shows_its_new_name_from_the_saved_table(
@@ -161,3 +167,25 @@ async def test_a_damaged_table_is_rebuilt_not_a_crash(
     reads.count = 0
     await load_corpus(store, P, tmp_path)
     assert reads.count == 0  # and saved again
+
+
+@pytest.mark.parametrize("damage", ["truncated", "missing", "stale version"])
+async def test_a_damaged_autocomplete_is_rebuilt_from_the_table_not_a_crash(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    await seeded(store)
+    slow = await load_corpus(store, P, tmp_path)
+    saved = autocomplete_path(tmp_path)
+    if damage == "truncated":
+        docs = saved / "docs.npy"
+        docs.write_bytes(docs.read_bytes()[:-3])
+    elif damage == "missing":
+        shutil.rmtree(saved)
+    else:
+        monkeypatch.setattr("retrieval.autocomplete.VERSION", -1)
+    reads = RowReads(store, monkeypatch)
+    rebuilt = await load_corpus(store, P, tmp_path)
+    assert reads.count == 0  # rebuilt from the mapped paper table, nothing read per paper
+    assert_same_answers(rebuilt, slow)
+    assert isinstance(rebuilt.autocomplete.papers.keys, np.memmap)
+    assert (saved / "stamp.json").is_file()  # and saved again
