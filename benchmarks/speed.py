@@ -78,25 +78,19 @@ def bm25_parameters() -> Any:
     return bm25_params(default_settings())
 
 
-def paperbot_systems(tokens: list[list[str]], base: list[Any]) -> list[System]:
+def paperbot_corpus(tokens: list[list[str]], base: list[Any]) -> Any:
+    """paperbot's snapshot of these documents: the index and the acronym table."""
     from retrieval import text as analysis
     from retrieval.acronyms import AcronymTable
     from retrieval.index import BM25Index
-    from retrieval.models import ParsedQuery
     from retrieval.paper_table import PaperTable
-    from retrieval.parameters import rank_options
 
     try:
         from retrieval.corpus import Corpus
     except ImportError:
         from retrieval.ranking import Corpus
-    from retrieval.ranking import RankOptions, rank
 
-    before = rss_mb()
-    started = time.perf_counter()
     index = BM25Index.build(tokens, list(range(len(tokens))), bm25_parameters())
-    build_s = time.perf_counter() - started
-    memory = rss_mb() - before
     # Acronym definitions as the store counts them: per paper, over all copies.
     counts: dict[tuple[str, str], int] = {}
     copies = -(-len(tokens) // len(base))
@@ -105,13 +99,26 @@ def paperbot_systems(tokens: list[list[str]], base: list[Any]) -> list[System]:
             counts[pair] = counts.get(pair, 0) + copies
     rows = sorted((acronym, long, n) for (acronym, long), n in counts.items())
     acronyms = AcronymTable.build(rows, analysis.analyze)
-    corpus = Corpus(
+    return Corpus(
         index=index,
         collections={},
         acronyms=acronyms,
         papers=PaperTable.build([], [], [], [], []),
         generation=1,
     )
+
+
+def paperbot_systems(tokens: list[list[str]], base: list[Any]) -> list[System]:
+    from retrieval import text as analysis
+    from retrieval.models import ParsedQuery
+    from retrieval.parameters import rank_options
+    from retrieval.ranking import RankOptions, rank
+
+    before = rss_mb()
+    started = time.perf_counter()
+    corpus = paperbot_corpus(tokens, base)
+    build_s = time.perf_counter() - started
+    memory = rss_mb() - before
     # Engine.rank_text's options for depth 10: the first max_results are what ask() shows.
     defaults = rank_options(default_settings())
     enhanced = replace(defaults, mode="enhanced")
