@@ -19,12 +19,13 @@ from pathlib import Path
 
 import numpy as np
 
-from retrieval import reclaim, topk
+from retrieval import acronym_credit, reclaim, topk
 from retrieval import text as analysis
 from retrieval.acronyms import AcronymTable
 from retrieval.autocomplete import LabelIndex
 from retrieval.corpus_index import current_index
 from retrieval.corpus_papers import built_papers, papers_stamp, saved_corpus
+from retrieval.dense_bits import dense_bits
 from retrieval.errors import StoreError
 from retrieval.index import BM25Index, BM25Params, BoolArray
 from retrieval.models import CollectionInfo
@@ -151,8 +152,11 @@ class LiveCorpus:
         corpus: Corpus,
         *,
         warm: bool = True,
+        credit_weight: float = 0.0,
     ) -> None:
         self._store = store
+        # The acronym expansion weight questions rank with: their credit lists are built at it.
+        self._credit_weight = credit_weight
         self._params = params
         self._index_dir = index_dir
         self._background: set[asyncio.Task[object]] = set()
@@ -166,12 +170,18 @@ class LiveCorpus:
 
     @classmethod
     async def load(
-        cls, store: Store, params: BM25Params, index_dir: Path, *, warm: bool = True
+        cls,
+        store: Store,
+        params: BM25Params,
+        index_dir: Path,
+        *,
+        warm: bool = True,
+        credit_weight: float = 0.0,
     ) -> LiveCorpus:
         # The top-k kernel needs no corpus: loading it overlaps the store reads and the mapping.
         kernel = asyncio.ensure_future(asyncio.to_thread(topk.warm)) if warm else None
         corpus = await load_corpus(store, params, index_dir)
-        live = cls(store, params, index_dir, corpus, warm=warm)
+        live = cls(store, params, index_dir, corpus, warm=warm, credit_weight=credit_weight)
         if kernel is not None:
             live._background.add(kernel)
             kernel.add_done_callback(live._background.discard)
@@ -240,14 +250,18 @@ class LiveCorpus:
     def _warm(self, corpus: Corpus) -> None:
         if not self._warm_snapshots:
             return
-        task: asyncio.Task[object] = asyncio.ensure_future(asyncio.to_thread(_warm_up, corpus))
+        task: asyncio.Task[object] = asyncio.ensure_future(
+            asyncio.to_thread(warm_up, corpus, self._credit_weight)
+        )
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
 
-def _warm_up(corpus: Corpus) -> None:
-    """Off the answer path: load (or compile) the top-k kernel with one tiny search, then build
-    the autocomplete index, so the first question and the first keystroke are not the slow ones.
+def warm_up(corpus: Corpus, credit_weight: float = 0.0) -> None:
+    """Off the answer path: load (or compile) the top-k kernel with one tiny search, build the
+    term bitmaps top-k counts matches with and the acronym credit lists it reads (at the
+    expansion weight `credit_weight`), then the autocomplete index, so the first question and
+    the first keystroke are not the slow ones.
 
     The snapshot's objects (hundreds of thousands of ids, labels, autocomplete pairs) live
     until the next change. A full collection of the cyclic collector walks every tracked object
@@ -261,6 +275,8 @@ def _warm_up(corpus: Corpus) -> None:
     try:
         if index.size and len(index.terms):
             topk.search([index.postings_list(0, 1.0)], index.size, None, 1)
+        dense_bits(index)
+        acronym_credit.prepare(index, corpus.acronyms, credit_weight)
         _ = corpus.labels
     finally:
         _freeze()

@@ -77,7 +77,10 @@ class Engine:
         try:
             await refresh_derived(store)
             params, index_dir = bm25_params(settings), settings.index_location
-            live = await LiveCorpus.load(store, params, index_dir, warm=warm)
+            options = rank_options(settings)
+            # Acronym credit lists are built for the weight questions rank with (enhanced only).
+            weight = options.expansion_weight if options.mode == "enhanced" else 0.0
+            live = await LiveCorpus.load(store, params, index_dir, warm=warm, credit_weight=weight)
             engine = cls(settings, store, live)
             if ingest_seeds and live.current.index.size == 0 and await store.generation() == 0:
                 report = await engine.reload_seeds()

@@ -9,10 +9,10 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 from config.settings import Settings
+from retrieval import index_files
 from retrieval.corpus import Corpus, load_corpus
 from retrieval.corpus_papers import papers_path
 from retrieval.parameters import rank_options
@@ -83,7 +83,7 @@ async def test_a_saved_corpus_opens_without_per_paper_reads_and_answers_the_same
     reads = RowReads(store, monkeypatch)
     fast = await load_corpus(store, P, tmp_path)
     assert reads.count == 0
-    assert isinstance(fast.papers.keys, np.memmap)
+    assert index_files.is_mapped(fast.papers.keys)
     assert fast.papers.doc_of("icml2026-2") == 1
     assert fast.collections["neurips2025"][1].tolist() == [False, True, False, True, True]
     assert_same_answers(fast, slow)
