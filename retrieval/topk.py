@@ -42,6 +42,10 @@ _SLACK = 1e-9
 # A credit is rounded to float32 (as the list of impacts it stands for): its bound is raised
 # by more than float32's relative rounding (6e-8).
 CREDIT_BOUND_SLACK = 1e-6
+# A pruning attempt is made only when the lists left hold this many times the postings walked:
+# an attempt costs a pass over those walked, and at 100k papers the lists skipped after a late
+# success save less than the passes cost (p90 0.98 vs 0.68 ms with any excess, measured).
+_WORTH = 2
 # Attempts at finding the pruning point per query (each costs a pass over the lists walked).
 _ATTEMPTS = 8
 # Kinds of list the kernel reads.
@@ -325,6 +329,12 @@ _SAMPLES = 4096
 
 # Set bits per byte value: counts the union bitmap a byte at a time.
 _BIT_COUNTS = np.array([bin(value).count("1") for value in range(256)], dtype=np.int64)
+# The set bits of each byte value, lowest first.
+_BIT_PLACES = np.array(
+    [[bit for bit in range(8) if value >> bit & 1] + [0] * (8 - bin(value).count("1"))
+     for value in range(256)],
+    dtype=np.int64,
+)  # fmt: skip
 
 
 def _visit(
@@ -543,34 +553,33 @@ def _gallop(docs: Any, low: int, high: int, d: int) -> int:
     return start + int(np.searchsorted(docs[start:end], d))
 
 
-def _keep_flagged(flags: Any, scores: Any, cut: float) -> int:
-    """Unflag the flagged documents scoring below `cut`; returns how many stay flagged."""
+def _keep_flagged(flags: Any, scores: Any, cut: float, counts: Any, places: Any) -> int:
+    """Unflag the flagged documents scoring below `cut`; returns how many stay flagged. Only
+    set bits are visited (`places[byte]` lists them), not all eight of every byte."""
     kept = 0
     for byte in range(len(flags)):
         bits = flags[byte]
         if bits == 0:
             continue
-        for bit in range(8):
-            if (bits >> bit) & 1:
-                if scores[8 * byte + bit] >= cut:
-                    kept += 1
-                else:
-                    bits &= np.uint8(~(1 << bit) & 255)
-        flags[byte] = bits
+        for t in range(counts[bits]):
+            bit = places[bits, t]
+            if scores[8 * byte + bit] >= cut:
+                kept += 1
+            else:
+                flags[byte] &= np.uint8(~(1 << bit) & 255)
     return kept
 
 
-def _flagged(flags: Any, out: Any) -> None:
+def _flagged(flags: Any, out: Any, counts: Any, places: Any) -> None:
     """The flagged documents into `out`, ascending (`out` holds exactly as many)."""
     n = 0
     for byte in range(len(flags)):
         bits = flags[byte]
         if bits == 0:
             continue
-        for bit in range(8):
-            if (bits >> bit) & 1:
-                out[n] = 8 * byte + bit
-                n += 1
+        for t in range(counts[bits]):
+            out[n] = 8 * byte + places[bits, t]
+            n += 1
 
 
 def _mark(docs: Any, row: int, dense: Any, union_words: Any, union: Any) -> None:
@@ -640,6 +649,7 @@ def _kernel(
     k: int,
     dense: Any,
     bit_counts: Any,
+    bit_places: Any,
     scores: Any,
     union_words: Any,
     union: Any,
@@ -712,7 +722,7 @@ def _kernel(
             and attempts < _ATTEMPTS
             and j + 1 < n_lists
             and rest[j] < best_partial
-            and remaining[j + 1] > walked
+            and remaining[j + 1] > _WORTH * walked
             and walked >= 2 * tried_at
         ):
             attempts += 1
@@ -755,7 +765,7 @@ def _kernel(
                         visited[d >> 3] &= np.uint8(~(1 << (d & 7)) & 255)
                 n_candidates = kept
             else:
-                n_candidates = _keep_flagged(visited, scores, cut)
+                n_candidates = _keep_flagged(visited, scores, cut, bit_counts, bit_places)
         if 8 * n_candidates > cost[j]:
             # Many candidates: walk the list, adding where a candidate is (flag in `visited`).
             if kind[j] == _CREDIT:
@@ -790,7 +800,7 @@ def _kernel(
             continue
         if not listed:
             candidates = np.empty(n_candidates, dtype=np.int64)
-            _flagged(visited, candidates)
+            _flagged(visited, candidates, bit_counts, bit_places)
             listed = True
         if kind[j] == _CREDIT:
             lows = part_start.copy()
@@ -825,7 +835,7 @@ def _kernel(
                 scores[d] += w * np.float64(v_arr[low])
     if pruned_from < n_lists and not listed:
         candidates = np.empty(n_candidates, dtype=np.int64)
-        _flagged(visited, candidates)
+        _flagged(visited, candidates, bit_counts, bit_places)
     visited[:] = 0
     if pruned_from < n_lists:
         filled = 0
@@ -1027,6 +1037,7 @@ def search(
         k,
         dense_words,
         _BIT_COUNTS,
+        _BIT_PLACES,
         *scratch,
     )
     return TopK(best, values, int(total))
