@@ -60,7 +60,7 @@ def corpus_of_db(db: Path) -> Any:
     async def load() -> Any:
         store = await open_store(settings)
         try:
-            return await load_corpus(store, bm25_params(settings), settings.index_dir)
+            return await load_corpus(store, bm25_params(settings), settings.index_location)
         finally:
             await store.close()
 
