@@ -127,12 +127,13 @@ def main() -> int:
     snapshot = corpus_of_size(args.size, args.data) if args.db is None else corpus_of_db(args.db)
     print(f"corpus of {snapshot.index.size:,} papers in {time.perf_counter() - started:.1f} s")
     defaults = rank_options(speed.default_settings())
-    # The engine's background warm-up of a new snapshot, where the checkout measured has it.
-    warm_up = getattr(importlib.import_module("retrieval.corpus"), "warm_up", None)
-    if warm_up is not None:
+    # What the engine's background warm-up of a new snapshot prepares for ranking, where the
+    # checkout measured has it.
+    prepare = getattr(importlib.import_module("retrieval.corpus"), "prepare_ranking", None)
+    if prepare is not None:
         started = time.perf_counter()
-        warm_up(snapshot, defaults.expansion_weight)
-        print(f"snapshot warm-up {time.perf_counter() - started:.2f} s")
+        prepare(snapshot, defaults.expansion_weight)
+        print(f"ranking warm-up {time.perf_counter() - started:.2f} s")
     modes = {
         "enhanced": replace(defaults, mode="enhanced"),
         "exact": replace(defaults, mode="exact", max_results=speed.TOP),

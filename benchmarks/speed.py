@@ -135,13 +135,13 @@ def paperbot_systems(tokens: list[list[str]], base: list[Any]) -> list[System]:
     ranked(exact)("warm up the compiled top-k kernel")
     compile_s = time.perf_counter() - compile_started
     note = f"first query (kernel load/compile) {compile_s:.2f} s"
-    # What the engine does with each new snapshot in the background before questions reach
-    # it (term bitmaps, acronym credit lists), where the checkout measured has it.
-    warm_up = getattr(importlib.import_module("retrieval.corpus"), "warm_up", None)
-    if warm_up is not None:
+    # What the engine's background warm-up of each new snapshot prepares for ranking (term
+    # bitmaps, acronym credit lists), where the checkout measured has it.
+    prepare = getattr(importlib.import_module("retrieval.corpus"), "prepare_ranking", None)
+    if prepare is not None:
         warm_started = time.perf_counter()
-        warm_up(corpus, enhanced.expansion_weight)
-        note += f"; snapshot warm-up {time.perf_counter() - warm_started:.2f} s"
+        prepare(corpus, enhanced.expansion_weight)
+        note += f"; ranking warm-up {time.perf_counter() - warm_started:.2f} s"
     return [
         System("paperbot rank", ranked(enhanced), build_s, memory, note),
         System("paperbot exact", ranked(exact), build_s, 0.0, "same index"),

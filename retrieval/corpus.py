@@ -275,12 +275,19 @@ def warm_up(corpus: Corpus, credit_weight: float = 0.0) -> None:
     try:
         if index.size and len(index.terms):
             topk.search([index.postings_list(0, 1.0)], index.size, None, 1)
-        dense_bits(index)
-        acronym_credit.prepare(index, corpus.acronyms, credit_weight)
+        prepare_ranking(corpus, credit_weight)
         _ = corpus.labels
     finally:
         _freeze()
         gc.enable()
+
+
+def prepare_ranking(corpus: Corpus, credit_weight: float) -> None:
+    """What questions read and would otherwise compute: the term bitmaps top-k counts matches
+    with, and the acronym credit lists at the expansion weight `credit_weight`."""
+    if corpus.index.size:
+        dense_bits(corpus.index)
+        acronym_credit.prepare(corpus.index, corpus.acronyms, credit_weight)
 
 
 def _freeze() -> None:

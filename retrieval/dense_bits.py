@@ -5,7 +5,8 @@ by walking a list of "model" or "learning" costs a pass over hundreds of thousan
 1M papers, which is what the top-k pruning saves when it skips scoring such a list. A term held
 by at least 1/16 of the documents gets a bitmap instead: OR-ing it costs N/64 word operations,
 fewer than the list's postings. They are built once per snapshot, off the answer path when the
-engine warms a new snapshot, and hold at most MAX_BYTES.
+engine warms a new snapshot (questions use them once they are there), and hold at most
+MAX_BYTES.
 """
 
 from __future__ import annotations
@@ -56,6 +57,13 @@ def dense_bits(index: Any) -> DenseBits:
             with _lock:
                 _built[index] = found
     return found
+
+
+def built(index: Any) -> DenseBits | None:
+    """The bitmaps of `index` if they were built, without waiting: a question asked while the
+    warm-up builds them (seconds at 1M papers) counts its matches without them."""
+    with _lock:
+        return _built.get(index)
 
 
 def build(offsets: Any, postings_docs: Any, size: int) -> DenseBits:

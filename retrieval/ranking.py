@@ -14,11 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from retrieval import topk
+from retrieval import dense_bits, topk
 from retrieval.acronym_credit import credits
 from retrieval.acronyms import Alternative
 from retrieval.corpus import Corpus
-from retrieval.dense_bits import dense_bits
 from retrieval.index import BM25Index, BoolArray
 from retrieval.models import ParsedQuery
 from retrieval.proximity import proximity_bonuses
@@ -121,7 +120,7 @@ def rank(
         if number is not None and weight != 0
     ]
     credit = credits(index, alternatives, options.expansion_weight)
-    dense = dense_bits(index)
+    dense = dense_bits.built(index)
     mask = None if allowed is None else allowed.copy()
     for excluded in parsed.excluded:
         words = analyze(excluded)

@@ -52,9 +52,12 @@ def test_small_corpora_and_the_memory_bound(monkeypatch: pytest.MonkeyPatch) -> 
     assert bits.row_of.tolist().count(0) == 1
 
 
-def test_a_snapshot_builds_its_bitmaps_once() -> None:
+def test_a_snapshot_builds_its_bitmaps_once_and_questions_do_not_wait() -> None:
     index = _index(5000, 4)
-    assert dense_bits.dense_bits(index) is dense_bits.dense_bits(index)
+    assert dense_bits.built(index) is None  # not built yet: a question goes without
+    bits = dense_bits.dense_bits(index)
+    assert dense_bits.dense_bits(index) is bits
+    assert dense_bits.built(index) is bits
 
 
 @pytest.mark.skipif(not compiled.available(), reason="numba is not installed")
