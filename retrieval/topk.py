@@ -104,18 +104,25 @@ Item = Postings | Credit
 def ordered(items: Sequence[Item]) -> list[Item]:
     """The summation order every path uses: postings lists highest bound first (then in the
     caller's order), each credit before the first list that costs more postings per unit of
-    bound than it does. A short credit with a high bound is walked early like a rare term; a
-    credit over common words, whose bound is loose, comes late, where pruning usually leaves
-    it computed only for the few candidates."""
+    bound than it does, or last when it covers more postings than all the lists. A short
+    credit with a high bound is walked early like a rare term; a credit over common words,
+    whose bound is loose, comes late, where pruning usually leaves it computed only for the
+    few candidates."""
     placed: list[Item] = sorted(
         (item for item in items if isinstance(item, Postings)), key=lambda item: -item.bound
     )
     credits = sorted(
         (item for item in items if isinstance(item, Credit)), key=lambda item: -item.bound
     )
+    lists_cost = sum(_cost(item) for item in placed)
     for credit in credits:
         ratio = _cost(credit) / max(credit.bound, 1e-12)
         at = len(placed)
+        if _cost(credit) > lists_cost:
+            # Over more papers than all the query's lists ("CLIP" -> "contrastive language-image
+            # pre-training"): its bound is loosest there; last, it is skipped when it can be.
+            placed.append(credit)
+            continue
         for place, item in enumerate(placed):
             if isinstance(item, Postings) and _cost(item) / max(item.bound, 1e-12) > ratio:
                 at = place
@@ -467,6 +474,9 @@ def _credit_in_full(
         if part_other[q]:
             for p in range(part_start[q], part_end[q]):
                 d = docs_all[p]
+                # The flag first: a bitmap in cache, where `holds` is a byte per document.
+                if flagged_only and not (flags[d >> 3] >> (d & 7)) & 1:
+                    continue
                 if holds[d] & 3 == 1:
                     holds[d] |= 2
                     if look_up:
@@ -495,6 +505,8 @@ def _credit_in_full(
         if part_other[q]:
             for p in range(part_start[q], part_end[q]):
                 d = docs_all[p]
+                if flagged_only and not (flags[d >> 3] >> (d & 7)) & 1:
+                    continue
                 if holds[d]:
                     other_sum[d] = 0.0
                     written_sum[d] = 0.0
