@@ -1,247 +1,109 @@
-"""Credit for the other forms of a query's acronyms, as extra postings lists for top-k.
+"""Credit for the other forms of a query's acronyms, as extra lists for top-k.
 
 A paper's score rises to the better of the written and the other form: for each alternative the
 credit is max(other - written, 0), where `other` is the other form's BM25 score at the expansion
 weight and `written` the written form's. It is kept only where an other form occurs, so a list
 holds just those papers (every one counts as matched), less those with zero credit that hold
-the written form (the written form's own list matches them). The same acronyms come back in
-question after question ("LLM", "RAG"), so each snapshot keeps the list of each alternative it
-computed, within a bound on memory. Compiled when numba is there; numpy is the reference.
+the written form (the written form's own list matches them).
+
+A list is described by its terms (`topk.Credit`): "LLM" -> "large language model" covers most
+of a large corpus, and building it per question cost milliseconds at 1M papers. Top-k computes
+it in full only when it must walk it, and otherwise only for the few papers still in the
+running. Its bound is the expansion weight times the other form's largest impacts, so top-k can
+place and skip it without computing it. The other direction ("large language model" -> "LLM")
+is the opposite case: few papers hold the acronym, but each must be looked up in the long form's
+common words, which cost milliseconds as well. Those lists are short (4M postings at 1M papers),
+so `prepare` builds all of them once per snapshot, off the answer path, and questions read them.
 """
 
 from __future__ import annotations
 
 import threading
 import weakref
-from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import replace
 
-import numpy as np
+from retrieval.acronyms import AcronymTable, Alternative
+from retrieval.index import BM25Index
+from retrieval.topk import CREDIT_BOUND_SLACK, Credit, Postings, build, materialize
 
-from retrieval import compiled
-from retrieval.acronyms import Alternative
-from retrieval.index import BM25Index, BoolArray, FloatArray
-from retrieval.topk import Postings
+# Prepared postings per snapshot, in documents (8 bytes each): at most ~64 MB.
+MAX_PREPARED = 8_000_000
 
-# Cached postings per snapshot, in documents: 12 bytes each, so at most ~24 MB.
-CACHE_POSTINGS = 2_000_000
+Key = tuple[tuple[str, ...], tuple[str, ...]]  # (written, other)
 
 
-def credit_postings(
-    index: BM25Index, alternatives: Sequence[Alternative], weight: float
-) -> list[Postings]:
-    """One credit list per alternative whose other form occurs in the corpus, in order."""
-    cache = _cache_of(index)
-    lists: list[Postings] = []
+def credits(index: BM25Index, alternatives: Sequence[Alternative], weight: float) -> list[Credit]:
+    """One credit per alternative whose other form occurs in the corpus, in order; with its
+    list when `prepare` built it (the same list either way, so the same ranking)."""
+    with _lock:
+        weight_built, ready = _prepared.get(index, (weight, {}))
+    if weight_built != weight:
+        ready = {}
+    found: list[Credit] = []
     for alternative in alternatives:
-        key = (alternative.written, alternative.other, weight)
-        found = cache.get(key)
-        if found is None:
-            found = (_alternative_credit(index, alternative, weight),)
-            cache.put(key, found[0])
-        if found[0] is not None:
-            lists.append(found[0])
-    return lists
-
-
-def _numbers(index: BM25Index, terms: Sequence[str]) -> Any:
-    numbers = [-1 if (number := index.term_number(term)) is None else number for term in terms]
-    return np.array(numbers, dtype=np.int64)
-
-
-def _alternative_credit(
-    index: BM25Index, alternative: Alternative, weight: float
-) -> Postings | None:
-    kernel = _compiled_credit()
-    if kernel is None:  # pragma: no cover - the numpy version is tested directly
-        return _credit_numpy(index, alternative, weight)
-    other = _numbers(index, alternative.other)
-    if (other < 0).all():
-        return None
-    docs, credit = kernel(
-        index.postings_docs,
-        index.impacts,
-        index.offsets,
-        other,
-        _numbers(index, alternative.written),
-        weight,
-        *_scratch.arrays(index.size),
-    )
-    return _postings(docs, credit)
-
-
-def _postings(docs: Any, credit: Any) -> Postings | None:
-    if len(docs) == 0:
-        return None
-    impacts = credit.astype(np.float32)
-    return Postings(docs, impacts, 0, len(docs), 1.0, float(impacts.max()), extra=True)
-
-
-def _credit(
-    postings_docs: Any,
-    impacts: Any,
-    offsets: Any,
-    other: Any,
-    written: Any,
-    weight: float,
-    other_sum: Any,
-    written_sum: Any,
-    holds: Any,
-) -> tuple[Any, Any]:
-    size = len(holds)
-    touched = 0
-    for t in range(len(other)):
-        if other[t] < 0:
+        other = _terms(index, alternative.other)
+        if not other:
             continue
-        for p in range(offsets[other[t]], offsets[other[t] + 1]):
-            d = postings_docs[p]
-            touched += 1 - (holds[d] & 1)
-            holds[d] |= 1
-            other_sum[d] += weight * np.float64(impacts[p])
-    for t in range(len(written)):
-        if written[t] < 0:
-            continue
-        for p in range(offsets[written[t]], offsets[written[t] + 1]):
-            d = postings_docs[p]
-            if holds[d] & 1:
-                written_sum[d] += 1.0 * np.float64(impacts[p])
-                holds[d] |= 4
-    # The papers holding the other form, ascending: a scan of the flags costs less than
-    # sorting them once they are more than a few percent of the corpus.
-    docs = np.empty(touched, dtype=np.int32)
-    n = 0
-    if 32 * touched > size:
-        for d in range(size):
-            if holds[d] & 1:
-                docs[n] = d
-                n += 1
-    else:
-        for t in range(len(other)):
-            if other[t] < 0:
-                continue
-            for p in range(offsets[other[t]], offsets[other[t] + 1]):
-                d = postings_docs[p]
-                if holds[d] & 2 == 0:
-                    holds[d] |= 2
-                    docs[n] = d
-                    n += 1
-        docs.sort()
-    # A paper whose credit is zero and that holds the written form adds nothing to a score
-    # and is matched by the written form's own list: leaving it out is exact, and cheaper.
-    credit = np.empty(touched, dtype=np.float64)
-    kept = 0
-    for i in range(touched):
-        d = docs[i]
-        value = max(other_sum[d] - written_sum[d], 0.0)
-        if value > 0.0 or holds[d] & 4 == 0:
-            docs[kept] = d
-            credit[kept] = value
-            kept += 1
-        other_sum[d] = 0.0
-        written_sum[d] = 0.0
-        holds[d] = 0
-    return docs[:kept], credit[:kept]
+        largest = sum(max(float(index.max_impact[term]), 0.0) for _, _, term in other)
+        credit = Credit(
+            index.postings_docs,
+            index.impacts,
+            other,
+            _terms(index, alternative.written),
+            weight,
+            weight * largest * (1 + CREDIT_BOUND_SLACK),
+        )
+        built = ready.get((alternative.written, alternative.other))
+        found.append(credit if built is None else replace(credit, built=built))
+    return found
 
 
-_compiled_credit = compiled.compile_lazily(_credit)
-
-
-class _Scratch(threading.local):
-    """Per-thread dense buffers the kernel leaves zeroed (ranking runs in worker threads)."""
-
-    def __init__(self) -> None:
-        self.size = -1
-        self.buffers: tuple[Any, ...] = ()
-
-    def arrays(self, size: int) -> tuple[Any, ...]:
-        if self.size != size:
-            self.size = size
-            floats = (np.zeros(size, dtype=np.float64) for _ in range(2))
-            self.buffers = (*floats, np.zeros(size, dtype=np.uint8))
-        return self.buffers
-
-
-_scratch = _Scratch()
-
-
-class _BoundedCache:
-    """Least recently used credit lists of one snapshot, at most CACHE_POSTINGS documents."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._entries: OrderedDict[Any, tuple[Postings | None]] = OrderedDict()
-        self._held = 0
-
-    def get(self, key: Any) -> tuple[Postings | None] | None:
-        with self._lock:
-            found = self._entries.get(key)
-            if found is not None:
-                self._entries.move_to_end(key)
-            return found
-
-    def put(self, key: Any, postings: Postings | None) -> None:
-        size = 0 if postings is None else postings.end
-        if size > CACHE_POSTINGS:
-            return
-        with self._lock:
-            if key in self._entries:
+def prepare(index: BM25Index, table: AcronymTable, weight: float) -> None:
+    """Build the list of every long form -> acronym alternative of `table` for `index`, once
+    (questions asked meanwhile compute theirs), within MAX_PREPARED documents."""
+    if weight <= 0:
+        return
+    with _building:
+        with _lock:
+            if index in _prepared and _prepared[index][0] == weight:
                 return
-            self._entries[key] = (postings,)
-            self._held += size
-            while self._held > CACHE_POSTINGS:
-                _, (evicted,) = self._entries.popitem(last=False)
-                self._held -= 0 if evicted is None else evicted.end
-
-
-_caches: weakref.WeakKeyDictionary[BM25Index, _BoundedCache] = weakref.WeakKeyDictionary()
-_caches_lock = threading.Lock()
-
-
-def _cache_of(index: BM25Index) -> _BoundedCache:
-    with _caches_lock:
-        cache = _caches.get(index)
-        if cache is None:
-            cache = _caches[index] = _BoundedCache()
-        return cache
+        lists: dict[Key, Postings] = {}
+        held = 0
+        for expansion, short in table.long_to_short.items():
+            alternative = Alternative(expansion, (short,), "")
+            built = next((build(credit) for credit in credits(index, [alternative], weight)), None)
+            if built is None:
+                continue
+            if held + built.end > MAX_PREPARED:
+                break
+            held += built.end
+            lists[(expansion, (short,))] = built
+        with _lock:
+            _prepared[index] = (weight, lists)
 
 
 def credit_postings_numpy(
     index: BM25Index, alternatives: Sequence[Alternative], weight: float
 ) -> list[Postings]:
-    """The same lists from dense numpy arrays over all documents, uncached."""
-    lists = (_credit_numpy(index, alternative, weight) for alternative in alternatives)
-    return [postings for postings in lists if postings is not None]
+    """The same credits built as lists over all documents (numpy): the reference."""
+    built = (materialize(credit, index.size) for credit in credits(index, alternatives, weight))
+    return [postings for postings in built if postings is not None]
 
 
-def _credit_numpy(index: BM25Index, alternative: Alternative, weight: float) -> Postings | None:
-    other_terms = [(index.term_number(term), weight) for term in alternative.other]
-    holds_other = np.zeros(index.size, dtype=np.bool_)
-    other = _dense_scores(index, other_terms, holds_other)
-    holds_written = np.zeros(index.size, dtype=np.bool_)
-    written = _dense_scores(
-        index, [(index.term_number(term), 1.0) for term in alternative.written], holds_written
-    )
-    # Only where the other form occurs: with a negative IDF (a tiny corpus) the written form's
-    # score is negative, and a paper without the other form must not gain from it.
-    docs = np.flatnonzero(holds_other).astype(np.int32)
-    credit = np.maximum(other[docs] - written[docs], 0.0)
-    # Zero credit where the written form is held: nothing to add, matched by its own list.
-    keep = (credit > 0.0) | ~holds_written[docs]
-    return _postings(docs[keep], credit[keep])
+def _terms(index: BM25Index, terms: Sequence[str]) -> tuple[tuple[int, int, int], ...]:
+    """(start, end, term number) of each term the index holds, in order."""
+    found = []
+    for term in terms:
+        number = index.term_number(term)
+        if number is not None:
+            found.append((int(index.offsets[number]), int(index.offsets[number + 1]), number))
+    return tuple(found)
 
 
-def _dense_scores(
-    index: BM25Index, terms: Sequence[tuple[int | None, float]], holding: BoolArray | None
-) -> FloatArray:
-    """Weighted BM25 scores over all documents; marks the documents found in `holding`."""
-    values = np.zeros(index.size, dtype=np.float64)
-    for number, weight in terms:
-        if number is None:
-            continue
-        start, end = int(index.offsets[number]), int(index.offsets[number + 1])
-        docs = index.postings_docs[start:end]
-        values[docs] += weight * index.impacts[start:end].astype(np.float64)
-        if holding is not None:
-            holding[docs] = True
-    return values
+# Per snapshot: the weight they were built for, and the lists.
+_prepared: weakref.WeakKeyDictionary[BM25Index, tuple[float, dict[Key, Postings]]] = (
+    weakref.WeakKeyDictionary()
+)
+_lock = threading.Lock()
+_building = threading.Lock()  # one build at a time

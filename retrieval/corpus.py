@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from retrieval import reclaim, sentence_hits, topk
+from retrieval import acronym_credit, reclaim, sentence_hits, topk
 from retrieval import text as analysis
 from retrieval.acronyms import AcronymTable
 from retrieval.autocomplete import Autocomplete
@@ -33,6 +33,7 @@ from retrieval.corpus_sentences import (
     pool_workers,
     saved_sentences,
 )
+from retrieval.dense_bits import dense_bits
 from retrieval.errors import StoreError
 from retrieval.index import BM25Index, BM25Params, BoolArray
 from retrieval.models import CollectionInfo
@@ -165,8 +166,11 @@ class LiveCorpus:
         corpus: Corpus,
         *,
         warm: bool = True,
+        credit_weight: float = 0.0,
     ) -> None:
         self._store = store
+        # The acronym expansion weight questions rank with: their credit lists are built at it.
+        self._credit_weight = credit_weight
         self._params = params
         self._index_dir = index_dir
         self._background: set[asyncio.Task[object]] = set()
@@ -181,12 +185,18 @@ class LiveCorpus:
 
     @classmethod
     async def load(
-        cls, store: Store, params: BM25Params, index_dir: Path, *, warm: bool = True
+        cls,
+        store: Store,
+        params: BM25Params,
+        index_dir: Path,
+        *,
+        warm: bool = True,
+        credit_weight: float = 0.0,
     ) -> LiveCorpus:
         # The top-k kernel needs no corpus: loading it overlaps the store reads and the mapping.
         kernel = asyncio.ensure_future(asyncio.to_thread(topk.warm)) if warm else None
         corpus = await load_corpus(store, params, index_dir)
-        live = cls(store, params, index_dir, corpus, warm=warm)
+        live = cls(store, params, index_dir, corpus, warm=warm, credit_weight=credit_weight)
         if kernel is not None:
             live._background.add(kernel)
             kernel.add_done_callback(live._background.discard)
@@ -268,15 +278,28 @@ class LiveCorpus:
         if not self._warm_snapshots:
             return
         self._sentences.start(corpus.sentences, corpus.index)
-        task: asyncio.Task[object] = asyncio.ensure_future(asyncio.to_thread(_warm_up, corpus))
+        task: asyncio.Task[object] = asyncio.ensure_future(
+            asyncio.to_thread(warm_up, corpus, self._credit_weight)
+        )
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
 
-def _warm_up(corpus: Corpus) -> None:
-    """Off the answer path: load (or compile) the top-k kernel with one tiny search, and the
-    sentence-hit kernel, so the first question is not the slow one."""
+def warm_up(corpus: Corpus, credit_weight: float = 0.0) -> None:
+    """Off the answer path: load (or compile) the top-k kernel with one tiny search and the
+    sentence-hit kernel, then build the term bitmaps top-k counts matches with and the acronym
+    credit lists it reads (at the expansion weight `credit_weight`), so the first question is
+    not the slow one."""
     index = corpus.index
     if index.size and len(index.terms):
         topk.search([index.postings_list(0, 1.0)], index.size, None, 1)
     sentence_hits.warm()
+    prepare_ranking(corpus, credit_weight)
+
+
+def prepare_ranking(corpus: Corpus, credit_weight: float) -> None:
+    """What questions read and would otherwise compute: the term bitmaps top-k counts matches
+    with, and the acronym credit lists at the expansion weight `credit_weight`."""
+    if corpus.index.size:
+        dense_bits(corpus.index)
+        acronym_credit.prepare(corpus.index, corpus.acronyms, credit_weight)

@@ -176,7 +176,7 @@ class BM25Index:
         """Term `number`'s postings and impacts, weighted, for `topk.search`."""
         start, end = int(self.offsets[number]), int(self.offsets[number + 1])
         bound = weight * float(self.max_impact[number])
-        return Postings(self.postings_docs, self.impacts, start, end, weight, bound)
+        return Postings(self.postings_docs, self.impacts, start, end, weight, bound, term=number)
 
     def top(self, values: FloatArray, candidates: BoolArray, k: int) -> IntArray:
         """Document numbers of the k best candidates, best first; ties go to the earlier one.

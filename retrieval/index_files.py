@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import mmap
 import os
 import shutil
 import tempfile
@@ -76,7 +77,9 @@ def read(directory: Path, stamp: Any) -> tuple[dict[str, npt.NDArray[Any]], list
             array = np.load(directory / f"{name}.npy", mmap_mode="r", allow_pickle=False)
             if list(array.shape) != shape or array.dtype.str != dtype:
                 return None
-            arrays[name] = array
+            # A plain ndarray view of the mapping (which it keeps open): np.memmap's own
+            # __getitem__ runs in Python, microseconds per lookup on every question.
+            arrays[name] = np.asarray(array)
         text = (directory / TERMS_FILE).read_text(encoding="utf-8")
         terms = text.split("\n") if text else []
         if len(terms) != header["terms"]:
@@ -85,6 +88,15 @@ def read(directory: Path, stamp: Any) -> tuple[dict[str, npt.NDArray[Any]], list
     except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
         # Missing or truncated files, a broken header: rebuild.
         return None
+
+
+def is_mapped(array: Any) -> bool:
+    """Whether `array` reads a mapped file (its own pages are not held in memory)."""
+    while array is not None:
+        if isinstance(array, np.memmap | mmap.mmap):
+            return True
+        array = getattr(array, "base", None)
+    return False
 
 
 def saved_stamp(directory: Path) -> Any:

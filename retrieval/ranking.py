@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from retrieval import topk
-from retrieval.acronym_credit import credit_postings
+from retrieval import dense_bits, topk
+from retrieval.acronym_credit import credits
 from retrieval.acronyms import Alternative
 from retrieval.corpus import Corpus
 from retrieval.index import BM25Index, BoolArray
@@ -101,21 +101,26 @@ def rank(
     weighted += list(extra_terms)
     expansions = tuple(alternative.note for alternative in alternatives)
     phrase_terms = [analyze(phrase) for phrase in parsed.phrases]
-    known = [term for term, _ in weighted if term in index]
-    unknown = tuple(term for term, _ in weighted if term not in index)
-    weights = {term: index.idf_of(term) * weight for term, weight in weighted if term in index}
+    # One lookup per term: each term's number (None when the corpus lacks it).
+    numbered = [(term, index.term_number(term), weight) for term, weight in weighted]
+    unknown = tuple(term for term, number, _ in numbered if number is None)
+    idf = index.idf
+    weights = {
+        term: float(idf[number]) * weight for term, number, weight in numbered if number is not None
+    }
     for alternative in alternatives:
         for term in alternative.other:
             weights.setdefault(term, index.idf_of(term) * options.expansion_weight)
-    if not known or index.size == 0:
+    if len(unknown) == len(numbered) or index.size == 0:
         return Ranking((), (), 0, weights, expansions, unknown, tuple(t for t, _ in weighted))
 
     lists = [
         index.postings_list(number, weight)
-        for number, weight in ((index.term_number(term), weight) for term, weight in weighted)
+        for _, number, weight in numbered
         if number is not None and weight != 0
     ]
-    lists += credit_postings(index, alternatives, options.expansion_weight)
+    credit = credits(index, alternatives, options.expansion_weight)
+    dense = dense_bits.built(index)
     mask = None if allowed is None else allowed.copy()
     for excluded in parsed.excluded:
         words = analyze(excluded)
@@ -130,7 +135,9 @@ def rank(
 
     if phrase_ids:
         # Only documents holding every phrase word remain; check word order on the best ones.
-        found = topk.search(lists, index.size, mask, options.phrase_check_limit)
+        found = topk.search(
+            lists, index.size, mask, options.phrase_check_limit, credits=credit, dense=dense
+        )
         kept = [
             place
             for place, doc in enumerate(found.docs.tolist())
@@ -140,7 +147,9 @@ def rank(
         values = found.scores[kept]
         total = len(kept)
     else:
-        found = topk.search(lists, index.size, mask, options.max_results)
+        found = topk.search(
+            lists, index.size, mask, options.max_results, credits=credit, dense=dense
+        )
         order, values, total = found.docs, found.scores, found.total
 
     if options.mode == "enhanced" and len(order) > 1 and options.proximity_weight > 0:

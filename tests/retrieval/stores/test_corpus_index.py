@@ -7,10 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
-from retrieval import corpus_index
+from retrieval import corpus_index, index_files
 from retrieval import text as analysis
 from retrieval.corpus import load_corpus
 from retrieval.corpus_index import index_path
@@ -68,7 +67,7 @@ async def test_an_ingest_reads_only_the_new_papers_and_equals_a_fresh_build(
     reads.after_keys.clear()
     again = await load_corpus(store, P, tmp_path)
     assert reads.after_keys == []
-    assert isinstance(again.index.postings_docs, np.memmap)
+    assert index_files.is_mapped(again.index.postings_docs)
     assert_same_index(again.index, after.index)
 
 

@@ -9,10 +9,10 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 from config.settings import Settings
+from retrieval import index_files
 from retrieval.corpus import Corpus, load_corpus
 from retrieval.corpus_papers import autocomplete_path, papers_path
 from retrieval.parameters import rank_options
@@ -83,7 +83,7 @@ async def test_a_saved_corpus_opens_without_per_paper_reads_and_answers_the_same
     reads = RowReads(store, monkeypatch)
     fast = await load_corpus(store, P, tmp_path)
     assert reads.count == 0
-    assert isinstance(fast.papers.keys, np.memmap)
+    assert index_files.is_mapped(fast.papers.keys)
     assert fast.papers.doc_of("icml2026-2") == 1
     assert fast.collections["neurips2025"][1].tolist() == [False, True, False, True, True]
     assert_same_answers(fast, slow)
@@ -187,5 +187,5 @@ async def test_a_damaged_autocomplete_is_rebuilt_from_the_table_not_a_crash(
     rebuilt = await load_corpus(store, P, tmp_path)
     assert reads.count == 0  # rebuilt from the mapped paper table, nothing read per paper
     assert_same_answers(rebuilt, slow)
-    assert isinstance(rebuilt.autocomplete.papers.keys, np.memmap)
+    assert index_files.is_mapped(rebuilt.autocomplete.papers.keys)
     assert (saved / "stamp.json").is_file()  # and saved again
