@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from retrieval import acronym_credit, compiled, dense_bits, topk
 from retrieval.acronym_credit import credit_postings_numpy, credits, prepare
 from retrieval.acronyms import AcronymTable, Alternative
+from retrieval.autocomplete_build import build_autocomplete
 from retrieval.corpus import Corpus, warm_up
 from retrieval.index import BM25Index
 from retrieval.paper_table import PaperTable
@@ -204,7 +205,8 @@ def test_the_snapshot_warm_up_prepares_the_lists() -> None:
     docs = [["mixture", "of", "experts"], ["moe", "routing"], ["x"]] * 3
     index = _index(docs)
     table = AcronymTable.build([("MoE", "mixture of experts", 3)], _words)
-    snapshot = Corpus(index, {}, table, PaperTable.build([], [], [], [], []), 1)
+    papers = PaperTable.build([], [], [], [], [])
+    snapshot = Corpus(index, {}, table, papers, build_autocomplete(papers), 1)
     [long_form] = table.alternatives(["mixture", "of", "experts"])
     warm_up(snapshot, 0.3)
     assert credits(index, [long_form], 0.3)[0].built is not None
