@@ -716,6 +716,28 @@ def test_a_dash_after_the_name_opens_its_long_form() -> None:
             "structures. FoD is fast.",
             "FoD: Folding by Diffusion, a model that samples structures",
         ),
+        # initials with their case, small words included: the long form is the name
+        (
+            "Views disagree. We propose Mixing of Views (MoV), a method that averages view "
+            "features. MoV is simple.",
+            "Mixing of Views (MoV), a method that averages view features",
+        ),
+        (
+            "Pruning needs retraining. We introduce Loss-free Token Pruning (LfTP), a method that "
+            "drops tokens without training. LfTP is fast.",
+            "Loss-free Token Pruning (LfTP), a method that drops tokens without training",
+        ),
+        (
+            "Agents forget. We present Probe and Patch (PnP), a recipe that repairs policies. "
+            "PnP helps.",
+            "Probe and Patch (PnP), a recipe that repairs policies",
+        ),
+        # a capital letter for a small word, or a syllable: the acronym leads
+        (
+            "Graphs are sparse. We propose Graph Lifting Networks (GraLN), a model that lifts "
+            "graphs. GraLN is fast.",
+            "GraLN: Graph Lifting Networks, a model that lifts graphs",
+        ),
     ],
 )
 def test_a_short_acronym_of_a_title_case_name_follows_it(abstract: str, label: str) -> None:
