@@ -141,6 +141,16 @@ def _in_intro_sentence(text: str, start: int) -> bool:
     return any(verb in window for verb in _INTRO_VERBS)
 
 
+_ACTS = re.compile(r" (?:also |further |then |thus |now )?(?!is |was |has |as |its )[a-z]{2,20}s\b")
+
+
+def _acting_subject(text: str, start: int, word: str) -> bool:
+    """'NEFTune adds noise ...': a sentence opens with the word and a verb it does."""
+    return (start == 0 or text[start - 2 : start] == ". ") and _ACTS.match(
+        text, start + len(word)
+    ) is not None
+
+
 def _field_term(text: str, word: str, start: int) -> bool:
     """'physics-informed neural networks (PINNs)', 'FMs': an abbreviation of a common term."""
     if len(word) >= 3 and word.endswith("s") and word[:-1].isupper():
@@ -261,6 +271,7 @@ def _judge(text: str, word: str, starts: list[int], hinted: bool) -> tuple[int, 
         _INTRO_AFTER.match(text, start + len(word))
         or _introduced_before(text, start)
         or _in_intro_sentence(text, start)
+        or _acting_subject(text, start, word)
         for start in starts[:4]
     )
     if (plain and not intro) or (

@@ -865,6 +865,23 @@ def test_a_plain_name_the_abstract_defines(abstract: str, name: str | None) -> N
         assert label.startswith(name + ":")
 
 
+def test_a_coined_word_that_opens_sentences_as_the_actor_names_the_method() -> None:
+    # no introducing verb anywhere: the word does things ("adds", "also improves")
+    abstract = (
+        "Fine-tuning on small data overfits quickly. GradJit adds noise to the gradients during "
+        "training. GradJit also improves robustness on three benchmarks."
+    )
+    assert derive_label(abstract).startswith("GradJit:")
+
+
+def test_a_coined_word_only_used_after_a_preposition_is_not_the_actor() -> None:
+    abstract = (
+        "We study overfitting on small data. Models trained with GradJit overfit less, and we "
+        "analyse why GradJit helps."
+    )
+    assert not derive_label(abstract).startswith("GradJit")
+
+
 def test_a_project_page_behind_a_markdown_link_names_the_method() -> None:
     # Cleaning keeps "our website" and drops the URL; its folder still names the method, and
     # the abstract spells it with a space.
