@@ -74,6 +74,11 @@ _TYPE_THEN_NAME = re.compile(
 _OUR_NAME = re.compile(
     rf"(?:[\w\-]{{1,30}}+ ){{0,3}}?{TYPES}, (?P<name>{_NAME})(?= \([^()]{{1,20}}\),|,|:)"
 )
+# Words that may stand before a name without making it part of a longer term.
+_TERM_OPENERS = frozenset(
+    ["the", "a", "an", "our", "this", "its", "of", "with", "and", "by", "in", "on", "to", "for",
+     "from", "that", "use", "using", "via", "apply", "applying", "train", "evaluate"]
+)  # fmt: skip
 _TYPE_AFTER = re.compile(rf" {TYPES}\b(?!-)")
 # "novel evolution-strategies based method": lowercase words ending in an artefact noun.
 _NOUN_PHRASE_TYPE = re.compile(
@@ -287,7 +292,8 @@ def _name_at(
             description=described,
         )
     typed = _NAME_THEN_TYPE.match(text, position)
-    if typed and is_strong(typed.group("name")):
+    strong = typed is not None and is_strong(typed.group("name"))
+    if typed and (strong or _title_case_before_type(text, typed)):
         # "the ctfIDu+ algorithm for identifying ...": the label reads on from the name. Without
         # a tail ("the DIL method.") the topic says more than the type word.
         tail = tail_after(text, typed.end(), " ")
@@ -299,7 +305,8 @@ def _name_at(
             "",
             typed.start(),
             typed.end(),
-            base=base - 1,
+            # "the Connect Later framework": plain words name it less surely than a coined one.
+            base=base - 1 if strong else base - 2,
             typed=True,
             description=described,
         )
@@ -361,6 +368,29 @@ def _our_coined(text: str, start: int) -> Candidate | None:
         # "our NAS method", "our BC layer-aware attacks": three capitals are field terms as often.
         return None
     return scored(text, name, "", start, typed.end(), base=3, typed=True)
+
+
+def _title_case_before_type(text: str, match: re.Match[str]) -> bool:
+    """'the Connect Later framework', 'Poisoned Forgery Face framework': two or three
+    capitalised words right before the type noun name it."""
+    name = match.group("name")
+    words = name.split(" ")
+    if not (
+        len(words) > 1
+        and all(word[:1].isupper() and word[1:2].islower() for word in words)
+        and _TYPE_AFTER.match(text, match.end("name")) is not None
+    ):
+        return False
+    # Not the tail of a longer term elsewhere: "Masked Image Modeling", "Markov chain Monte Carlo".
+    position = text.find(name)
+    while position >= 0:
+        if position != match.start("name"):
+            before = text[max(position - 12, 0) : position]
+            word = before[:-1].rpartition(" ")[2]
+            if before[-1:] == " " and word[-1:].isalnum() and word.lower() not in _TERM_OPENERS:
+                return False
+        position = text.find(name, position + 1)
+    return True
 
 
 def _between_commas(text: str, match: re.Match[str]) -> bool:

@@ -20,6 +20,7 @@ from retrieval.labels import (
     opens_with_punctuation,
     words,
 )
+from retrieval.labels.names import best_name
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 
@@ -880,6 +881,30 @@ def test_a_coined_word_only_used_after_a_preposition_is_not_the_actor() -> None:
         "analyse why GradJit helps."
     )
     assert not derive_label(abstract).startswith("GradJit")
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        # plain capitalised words before the type noun, used again or standing alone
+        (
+            "Training drifts. We propose the Drift Anchor framework, which stabilises training. "
+            "Drift Anchor halves the variance.",
+            "Drift Anchor",
+        ),
+        # ... not the tail of a longer term the abstract also uses
+        (
+            "Masked Image Modeling learns features. We propose an Image Modeling framework based "
+            "on random projections.",
+            None,
+        ),
+    ],
+)
+def test_title_case_words_before_a_type_noun(abstract: str, name: str | None) -> None:
+    found = best_name(abstract)
+    assert (found.name if found else None) == name
+    if name:
+        assert derive_label(abstract).startswith(name + " framework")
 
 
 def test_a_project_page_behind_a_markdown_link_names_the_method() -> None:
