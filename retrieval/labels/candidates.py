@@ -71,6 +71,7 @@ def scored(
     weak_ok: bool = True,
     typed: bool = False,
     description: str = "",
+    known_ok: bool = False,
 ) -> Candidate | None:
     """The name found between `start` and `end` as a scored `Candidate`, or None if implausible."""
     name = strip_leading_noise(name)
@@ -95,8 +96,8 @@ def scored(
         return None
     if " and " in name and not _TWO_WORDS_JOINED.fullmatch(name):
         return None  # "SCGD and SCSC", "Hiera and ViTDet": two names, not one
-    if name in KNOWN_NAMES:  # "HumanEval, HumanEval+": what every paper evaluates on
-        return None
+    if name in KNOWN_NAMES and not known_ok:
+        return None  # "HumanEval, HumanEval+": what every paper evaluates on
     recurs = text.count(name) >= 2
     if not (weak_ok or recurs or is_strong(name)):
         return None

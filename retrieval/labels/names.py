@@ -50,6 +50,8 @@ _VERB = re.compile(
 )
 # Gerunds that introduce after "by": not "by formulating", "by constructing".
 _BY_GERUNDS = ("introducing ", "proposing ", "developing ", "designing ", "presenting ")
+# Introducing verbs that may name what the field later took up ("we introduce QLoRA").
+_FIRST_USE = frozenset(("propos", "introduc", "present"))
 _ALSO = re.compile(r"also|further|additionally|finally|next")
 _FILLER = re.compile(
     r"(?:(?:the|a|an|our|this|two|three|new|novel|simple|first|yet|effective|general|unified"
@@ -233,8 +235,13 @@ def _after_subject(text: str, subject: int, end: int) -> Candidate | None:
         if verb is None or verb.group("intro") is None:
             return None
     base = 4 if _ALSO.search(verb.group("adverbs")) else 5  # "we also propose" is secondary
-    named = verb.group("intro") is None
-    return _name_at(text, verb.end(), base=base, verb_start=subject, named=named)
+    intro = verb.group("intro")
+    named = intro is None
+    # "We present QLoRA, ...": the paper that introduced a name the field now uses.
+    known_ok = intro in _FIRST_USE
+    return _name_at(
+        text, verb.end(), base=base, verb_start=subject, named=named, known_ok=known_ok
+    )
 
 
 def _sentence_around(lower: str, position: int) -> tuple[int, int]:
@@ -245,7 +252,13 @@ def _sentence_around(lower: str, position: int) -> tuple[int, int]:
 
 
 def _name_at(
-    text: str, position: int, *, base: int, verb_start: int, named: bool = False
+    text: str,
+    position: int,
+    *,
+    base: int,
+    verb_start: int,
+    named: bool = False,
+    known_ok: bool = False,
 ) -> Candidate | None:
     """The name right after an introducing verb or a 'called'."""
     if position >= len(text):
@@ -264,7 +277,9 @@ def _name_at(
         found = _from_definition(text, definition, base=base)
         if found:
             return found
-    found = _direct_name(text, position, base=base, verb_start=verb_start, named=named)
+    found = _direct_name(
+        text, position, base=base, verb_start=verb_start, named=named, known_ok=known_ok
+    )
     if found:
         return found
     after_type = _TYPE_THEN_NAME.match(text, position)
@@ -418,7 +433,7 @@ def _spelled_by_paren(text: str, match: re.Match[str]) -> bool:
 
 
 def _direct_name(
-    text: str, position: int, *, base: int, verb_start: int, named: bool
+    text: str, position: int, *, base: int, verb_start: int, named: bool, known_ok: bool = False
 ) -> Candidate | None:
     """'DRIFT (Decoupled ...)', 'PIPER: Primitive-Informed ...', 'Decrypto, a benchmark ...'."""
     direct = _DIRECT_NAME.match(text, position)
@@ -465,6 +480,12 @@ def _direct_name(
         base=base,
         weak_ok=weak_ok,
         description=described,
+        # ... right after the verb and defined there: "We present QLoRA, an efficient ...".
+        known_ok=known_ok
+        and direct.start("name") == position
+        and weak_ok
+        and after != "-"
+        and not _KNOWN.search(text, direct.end(), direct.end() + 40),
     )
 
 

@@ -950,6 +950,37 @@ def test_an_acronym_right_after_its_long_form_without_brackets(abstract: str, la
 
 
 @pytest.mark.parametrize(
+    ("abstract", "label"),
+    [
+        # the paper that introduced a name the field now uses: the verb, the name, a definition
+        (
+            "Finetuning large models needs memory. We present QLoRA, an efficient finetuning "
+            "approach that cuts memory use. QLoRA backpropagates through a frozen model.",
+            "QLoRA: an efficient finetuning approach that cuts memory use",
+        ),
+        # used, not introduced: a field name after another verb, or one called popular
+        (
+            "Adapters are cheap. We apply LoRA, a low-rank adapter, to diffusion models and we "
+            "propose RankTune, a method that picks the rank. RankTune helps.",
+            "RankTune: a method that picks rank",
+        ),
+        (
+            "Adapters are cheap. We introduce LoRA, the popular adapter, into diffusion models "
+            "and study its rank.",
+            None,
+        ),
+    ],
+)
+def test_a_known_name_counts_only_where_the_authors_introduce_it(
+    abstract: str, label: str | None
+) -> None:
+    if label is None:
+        assert best_name(abstract) is None
+    else:
+        assert derive_label(abstract) == label
+
+
+@pytest.mark.parametrize(
     ("abstract", "name"),
     [
         (
