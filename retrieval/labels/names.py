@@ -124,6 +124,11 @@ def best_name(text: str) -> Candidate | None:
         if not lower[position - 1 : position].isalnum():
             ours.append(position)
             candidates.append(_after_subject(text, position, position + 3))
+    if " us to " in lower:
+        # "These observations motivate us to propose an Alternating Denoising ... (ADDP)"
+        for position in occurrences(lower, " us to "):
+            ours.append(position + 1)
+            candidates.append(_after_subject(text, position + 1, position + 7))
     for position in occurrences(lower, "this "):
         if (
             lower.startswith(_PAPER_WORDS, position + 5)
@@ -541,7 +546,8 @@ def _from_definition(text: str, match: re.Match[str], *, base: int) -> Candidate
         # what is introduced describes the name; "a framework using a ... (DMAE)" names a part.
         if not (_NOUN_PHRASE_TYPE.fullmatch(words) and is_strong(acronym)):
             return None
-        described, words = ": " + words, ""
+        # A lone type noun ("a new architecture (Mamba-2)") says less than the topic.
+        described, words = (": " + words if " " in words else ""), ""
     elif " " not in words and is_coined_word(words):
         # "Cell2Sentence (C2S)": a coined word is the name its acronym abbreviates.
         acronym, words = words, ""

@@ -907,6 +907,23 @@ def test_title_case_words_before_a_type_noun(abstract: str, name: str | None) ->
         assert derive_label(abstract).startswith(name + " framework")
 
 
+def test_us_to_propose_speaks_for_the_authors() -> None:
+    abstract = (
+        "Optical flow fails at occlusions. This observation motivates us to introduce "
+        "FlowPatch, a method that fills occluded regions. FlowPatch is fast."
+    )
+    assert derive_label(abstract) == "FlowPatch: a method that fills occluded regions"
+
+
+def test_a_lone_type_noun_before_the_acronym_is_no_description() -> None:
+    abstract = (
+        "Attention is slow on long inputs. We propose a new architecture (Wave-3) whose layer "
+        "mixes tokens by convolution. Wave-3 is fast."
+    )
+    assert derive_label(abstract).startswith("Wave-3: ")
+    assert not derive_label(abstract).startswith("Wave-3: architecture")
+
+
 def test_a_project_page_behind_a_markdown_link_names_the_method() -> None:
     # Cleaning keeps "our website" and drops the URL; its folder still names the method, and
     # the abstract spells it with a space.
