@@ -108,7 +108,7 @@ _CONTINUATION = re.compile(r"(?: (?:[A-Z][\w\-]{0,30})){1,3}(?=[ ,.;:]|$)")
 _PHRASE_BEFORE_CALL = re.compile(r"(?:a|an|the|our) [^.;:()]{1,80}")
 # An appositive that describes someone else's artefact: "MMLU, a popular benchmark".
 _KNOWN = re.compile(
-    r"popular|widely|well-known|standard|existing|common|classic|prominent|state-of-the-art"
+    r"popular|widely|well[- ](?:known|tested|studied|established)|standard|existing|common|classic|prominent|state-of-the-art"
     r"|recent|representative|leading|famous|de facto|established|canonical|prevalent"
 )
 

@@ -924,6 +924,15 @@ def test_a_lone_type_noun_before_the_acronym_is_no_description() -> None:
     assert not derive_label(abstract).startswith("Wave-3: architecture")
 
 
+def test_a_well_tested_model_in_the_authors_sentence_is_not_theirs() -> None:
+    abstract = (
+        "Peripheral vision is hard to model. We adapt the Crowding Pool Model (CPM), a well "
+        "tested model of crowding, and we build a dataset which we call Periph-Set that holds "
+        "transformed images. Periph-Set helps."
+    )
+    assert derive_label(abstract).startswith("Periph-Set")
+
+
 def test_a_project_page_behind_a_markdown_link_names_the_method() -> None:
     # Cleaning keeps "our website" and drops the URL; its folder still names the method, and
     # the abstract spells it with a space.
