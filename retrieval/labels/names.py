@@ -418,7 +418,7 @@ def _between_commas(text: str, match: re.Match[str]) -> bool:
     set off by commas right after the type noun names it."""
     name = match.group("name")
     return (
-        " " in name
+        (" " in name or name[1:].islower())
         and text.startswith(", ", match.end("type"))
         and text.startswith(", ", match.end("name"))
         and all_capitalised(name)

@@ -933,6 +933,14 @@ def test_a_well_tested_model_in_the_authors_sentence_is_not_theirs() -> None:
     assert derive_label(abstract).startswith("Periph-Set")
 
 
+def test_one_plain_word_set_off_by_commas_after_the_type_noun_names_it() -> None:
+    abstract = (
+        "Duet dancing needs a partner. We propose a transformer based model, Partnera, which "
+        "predicts the follower's moves from the music."
+    )
+    assert derive_label(abstract).startswith("Partnera: a transformer based model which")
+
+
 def test_a_project_page_behind_a_markdown_link_names_the_method() -> None:
     # Cleaning keeps "our website" and drops the URL; its folder still names the method, and
     # the abstract spells it with a space.
