@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from retrieval.labels.candidates import PAREN_AFTER, Candidate, clause_end, scored, tail_after
+from retrieval.labels.salient import PROPER_WORDS
 from retrieval.labels.text import occurrences
 from retrieval.labels.words import (
     ANAPHORA,
@@ -293,6 +294,7 @@ def _name_at(
         or _spelled_by_paren(text, after_type)
         or _recurring_word(text, after_type.group("name"))
         or _between_commas(text, after_type)
+        or _plain_word_then_clause(text, after_type)
     ):
         # "an expansive benchmark suite SciBench for LLMs", "a graph neural network, Graph2Tac,"
         end = after_type.end("name")
@@ -422,6 +424,19 @@ def _between_commas(text: str, match: re.Match[str]) -> bool:
         and text.startswith(", ", match.end("type"))
         and text.startswith(", ", match.end("name"))
         and all_capitalised(name)
+    )
+
+
+def _plain_word_then_clause(text: str, match: re.Match[str]) -> bool:
+    """'we propose a new attack Chameleon that leverages ...': one capitalised word right
+    after the type noun, then the clause that says what it does."""
+    name = match.group("name")
+    return (
+        name[1:].islower()
+        and len(name) >= 4
+        and name not in PROPER_WORDS  # "the loss Hessian that ..."
+        and text.startswith(" ", match.end("type"))
+        and text.startswith((" that ", " which "), match.end("name"))
     )
 
 

@@ -78,6 +78,7 @@ _PROPER_WORDS = frozenset(
         "Bayes", "Jacobi", "Byzantine", "Neural", "Euler", "Gauss", "Hessians", "Kernel",
     ]
 )  # fmt: skip
+PROPER_WORDS = _PROPER_WORDS  # names.py reads them too
 _INTRO_VERBS = (
     " propos", " introduc", " present", " develop", " design", " call", " dub", " term",
     " coin", " denot",

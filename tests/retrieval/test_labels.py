@@ -941,6 +941,26 @@ def test_one_plain_word_set_off_by_commas_after_the_type_noun_names_it() -> None
     assert derive_label(abstract).startswith("Partnera: a transformer based model which")
 
 
+@pytest.mark.parametrize(
+    ("abstract", "start"),
+    [
+        (
+            "Membership inference needs scores. We propose a new attack Mirage that poisons the "
+            "training set to leak labels.",
+            "Mirage: an attack that poisons",
+        ),
+        # a capitalised word that is a mathematician's name, not the method's
+        (
+            "Training is unstable. We propose a coherence measure of the loss Hessian that "
+            "explains sharpness.",
+            "Coherence measure",
+        ),
+    ],
+)
+def test_one_plain_word_after_the_type_noun_then_its_clause(abstract: str, start: str) -> None:
+    assert derive_label(abstract).startswith(start)
+
+
 def test_a_project_page_behind_a_markdown_link_names_the_method() -> None:
     # Cleaning keeps "our website" and drops the URL; its folder still names the method, and
     # the abstract spells it with a space.
