@@ -299,6 +299,8 @@ def repository_names(urls: list[str]) -> dict[str, str]:
         if host >= 0 and len(parts) > host + 2:
             name = parts[host + 2].removesuffix(".git")
             names[name.casefold()] = name
+            if "_" in name:  # "DNABERT_2": repositories write "_" for the name's "-"
+                names[name.casefold().replace("_", "-")] = name.replace("_", "-")
         page = next((i for i, part in enumerate(parts[:3]) if part.endswith(".github.io")), -1)
         if page >= 0 and len(parts) > page + 1:
             # "https://lab.github.io/IceFormer/": the project page's last folder.

@@ -961,6 +961,16 @@ def test_one_plain_word_after_the_type_noun_then_its_clause(abstract: str, start
     assert derive_label(abstract).startswith(start)
 
 
+def test_a_code_link_that_writes_the_hyphen_as_an_underscore_names_the_method() -> None:
+    abstract = (
+        "Genome models tokenize poorly. We replace k-mer tokenization with Byte Pair Encoding "
+        "(BPE), a compression algorithm that merges frequent segments. We introduce Gene-Fuse-2, "
+        "a genome model that adapts this tokenizer. Gene-Fuse-2 with BPE is small. Code: "
+        "https://github.com/lab/Gene_Fuse_2"
+    )
+    assert derive_label(abstract).startswith("Gene-Fuse-2: a genome model")
+
+
 def test_a_project_page_behind_a_markdown_link_names_the_method() -> None:
     # Cleaning keeps "our website" and drops the URL; its folder still names the method, and
     # the abstract spells it with a space.
