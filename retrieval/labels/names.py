@@ -109,8 +109,9 @@ _CONTINUATION = re.compile(r"(?: (?:[A-Z][\w\-]{0,30})){1,3}(?=[ ,.;:]|$)")
 _PHRASE_BEFORE_CALL = re.compile(r"(?:a|an|the|our) [^.;:()]{1,80}")
 # An appositive that describes someone else's artefact: "MMLU, a popular benchmark".
 _KNOWN = re.compile(
-    r"popular|widely|well[- ](?:known|tested|studied|established)|standard|existing|common|classic|prominent|state-of-the-art"
-    r"|recent|representative|leading|famous|de facto|established|canonical|prevalent"
+    r"popular|widely|well[- ](?:known|tested|studied|established)|standard|existing|common"
+    r"|classic|prominent|state-of-the-art|recent|representative|leading|famous|de facto"
+    r"|established|canonical|prevalent"
 )
 
 
@@ -245,9 +246,7 @@ def _after_subject(text: str, subject: int, end: int) -> Candidate | None:
     named = intro is None
     # "We present QLoRA, ...": the paper that introduced a name the field now uses.
     known_ok = intro in _FIRST_USE
-    return _name_at(
-        text, verb.end(), base=base, verb_start=subject, named=named, known_ok=known_ok
-    )
+    return _name_at(text, verb.end(), base=base, verb_start=subject, named=named, known_ok=known_ok)
 
 
 def _sentence_around(lower: str, position: int) -> tuple[int, int]:
