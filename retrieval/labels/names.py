@@ -82,6 +82,7 @@ _TERM_OPENERS = frozenset(
     ["the", "a", "an", "our", "this", "its", "of", "with", "and", "by", "in", "on", "to", "for",
      "from", "that", "use", "using", "via", "apply", "applying", "train", "evaluate"]
 )  # fmt: skip
+_PART_NOUNS = ("block", "module", "layer", "unit", "component")
 _TYPE_AFTER = re.compile(rf" {TYPES}\b(?!-)")
 # "novel evolution-strategies based method": lowercase words ending in an artefact noun.
 _NOUN_PHRASE_TYPE = re.compile(
@@ -328,7 +329,8 @@ def _name_at(
             typed.end(),
             # "the Connect Later framework": plain words name it less surely than a coined one.
             base=base - 1 if strong else base - 2,
-            typed=True,
+            # "we design a HelmDynamics block": a part of the method, not what names the paper
+            typed=not text.endswith(_PART_NOUNS, typed.start(), typed.end()),
             description=described,
         )
     coined = _TOKEN_WORD.match(text, position)

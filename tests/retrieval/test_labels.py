@@ -971,6 +971,15 @@ def test_a_code_link_that_writes_the_hyphen_as_an_underscore_names_the_method() 
     assert derive_label(abstract).startswith("Gene-Fuse-2: a genome model")
 
 
+def test_a_block_the_authors_design_is_a_part_of_their_method() -> None:
+    abstract = (
+        "Weather forecasts drift. We propose the FluxCast toward accurate and stable forecasts. "
+        "We design a GateMix block to mix frequencies, which keeps energy. With GateMix, FluxCast "
+        "beats baselines, and FluxCast is fast."
+    )
+    assert derive_label(abstract).startswith("FluxCast")
+
+
 def test_a_project_page_behind_a_markdown_link_names_the_method() -> None:
     # Cleaning keeps "our website" and drops the URL; its folder still names the method, and
     # the abstract spells it with a space.
