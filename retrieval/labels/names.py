@@ -7,6 +7,7 @@ only, with bounded quantifiers, so a hostile abstract cannot make the search slo
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from retrieval.labels.candidates import PAREN_AFTER, Candidate, clause_end, scored, tail_after
@@ -83,6 +84,20 @@ _TERM_OPENERS = frozenset(
      "from", "that", "use", "using", "via", "apply", "applying", "train", "evaluate"]
 )  # fmt: skip
 _PART_NOUNS = ("block", "module", "layer", "unit", "component")
+_USED_FOR = (
+    "Leveraging ",
+    "Using ",
+    "With ",
+    "Based on ",
+    "Building on ",
+    "Trained on ",
+    "leveraging ",
+    "using ",
+    "with ",
+    "based on ",
+    "building on ",
+    "trained on ",
+)
 _TYPE_AFTER = re.compile(rf" {TYPES}\b(?!-)")
 # "novel evolution-strategies based method": lowercase words ending in an artefact noun.
 _NOUN_PHRASE_TYPE = re.compile(
@@ -183,6 +198,8 @@ def best_name(text: str) -> Candidate | None:
     found = [candidate for candidate in candidates if candidate is not None]
     if not found:
         return None
+    if len(found) > 1 and ", we " in text:
+        found = [_demoted_if_used(text, candidate) for candidate in found]
     best = max(found, key=lambda candidate: (candidate.score, -candidate.start))
     suffix = "-" + best.name
     for candidate in found:
@@ -190,6 +207,18 @@ def best_name(text: str) -> Candidate | None:
             # "the R-EDL (Relaxed-EDL) method" builds on "Evidential Deep Learning (EDL)".
             return candidate
     return best
+
+
+def _demoted_if_used(text: str, candidate: Candidate) -> Candidate:
+    """'Leveraging ECInstruct, we develop eCeLLM': what the authors build with is not what
+    they build; it loses a point to the other names."""
+    name = candidate.name
+    at = text.find(name + ", we ")
+    while at > 0:
+        if text[max(at - 16, 0) : at].endswith(_USED_FOR):
+            return dataclasses.replace(candidate, score=candidate.score - 1)
+        at = text.find(name + ", we ", at + 1)
+    return candidate
 
 
 def _named_inside(text: str, lower: str, ours: list[int]) -> list[Candidate | None]:

@@ -980,6 +980,15 @@ def test_a_block_the_authors_design_is_a_part_of_their_method() -> None:
     assert derive_label(abstract).startswith("FluxCast")
 
 
+def test_what_the_authors_build_with_loses_to_what_they_build() -> None:
+    abstract = (
+        "Shop assistants need product knowledge. In this paper, we construct ShopSet, the first "
+        "open instruction dataset for retail. Leveraging ShopSet, we develop ShopLM, a series of "
+        "retail LLMs. ShopLM beats GPT-4 on ShopSet."
+    )
+    assert derive_label(abstract).startswith("ShopLM: a series of retail LLMs")
+
+
 def test_a_project_page_behind_a_markdown_link_names_the_method() -> None:
     # Cleaning keeps "our website" and drops the URL; its folder still names the method, and
     # the abstract spells it with a space.
