@@ -85,19 +85,9 @@ _TERM_OPENERS = frozenset(
 )  # fmt: skip
 _PART_NOUNS = ("block", "module", "layer", "unit", "component")
 _USED_FOR = (
-    "Leveraging ",
-    "Using ",
-    "With ",
-    "Based on ",
-    "Building on ",
-    "Trained on ",
-    "leveraging ",
-    "using ",
-    "with ",
-    "based on ",
-    "building on ",
-    "trained on ",
-)
+    "Leveraging ", "Using ", "With ", "Based on ", "Building on ", "Trained on ",
+    "leveraging ", "using ", "with ", "based on ", "building on ", "trained on ",
+)  # fmt: skip
 _TYPE_AFTER = re.compile(rf" {TYPES}\b(?!-)")
 # "novel evolution-strategies based method": lowercase words ending in an artefact noun.
 _NOUN_PHRASE_TYPE = re.compile(
