@@ -50,6 +50,14 @@ _LEADING_DETERMINERS = re.compile(
     re.IGNORECASE,
 )
 _SHORT = 60
+# "the problem of X", "the use of X": the head says little, X is what a title names.
+_EMPTY_HEAD = re.compile(
+    r"(?:the )?(?:challenge|problem|task|application|use|notion|question|concept|issue|study"
+    r"|analysis|investigation) of ",
+    re.IGNORECASE,
+)
+# An empty head goes only when more than this many characters follow it.
+_HEAD_ROOM = 20
 # "Despite the remarkable capabilities, LLMs face ...": the concession is not the subject.
 _CONCESSION = re.compile(
     r"(?:despite|although|though|while|even though|whereas) [^,;]{3,120}, ", re.I
@@ -63,7 +71,7 @@ _FILLER_WORDS = frozenset(
         "a", "an", "the", "novel", "new", "simple", "yet", "effective", "general", "generic",
         "unified", "principled", "several", "various", "some", "very", "highly", "also", "both",
         "existing", "different", "specific", "particular", "powerful", "practical",
-        "lightweight", "systematic", "comprehensive",
+        "lightweight", "systematic", "comprehensive", "innovative",
         # hedges and praise: what the background says of the field, not what the paper does
         "recently", "significantly", "effectively", "successfully", "important",
         "crucial", "fundamental", "critical", "promising", "remarkable", "impressive", "notable",
@@ -157,6 +165,9 @@ def _phrase(chosen: str) -> str:
     determiners = _LEADING_DETERMINERS.match(chosen)
     if determiners and determiners.end() < len(chosen):
         chosen = chosen[determiners.end() :]
+    head = _EMPTY_HEAD.match(chosen)
+    if head and head.end() < len(chosen) - _HEAD_ROOM:
+        chosen = chosen[head.end() :]
     chosen = chosen[:300].rstrip(" .!?")
     broken = _CLAUSE_BREAK.search(chosen, 25)
     if broken:

@@ -402,6 +402,17 @@ def test_a_field_acronym_used_twice_is_not_a_name() -> None:
             "stability of sparse mixture training.",
             "Role of proposed warmup schedules in stability of sparse mixture training",
         ),
+        # an empty head ("the problem of", "the use of") gives way to what it is about
+        (
+            "We revisit the problem of ranking candidate proofs with a verifier trained on "
+            "partial derivations.",
+            "Ranking candidate proofs with verifier trained on partial derivations",
+        ),
+        (
+            "This paper studies the use of innovative checksum codes for detecting silent "
+            "corruption in sharded training.",
+            "Checksum codes for detecting silent corruption in sharded training",
+        ),
     ],
 )
 def test_topic_labels_state_what_the_paper_does(abstract: str, label: str) -> None:
