@@ -47,7 +47,11 @@ __all__ = [
 #    Replay (LPR)"); field-wide names (HumanEval) and "(MCTS)-based" parts are no names; "by
 #    introducing X"; not "we formulate X as"; "R-EDL" over "EDL", "A2Q+" over "A2Q"; names with
 #    "of", "as", "&" ("Chain of Code"); links inside markdown links hint; "Long Form ACR".
-LABELER_VERSION: Final = 5
+# 6: "Score identity Distillation (SiD)": a case-kept mixed acronym follows its long form; "the
+#    Connect Later framework"; "NEFTune adds ..."; "us to propose X"; "We present QLoRA, an ...";
+#    "Leveraging X, we develop Y" prefers Y; a "block"/"module" is a part; "_" in links reads "-";
+#    topics lose an empty head ("the problem of X" -> "X").
+LABELER_VERSION: Final = 6
 
 # Vowel letters that sound like a consonant: "a universal method", "a one-step sampler".
 _CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one")
