@@ -84,7 +84,7 @@ _CLAUSE_BREAK = re.compile(
 )
 
 
-def _sentences(text: str, limit: int = 4) -> list[str]:
+def split_sentences(text: str, limit: int = 4) -> list[str]:
     """The first sentences; a period ends one only before a capital, digit or opening mark."""
     sentences: list[str] = []
     start = 0
@@ -105,9 +105,29 @@ def _sentences(text: str, limit: int = 4) -> list[str]:
 
 def topic_phrase(text: str) -> str:
     """A compact phrase from the contribution sentence, else from the first sentence."""
-    sentences = _sentences(text)
+    chosen, later, opening = _contribution(text)
+    if not chosen:
+        chosen, opening = opening, ""
+    chosen = _phrase(chosen)
+    if later and opening and len(chosen) < _SHORT:
+        # A short contribution leaves room for the problem the abstract opens with.
+        chosen = f"{chosen}; {_phrase(opening)}"
+    if not chosen:
+        return ""
+    return fit(chosen[0].upper() + chosen[1:])
+
+
+def contribution_clause(text: str) -> str:
+    """What the contribution sentence says the paper does, uncut ("" when none says it)."""
+    return _contribution(text)[0]
+
+
+def _contribution(text: str) -> tuple[str, bool, str]:
+    """The contribution clause, whether it comes after the opening sentence, and the opening
+    sentence without its lead-in or concession."""
+    sentences = split_sentences(text)
     chosen = ""
-    later = False  # whether the contribution comes after the opening sentence
+    later = False
     opening_rest = ""
     for index, sentence in enumerate(sentences):
         lead = _LEAD_IN.match(sentence)
@@ -126,16 +146,16 @@ def topic_phrase(text: str) -> str:
                 chosen = ""
             later = index > 0
             break
-    opening = _opening(opening_rest)
-    if not chosen:
-        chosen, opening = opening, ""
-    chosen = _phrase(chosen)
-    if later and opening and len(chosen) < _SHORT:
-        # A short contribution leaves room for the problem the abstract opens with.
-        chosen = f"{chosen}; {_phrase(opening)}"
-    if not chosen:
-        return ""
-    return fit(chosen[0].upper() + chosen[1:])
+    return chosen, later, _opening(opening_rest)
+
+
+def states_contribution(sentence: str) -> bool:
+    """Whether the sentence says what the paper does: "In this paper, we propose ..."."""
+    lead = _LEAD_IN.match(sentence)
+    rest = sentence[lead.end() :] if lead else sentence
+    return _CONTRIBUTION.match(rest) is not None or (
+        " we " in rest and _contribution_inside(rest) is not None
+    )
 
 
 def _contribution_inside(sentence: str) -> re.Match[str] | None:

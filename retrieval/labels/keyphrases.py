@@ -1,0 +1,191 @@
+"""Key phrases for a topic label: the phrases of the abstract a title would most likely keep.
+
+When an abstract names no method, its label lists the few phrases that best say what the paper is
+about ("Normalizing flows, fast path gradient estimator, maximum likelihood training"). A phrase
+is a run of words between punctuation, stopwords and words titles never keep ("we propose"); each
+word is weighed by the learned chance that a title keeps it (`title_words`), and phrases are
+chosen greedily by the weight they add per character until the label is full. They are listed in
+the abstract's order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Final
+
+from retrieval.labels.text import MAX_LABEL_CHARS
+from retrieval.labels.title_words import UNSEEN_BUCKET, TitleWords, title_words
+from retrieval.labels.topics import split_sentences, states_contribution
+from retrieval.stopwords import STOPWORDS
+from retrieval.text import analyze
+
+SEPARATOR: Final = ", "
+# Longer runs are clauses rather than phrases ("models demonstrate strong performance on").
+_MAX_PHRASE_WORDS: Final = 6
+# How many sentences may hold the contribution, as for the topic phrase.
+_SENTENCES: Final = 8
+# A phrase must add at least this much weight per character to be worth its room.
+_MIN_GAIN: Final = 0.01
+# Letters, digits and the marks words are made of ("k-means", "GPT-3.5", "A2Q+", "encoder/decoder").
+_WORD_SHAPE: Final = re.compile(r"[^\W_](?:[\w'’./+-]{0,60}[\w+])?")
+_ASIDE: Final = re.compile(r" \([^()]{0,80}\)")
+_OPENING_MARKS: Final = "([{\"'“‘"
+_CLOSING_MARKS: Final = ",;:.!?)]}\"'”’"
+# Words that join two content words inside one phrase: "mixture of experts".
+_INNER: Final = frozenset(["of"])
+# A lone word must occur this often to be listed.
+_LONE_WORD_COUNT: Final = 2
+# ... and titles must keep it at least this often (`title_words` prior bucket: 2 is 20 %).
+_LONE_WORD_BUCKET: Final = 2
+# Stems titles keep often, but only with other words: "Learning", "Model" alone say nothing.
+_VAGUE_ALONE: Final = frozenset(
+    ["learn", "model", "data", "larg", "dynam", "time", "network", "neural", "deep", "train"]
+)
+# A phrase of several words does not end on a lowercase "-ed": "models trained".
+_TRAILING: Final = "ed"
+# Words a label can do without (the same list topics drop).
+_FILLER: Final = frozenset(
+    ["novel", "new", "simple", "effective", "general", "unified", "principled", "various",
+     "existing", "different", "specific", "particular", "powerful", "practical", "recent",
+     "recently", "significantly", "effectively", "important", "crucial", "fundamental",
+     "critical", "promising", "remarkable", "impressive", "notable", "innovative"]
+)  # fmt: skip
+
+
+def key_phrases(text: str, room: int = MAX_LABEL_CHARS, skip: frozenset[str] = frozenset()) -> str:
+    """The best phrases of cleaned abstract `text` within `room` characters, in text order.
+
+    `skip` holds terms already in the label (a method's name): phrases add nothing for them.
+    """
+    lexicon = title_words()
+    # An em dash sets off an aside like a comma: "Gen-Z—a generative prompting framework".
+    text = _ASIDE.sub("", text).replace("—", ", ")
+    counts, opening, contribution = term_features(text)
+    phrases = _phrases(text, lexicon, counts)
+    if not phrases:
+        return ""
+    weights = {
+        term: lexicon.chance(term, count, term in opening, term in contribution)
+        for term, count in counts.items()
+    }
+    chosen: list[tuple[int, str]] = []
+    covered = set(skip)
+    used = 0
+    candidates = dict(enumerate(phrases))
+    while candidates:
+        best_gain = _MIN_GAIN
+        best = -1
+        for position, (phrase, terms) in candidates.items():
+            cost = len(phrase) + (len(SEPARATOR) if chosen else 0)
+            if used + cost > room:
+                continue
+            added = sum(weights.get(term, 0.0) for term in terms if term not in covered)
+            if added <= 0.0:
+                continue
+            # Per square root of its length: a long phrase that adds much beats two short ones.
+            gain = added / cost**0.5
+            if gain > best_gain:
+                best_gain, best = gain, position
+        if best < 0:
+            break
+        phrase, terms = candidates.pop(best)
+        chosen.append((best, phrase))
+        covered.update(terms)
+        used += len(phrase) + (len(SEPARATOR) if len(chosen) > 1 else 0)
+    chosen.sort()
+    label = SEPARATOR.join(phrase for _, phrase in chosen)
+    return label[:1].upper() + label[1:]
+
+
+def term_features(text: str) -> tuple[Counter[str], set[str], set[str]]:
+    """What a term's chance depends on: its count in `text`, and the terms of the opening and
+    of the contribution sentence (empty when no sentence states one)."""
+    counts = Counter(analyze(text))
+    sentences = split_sentences(text, _SENTENCES)
+    opening = set(analyze(sentences[0]))
+    contribution: set[str] = set()
+    for sentence in sentences:
+        if states_contribution(sentence):
+            contribution = set(analyze(sentence))
+            break
+    return counts, opening, contribution
+
+
+def _phrases(
+    text: str, lexicon: TitleWords, counts: Counter[str]
+) -> list[tuple[str, tuple[str, ...]]]:
+    """Candidate phrases with their terms, first occurrence of each spelling only."""
+    found: list[tuple[str, tuple[str, ...]]] = []
+    seen: set[str] = set()
+    words: list[tuple[str, list[str]]] = []
+
+    def close() -> None:
+        while words and (
+            words[-1][0].lower() in _INNER
+            or (len(words) > 1 and words[-1][0].islower() and words[-1][0].endswith(_TRAILING))
+        ):
+            # "mixture of", "neural networks trained", "predictions based": these go with
+            # what follows, which is not in the phrase.
+            words.pop()
+        terms = [term for _, word_terms in words for term in word_terms]
+        if (
+            words
+            and len(words) <= _MAX_PHRASE_WORDS
+            and _worth_listing(len(words), terms, counts, lexicon)
+        ):
+            phrase = " ".join(word for word, _ in words)
+            key = phrase.lower()
+            if key not in seen:
+                seen.add(key)
+                found.append((phrase, tuple(terms)))
+        words.clear()
+
+    for chunk in text.split():
+        if chunk[0] in _OPENING_MARKS:
+            close()
+        word = chunk.strip(_OPENING_MARKS + _CLOSING_MARKS)
+        lower = word.lower()
+        word_terms = analyze(word) if word else []
+        if lower in _INNER and words:
+            words.append((word, []))
+        elif (
+            not word_terms
+            or lower in STOPWORDS
+            or lower in _FILLER
+            or _breaks(word, word_terms, lexicon.breaks)
+        ):
+            close()
+        else:
+            words.append((word, word_terms))
+        if chunk[-1] in _CLOSING_MARKS:
+            close()
+    close()
+    return found
+
+
+def _breaks(word: str, word_terms: list[str], breaks: frozenset[str]) -> bool:
+    """Words titles do not keep, adverbs ("maliciously") and symbols ("α≥") end a phrase."""
+    return (
+        word_terms[0] in breaks
+        or (word.endswith("ly") and word.islower())
+        or not _WORD_SHAPE.fullmatch(word)
+    )
+
+
+def _worth_listing(
+    length: int, terms: list[str], counts: Counter[str], lexicon: TitleWords
+) -> bool:
+    """A phrase of two words or more; one word only when the abstract keeps using it and titles
+    often keep it ("oversampling", "SGD", "Mixup"): a lone "task", "use" or "model" says
+    nothing. Never symbols alone."""
+    if not any(len(term) > 1 and term[0].isalpha() for term in terms):
+        return False
+    if length > 1:
+        return True
+    term = terms[0]
+    return (
+        counts[term] >= _LONE_WORD_COUNT
+        and lexicon.buckets.get(term, UNSEEN_BUCKET) >= _LONE_WORD_BUCKET
+        and term not in _VAGUE_ALONE
+    )

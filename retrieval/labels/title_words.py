@@ -1,0 +1,78 @@
+"""Learned title-word statistics: how likely a word of an abstract is to be in the paper's title.
+
+`benchmarks/label_lexicon.py` counts them on lists with real titles (the tuning lists: ICML 2024
+and ICLR 2024) and writes `title_words.json` beside this module. A word's chance depends on how
+often the abstract repeats it, whether it is in the opening or the contribution sentence, and how
+often titles keep that word when their abstract has it (its prior, in five buckets). Words the
+lexicon has not seen get the prior of an unseen word.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+LEXICON_PATH: Final = Path(__file__).with_name("title_words.json")
+# Repeats beyond this count as this many: the chance levels off.
+MAX_COUNT: Final = 6
+PRIOR_BUCKETS: Final = 5
+# Smoothing of a word's prior: (hits + PRIOR_MASS * UNSEEN_PRIOR) / (seen + PRIOR_MASS).
+PRIOR_MASS: Final = 2.0
+UNSEEN_PRIOR: Final = 0.1
+
+Cell = tuple[int, int, bool, bool]  # count, prior bucket, in the opening, in the contribution
+
+
+def prior_bucket(hits: int, seen: int) -> int:
+    """The bucket of a word that titles kept `hits` times of the `seen` abstracts that had it."""
+    prior = (hits + PRIOR_MASS * UNSEEN_PRIOR) / (seen + PRIOR_MASS)
+    return min(int(prior * 10), PRIOR_BUCKETS - 1)
+
+
+UNSEEN_BUCKET: Final = prior_bucket(0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class TitleWords:
+    """The lexicon: prior buckets by stem, chances by cell, and the words that end a phrase."""
+
+    buckets: dict[str, int]
+    chances: dict[Cell, float]
+    breaks: frozenset[str]  # frequent words titles almost never keep ("propos", "demonstr")
+    default_chance: float
+
+    def chance(self, term: str, count: int, in_opening: bool, in_contribution: bool) -> float:
+        """How likely `term` is a title word, given where and how often the abstract has it."""
+        cell = (
+            min(max(count, 1), MAX_COUNT),
+            self.buckets.get(term, UNSEEN_BUCKET),
+            in_opening,
+            in_contribution,
+        )
+        return self.chances.get(cell, self.default_chance)
+
+
+@functools.cache
+def title_words() -> TitleWords:
+    """The shipped lexicon, read once per process."""
+    return parse_lexicon(json.loads(LEXICON_PATH.read_text(encoding="utf-8")))
+
+
+def parse_lexicon(data: dict[str, object]) -> TitleWords:
+    """The lexicon from its JSON form (written by `benchmarks/label_lexicon.py`)."""
+    buckets = data["buckets"]
+    chances = data["chances"]
+    breaks = data["breaks"]
+    assert isinstance(buckets, dict) and isinstance(chances, list) and isinstance(breaks, list)
+    return TitleWords(
+        buckets={str(term): int(bucket) for term, bucket in buckets.items()},
+        chances={
+            (int(count), int(bucket), bool(opening), bool(contribution)): float(chance)
+            for count, bucket, opening, contribution, chance in chances
+        },
+        breaks=frozenset(str(term) for term in breaks),
+        default_chance=float(str(data["default_chance"])),
+    )
