@@ -9,7 +9,8 @@ with `str.find`, regexes only run anchored at those spots, and every quantifier 
 This module assembles the label. The parts: `markup` cleans the text, `urls` finds links,
 `names` finds the introduced name (scored in `candidates`, with the vocabulary of
 `words`), `salient` the coined name the abstract keeps using or its code link repeats,
-`topics` gives the topic phrase and `text` trims to the limit.
+`topics` gives the topic phrase, `keyphrases` the key phrases (weighed by the learned lexicon of
+`title_words`) and `text` trims to the limit.
 """
 
 from __future__ import annotations
@@ -53,7 +54,9 @@ __all__ = [
 #    Connect Later framework"; "NEFTune adds ..."; "us to propose X"; "We present QLoRA, an ...";
 #    "Leveraging X, we develop Y" prefers Y; a "block"/"module" is a part; "_" in links reads "-";
 #    topics lose an empty head ("the problem of X" -> "X").
-LABELER_VERSION: Final = 6
+# 7: papers that name nothing are labelled by key phrases chosen with a lexicon learned on the
+#    tuning lists (keyphrases.py, title_words.json), and so are the words after a short name.
+LABELER_VERSION: Final = 7
 
 # Vowel letters that sound like a consonant: "a universal method", "a one-step sampler".
 _CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one")
