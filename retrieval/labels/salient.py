@@ -152,6 +152,13 @@ def _acting_subject(text: str, start: int, word: str) -> bool:
     ) is not None
 
 
+def _modifies_noun(text: str, end: int) -> bool:
+    """'QD-RL approaches have ...': the word after it is a plural type noun, not a verb."""
+    following = text[end + 1 : end + 24].partition(" ")[0]
+    stem = following.removesuffix("es") if following.endswith("ches") else following[:-1]
+    return _TYPE_WORD.fullmatch(" " + stem) is not None
+
+
 def _field_term(text: str, word: str, start: int) -> bool:
     """'physics-informed neural networks (PINNs)', 'FMs': an abbreviation of a common term."""
     if len(word) >= 3 and word.endswith("s") and word[:-1].isupper():
@@ -245,13 +252,17 @@ def _judge(text: str, word: str, starts: list[int], hinted: bool) -> tuple[int, 
             text, end
         ):
             return None  # "compared to CDVAE, a competing diffusion model"
-        if not _TYPED_APPOSITIVE.match(text, end) and not (
-            (
-                _APPOSITIVE.match(text, end)
-                or _TYPE_WORD.match(text, end)
-                or text[end : end + 1] == ")"
+        if (
+            not _TYPED_APPOSITIVE.match(text, end)
+            and not (
+                (
+                    _APPOSITIVE.match(text, end)
+                    or _TYPE_WORD.match(text, end)
+                    or text[end : end + 1] == ")"
+                )
+                and _introduced_before(text, first)
             )
-            and _introduced_before(text, first)
+            and not (_acting_subject(text, first, word) and not _modifies_noun(text, end))
         ):
             return None
     plain = False

@@ -1103,3 +1103,21 @@ def test_two_names_joined_by_and_are_not_one_name() -> None:
     found = candidates.scored(text, "Tilt and Average", "", 56, 72, base=5)
     assert found is not None
     assert found.name == "Tilt and Average"
+
+
+def test_a_coined_word_that_opens_one_sentence_as_the_actor_names_the_method() -> None:
+    # said once, without any introducing verb: the sentence opens with it and a verb it does
+    abstract = (
+        "Serving long prompts stalls the pipeline and wastes memory. KeyStream overlaps cache "
+        "transfer with decoding and cuts latency by half on four clusters."
+    )
+    assert derive_label(abstract).startswith("KeyStream:")
+
+
+def test_a_coined_word_before_a_plural_type_noun_is_a_modifier() -> None:
+    # "QD-RL approaches have ...": the word after it is a noun, not a verb it does
+    abstract = (
+        "Exploring agents need many samples. TrustRL approaches have been limited to "
+        "deterministic simulators, which we relax with stochastic rollouts."
+    )
+    assert not derive_label(abstract).startswith("TrustRL")
