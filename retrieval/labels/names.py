@@ -196,7 +196,23 @@ def best_name(text: str) -> Candidate | None:
         if candidate.score >= best.score - 1 and candidate.name.endswith(suffix):
             # "the R-EDL (Relaxed-EDL) method" builds on "Evidential Deep Learning (EDL)".
             return candidate
+    if " " in best.name and not best.expansion and not is_strong(best.name):
+        return _coined_over_plain(found, best)
     return best
+
+
+def _coined_over_plain(found: list[Candidate], best: Candidate) -> Candidate:
+    """'we introduce the Markov Bridge Model, a generative framework ... and RetroBridge, a
+    template-free approach': plain title-case words name a paper less surely than a coined
+    word the abstract defines with an appositive, so the coined one wins within one point."""
+    coined = [
+        candidate
+        for candidate in found
+        if candidate.score >= best.score - 1
+        and candidate.description.startswith(": ")
+        and is_strong(candidate.name)
+    ]
+    return max(coined, key=lambda candidate: (candidate.score, -candidate.start), default=best)
 
 
 def _demoted_if_used(text: str, candidate: Candidate) -> Candidate:

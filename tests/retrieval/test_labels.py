@@ -1121,3 +1121,22 @@ def test_a_coined_word_before_a_plural_type_noun_is_a_modifier() -> None:
         "deterministic simulators, which we relax with stochastic rollouts."
     )
     assert not derive_label(abstract).startswith("TrustRL")
+
+
+def test_a_coined_name_with_an_appositive_wins_over_plain_title_case_words() -> None:
+    abstract = (
+        "Planning needs long horizons. We introduce the Stochastic Bridge Planner, a generative "
+        "framework that links start and goal states. We then propose PathBridge, a "
+        "sampling-free planning approach built on it. The Stochastic Bridge Planner is trained "
+        "once."
+    )
+    assert derive_label(abstract).startswith("PathBridge: a sampling-free planning approach")
+
+
+def test_a_coined_name_without_an_appositive_leaves_the_plain_name_first() -> None:
+    abstract = (
+        "Planning needs long horizons. We introduce the Stochastic Bridge Planner, a generative "
+        "framework that links start and goal states. We develop PathBridge to sample plans "
+        "faster, and PathBridge runs on one GPU. The Stochastic Bridge Planner is trained once."
+    )
+    assert derive_label(abstract).startswith("Stochastic Bridge Planner:")
