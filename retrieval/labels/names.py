@@ -88,6 +88,8 @@ _USED_FOR = (
     "Leveraging ", "Using ", "With ", "Based on ", "Building on ", "Trained on ",
     "leveraging ", "using ", "with ", "based on ", "building on ", "trained on ",
 )  # fmt: skip
+# "approach - ", "method – ": a type noun, then a dash before the name.
+_TYPE_DASH = re.compile(rf"(?:[a-z][\w\-]{{0,30}}+ ){{0,3}}?{TYPES} (?:--?|–|—) (?=[A-Z])")
 _TYPE_AFTER = re.compile(rf" {TYPES}\b(?!-)")
 # "novel evolution-strategies based method": lowercase words ending in an artefact noun.
 _NOUN_PHRASE_TYPE = re.compile(
@@ -313,6 +315,14 @@ def _name_at(
         if quoted:
             return quoted
     has_parenthesis = text.find("(", position, position + 420) >= 0
+    dashed = _TYPE_DASH.match(text, position) if has_parenthesis else None
+    if dashed:
+        # "a new approach - Separated Model-based Offline Policy Optimization (SeMOPO) -": the
+        # dash sets the long form off from the type noun as "called" would.
+        definition = _ACRONYM_DEF.match(text, dashed.end())
+        found = _from_definition(text, definition, base=base) if definition else None
+        if found:
+            return found
     definition = _ACRONYM_DEF.match(text, position) if has_parenthesis else None
     if definition:
         found = _from_definition(text, definition, base=base)

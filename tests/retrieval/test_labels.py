@@ -1140,3 +1140,19 @@ def test_a_coined_name_without_an_appositive_leaves_the_plain_name_first() -> No
         "faster, and PathBridge runs on one GPU. The Stochastic Bridge Planner is trained once."
     )
     assert derive_label(abstract).startswith("Stochastic Bridge Planner:")
+
+
+def test_a_dash_after_the_type_noun_sets_off_the_long_form() -> None:
+    abstract = (
+        "Offline agents copy noise. We propose a new approach - Noise-Filtered Policy "
+        "Distillation (NFPD) - which splits states into signal and noise."
+    )
+    assert derive_label(abstract).startswith("NFPD: Noise-Filtered Policy Distillation")
+
+
+def test_a_dash_after_a_word_that_names_no_artefact_is_not_that_frame() -> None:
+    abstract = (
+        "Offline agents copy noise. We propose a new view - Noise-Filtered Policy "
+        "Distillation (NFPD) - which splits states into signal and noise."
+    )
+    assert not derive_label(abstract).startswith("NFPD")
