@@ -339,12 +339,15 @@ def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | 
     hints = hints or {}
     seen = _capitalised_words(text)
     best: tuple[int, int, str] | None = None
+    judged: list[tuple[int, int, str]] = []
     for word, starts in seen.items():
         if len(starts) < 2 and word[1:].islower() and word.casefold() not in hints:
             continue  # "The", "Moreover": a capitalised sentence opener, the common case
         key = _judge(text, word, starts, word.casefold() in hints)
-        if key is not None and (best is None or key[:2] > best[:2]):
-            best = key
+        if key is not None:
+            judged.append(key)
+            if best is None or key[:2] > best[:2]:
+                best = key
     if best is None:
         # "github.com/lab/GlucoBench" and the abstract never spells it: the link names it.
         # Not a repository's sentence ("MeaningfulDiversityInIR") nor its venue ("ICLR-2024-X").
@@ -361,6 +364,14 @@ def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | 
         if extended and _judge(text, plus, extended, plus.casefold() in hints):
             best = (best[0], -extended[0], plus)
     word = best[2]
+    extensions = [
+        key for key in judged if key[2] != word and word in key[2] and key[0] >= best[0] - 1
+    ]
+    if extensions:
+        # "the LoRa branch (AutoLoRa)": a name built on the best word is what the paper adds
+        # to it (as "R-EDL" over "EDL" in `names`), within one point of it.
+        best = max(extensions)
+        word = best[2]
     start = -best[1]
     end = start + len(word)
     expansion = ""

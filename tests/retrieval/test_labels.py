@@ -1156,3 +1156,23 @@ def test_a_dash_after_a_word_that_names_no_artefact_is_not_that_frame() -> None:
         "Distillation (NFPD) - which splits states into signal and noise."
     )
     assert not derive_label(abstract).startswith("NFPD")
+
+
+def test_a_salient_name_built_on_the_best_word_wins_within_one_point() -> None:
+    # "the LowRank branch (AutoLowRank)": the paper adds to the word it builds on
+    abstract = (
+        "Robust fine-tuning is costly. Experiments show that our proposed tuner disentangled "
+        "via the LowRank branch (AutoLowRank) achieves new state-of-the-art results. "
+        "AutoLowRank holds practical utility, as the LowRank branch is cheap and the LowRank "
+        "weights are small."
+    )
+    assert derive_label(abstract).startswith("AutoLowRank:")
+
+
+def test_a_variant_named_far_less_surely_leaves_the_base_name_first() -> None:
+    abstract = (
+        "Code agents need both skills. Our proposed Lemur models are trained on code. Lemur "
+        "balances text and code, Lemur beats larger models, and Lemur runs fast. Its chat "
+        "version LemurChat outperforms chat baselines, and LemurChat achieves high win rates."
+    )
+    assert derive_label(abstract).startswith("Lemur:")
