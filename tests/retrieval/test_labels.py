@@ -1176,3 +1176,22 @@ def test_a_variant_named_far_less_surely_leaves_the_base_name_first() -> None:
         "version LemurChat outperforms chat baselines, and LemurChat achieves high win rates."
     )
     assert derive_label(abstract).startswith("Lemur:")
+
+
+@pytest.mark.parametrize(
+    ("where", "start"),
+    [
+        # the lab's library that holds the code: not the method's name
+        ("as part of SolverKit (https://github.com/somelab/SolverKit).", "WaveNetX"),
+        # the method's own repository: its name wins (rule of step 6)
+        ("at https://github.com/somelab/SolverKit.", "SolverKit"),
+    ],
+)
+def test_a_code_link_the_abstract_calls_part_of_a_library_names_no_method(
+    where: str, start: str
+) -> None:
+    abstract = (
+        "Solvers drift over long rollouts. We propose WaveNetX, which evolves features in "
+        "stages, and test it in SolverKit. Our code is available " + where
+    )
+    assert derive_label(abstract).startswith(start)
