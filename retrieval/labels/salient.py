@@ -219,6 +219,17 @@ def _capitalised_words(text: str) -> dict[str, list[int]]:
                 head -= 1
             start = head
             word = text[start : match.end()]
+        elif (
+            start >= 2
+            and text[start - 1] == "-"
+            and text[start - 2].islower()
+            and (start == 2 or not text[start - 3].isalnum())
+            and not _SHORT_ACRONYM.fullmatch(word)
+        ):
+            # "f-FERM": one lowercase letter and a hyphen belong to the name; "k-NN", "m-MAB",
+            # "g-GRFs" stay field terms, judged (and rejected) without the letter.
+            start -= 2
+            word = text[start : match.end()]
         if word[-1] == "-":
             word = word.rstrip("-")
         if word[0].isalpha() and len(word) >= 2:

@@ -1195,3 +1195,20 @@ def test_a_code_link_the_abstract_calls_part_of_a_library_names_no_method(
         "stages, and test it in SolverKit. Our code is available " + where
     )
     assert derive_label(abstract).startswith(start)
+
+
+def test_one_lowercase_letter_and_a_hyphen_belong_to_the_salient_name() -> None:
+    abstract = (
+        "This paper presents a stochastic framework for fair risk minimization based on "
+        "q-divergences (q-FAIRM). The algorithm behind q-FAIRM converges, and q-FAIRM beats "
+        "baselines at every batch size."
+    )
+    assert derive_label(abstract).startswith("q-FAIRM:")
+
+
+def test_a_letter_before_a_short_field_acronym_makes_no_name() -> None:
+    abstract = (
+        "Cross-encoders score pairs well but are slow. We propose to index items for k-NN "
+        "search with a cross-encoder; k-NN recall improves and k-NN latency drops."
+    )
+    assert not derive_label(abstract).startswith("k-NN")
