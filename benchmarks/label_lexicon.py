@@ -1,6 +1,7 @@
 """Build `retrieval/labels/title_words.json`, the lexicon behind key-phrase labels.
 
-.venv/bin/python benchmarks/label_lexicon.py ../shared/data/conference_abstracts/{icml2024,iclr2024}.jsonl
+.venv/bin/python benchmarks/label_lexicon.py \
+    ../shared/data/conference_abstracts/{icml2024,iclr2024}.jsonl
     [--out retrieval/labels/title_words.json]
 
 Train only on the tuning lists (ICML 2024, ICLR 2024); NeurIPS 2023 is held out for measuring.

@@ -87,7 +87,7 @@ def _drop_leading_punctuation(label: str) -> str:
 def _label_from_abstract(abstract: str) -> str:
     text = clean(abstract)
     urls = url_matches(text)
-    hints = repository_names([url.group() for url in urls]) if urls else {}
+    hints = repository_names([url.group() for url in urls if not _umbrella(text, url)])
     if "](" in abstract:
         # "[a website](https://lab.github.io/X/)": cleaning keeps the link text, not the URL.
         hints |= repository_names(list(extract_urls(abstract)))
@@ -130,6 +130,12 @@ def _topic(text: str) -> str:
     if clause[:1] and not clause[:1].islower() and _DEFINED_NAME.match(clause):
         return topic_phrase(text)
     return key_phrases(text) or topic_phrase(text)
+
+
+def _umbrella(text: str, url: re.Match[str]) -> bool:
+    """'Our code is available as part of AIRS (https://github.com/divelab/AIRS)': the link
+    names the lab's library that holds the method, not the method."""
+    return "part of " in text[max(url.start() - 40, 0) : url.start()]
 
 
 def _linked(candidate: Candidate, hints: dict[str, str], text: str) -> Candidate | None:

@@ -88,6 +88,8 @@ _USED_FOR = (
     "Leveraging ", "Using ", "With ", "Based on ", "Building on ", "Trained on ",
     "leveraging ", "using ", "with ", "based on ", "building on ", "trained on ",
 )  # fmt: skip
+# "approach - ", "method – ": a type noun, then a dash before the name.
+_TYPE_DASH = re.compile(rf"(?:[a-z][\w\-]{{0,30}}+ ){{0,3}}?{TYPES} (?:--?|–|—) (?=[A-Z])")
 _TYPE_AFTER = re.compile(rf" {TYPES}\b(?!-)")
 # "novel evolution-strategies based method": lowercase words ending in an artefact noun.
 _NOUN_PHRASE_TYPE = re.compile(
@@ -196,7 +198,23 @@ def best_name(text: str) -> Candidate | None:
         if candidate.score >= best.score - 1 and candidate.name.endswith(suffix):
             # "the R-EDL (Relaxed-EDL) method" builds on "Evidential Deep Learning (EDL)".
             return candidate
+    if " " in best.name and not best.expansion and not is_strong(best.name):
+        return _coined_over_plain(found, best)
     return best
+
+
+def _coined_over_plain(found: list[Candidate], best: Candidate) -> Candidate:
+    """'we introduce the Markov Bridge Model, a generative framework ... and RetroBridge, a
+    template-free approach': plain title-case words name a paper less surely than a coined
+    word the abstract defines with an appositive, so the coined one wins within one point."""
+    coined = [
+        candidate
+        for candidate in found
+        if candidate.score >= best.score - 1
+        and candidate.description.startswith(": ")
+        and is_strong(candidate.name)
+    ]
+    return max(coined, key=lambda candidate: (candidate.score, -candidate.start), default=best)
 
 
 def _demoted_if_used(text: str, candidate: Candidate) -> Candidate:
@@ -297,6 +315,14 @@ def _name_at(
         if quoted:
             return quoted
     has_parenthesis = text.find("(", position, position + 420) >= 0
+    dashed = _TYPE_DASH.match(text, position) if has_parenthesis else None
+    if dashed:
+        # "a new approach - Separated Model-based Offline Policy Optimization (SeMOPO) -": the
+        # dash sets the long form off from the type noun as "called" would.
+        definition = _ACRONYM_DEF.match(text, dashed.end())
+        found = _from_definition(text, definition, base=base) if definition else None
+        if found:
+            return found
     definition = _ACRONYM_DEF.match(text, position) if has_parenthesis else None
     if definition:
         found = _from_definition(text, definition, base=base)

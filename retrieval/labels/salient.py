@@ -152,6 +152,13 @@ def _acting_subject(text: str, start: int, word: str) -> bool:
     ) is not None
 
 
+def _modifies_noun(text: str, end: int) -> bool:
+    """'QD-RL approaches have ...': the word after it is a plural type noun, not a verb."""
+    following = text[end + 1 : end + 24].partition(" ")[0]
+    stem = following.removesuffix("es") if following.endswith("ches") else following[:-1]
+    return _TYPE_WORD.fullmatch(" " + stem) is not None
+
+
 def _field_term(text: str, word: str, start: int) -> bool:
     """'physics-informed neural networks (PINNs)', 'FMs': an abbreviation of a common term."""
     if len(word) >= 3 and word.endswith("s") and word[:-1].isupper():
@@ -212,6 +219,17 @@ def _capitalised_words(text: str) -> dict[str, list[int]]:
                 head -= 1
             start = head
             word = text[start : match.end()]
+        elif (
+            start >= 2
+            and text[start - 1] == "-"
+            and text[start - 2].islower()
+            and (start == 2 or not text[start - 3].isalnum())
+            and not _SHORT_ACRONYM.fullmatch(word)
+        ):
+            # "f-FERM": one lowercase letter and a hyphen belong to the name; "k-NN", "m-MAB",
+            # "g-GRFs" stay field terms, judged (and rejected) without the letter.
+            start -= 2
+            word = text[start : match.end()]
         if word[-1] == "-":
             word = word.rstrip("-")
         if word[0].isalpha() and len(word) >= 2:
@@ -245,13 +263,17 @@ def _judge(text: str, word: str, starts: list[int], hinted: bool) -> tuple[int, 
             text, end
         ):
             return None  # "compared to CDVAE, a competing diffusion model"
-        if not _TYPED_APPOSITIVE.match(text, end) and not (
-            (
-                _APPOSITIVE.match(text, end)
-                or _TYPE_WORD.match(text, end)
-                or text[end : end + 1] == ")"
+        if (
+            not _TYPED_APPOSITIVE.match(text, end)
+            and not (
+                (
+                    _APPOSITIVE.match(text, end)
+                    or _TYPE_WORD.match(text, end)
+                    or text[end : end + 1] == ")"
+                )
+                and _introduced_before(text, first)
             )
-            and _introduced_before(text, first)
+            and not (_acting_subject(text, first, word) and not _modifies_noun(text, end))
         ):
             return None
     plain = False
@@ -328,12 +350,15 @@ def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | 
     hints = hints or {}
     seen = _capitalised_words(text)
     best: tuple[int, int, str] | None = None
+    judged: list[tuple[int, int, str]] = []
     for word, starts in seen.items():
         if len(starts) < 2 and word[1:].islower() and word.casefold() not in hints:
             continue  # "The", "Moreover": a capitalised sentence opener, the common case
         key = _judge(text, word, starts, word.casefold() in hints)
-        if key is not None and (best is None or key[:2] > best[:2]):
-            best = key
+        if key is not None:
+            judged.append(key)
+            if best is None or key[:2] > best[:2]:
+                best = key
     if best is None:
         # "github.com/lab/GlucoBench" and the abstract never spells it: the link names it.
         # Not a repository's sentence ("MeaningfulDiversityInIR") nor its venue ("ICLR-2024-X").
@@ -350,6 +375,14 @@ def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | 
         if extended and _judge(text, plus, extended, plus.casefold() in hints):
             best = (best[0], -extended[0], plus)
     word = best[2]
+    extensions = [
+        key for key in judged if key[2] != word and word in key[2] and key[0] >= best[0] - 1
+    ]
+    if extensions:
+        # "the LoRa branch (AutoLoRa)": a name built on the best word is what the paper adds
+        # to it (as "R-EDL" over "EDL" in `names`), within one point of it.
+        best = max(extensions)
+        word = best[2]
     start = -best[1]
     end = start + len(word)
     expansion = ""
