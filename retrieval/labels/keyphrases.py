@@ -65,10 +65,13 @@ def key_phrases(text: str, room: int = MAX_LABEL_CHARS, skip: frozenset[str] = f
     phrases = _phrases(text, lexicon, counts)
     if not phrases:
         return ""
-    weights = {
-        term: lexicon.chance(term, count, term in opening, term in contribution)
-        for term, count in counts.items()
-    }
+    weights: dict[str, float] = {}
+    for _, terms in phrases:
+        for term in terms:
+            if term not in weights:
+                weights[term] = lexicon.chance(
+                    term, counts[term], term in opening, term in contribution
+                )
     chosen: list[tuple[int, str]] = []
     covered = set(skip)
     used = 0
@@ -76,23 +79,24 @@ def key_phrases(text: str, room: int = MAX_LABEL_CHARS, skip: frozenset[str] = f
     while candidates:
         best_gain = _MIN_GAIN
         best = -1
+        separator = len(SEPARATOR) if chosen else 0
         for position, (phrase, terms) in candidates.items():
-            cost = len(phrase) + (len(SEPARATOR) if chosen else 0)
+            cost = len(phrase) + separator
             if used + cost > room:
                 continue
-            added = sum(weights.get(term, 0.0) for term in terms if term not in covered)
-            if added <= 0.0:
-                continue
+            added = 0.0
+            for term in terms:
+                if term not in covered:
+                    added += weights[term]
             # Per square root of its length: a long phrase that adds much beats two short ones.
-            gain = added / cost**0.5
-            if gain > best_gain:
-                best_gain, best = gain, position
+            if added > 0.0 and added / cost**0.5 > best_gain:
+                best_gain, best = added / cost**0.5, position
         if best < 0:
             break
         phrase, terms = candidates.pop(best)
         chosen.append((best, phrase))
         covered.update(terms)
-        used += len(phrase) + (len(SEPARATOR) if len(chosen) > 1 else 0)
+        used += len(phrase) + separator
     chosen.sort()
     label = SEPARATOR.join(phrase for _, phrase in chosen)
     return label[:1].upper() + label[1:]
@@ -112,59 +116,85 @@ def term_features(text: str) -> tuple[Counter[str], set[str], set[str]]:
     return counts, opening, contribution
 
 
+# What one whitespace-separated chunk is to a phrase: whether it closes the phrase before it,
+# its word and terms, its role, whether it closes the phrase after it.
+_Chunk = tuple[bool, str, tuple[str, ...], int, bool]
+_CONTENT, _JOINS, _ENDS = 0, 1, 2
+_chunks: dict[str, _Chunk] = {}
+_CHUNK_CACHE_LIMIT: Final = 100_000
+
+
+def _chunk(chunk: str, breaks: frozenset[str]) -> _Chunk:
+    """A chunk's part in a phrase, cached: most chunks of an abstract recur in others."""
+    known = _chunks.get(chunk)
+    if known is not None:
+        return known
+    word = chunk.strip(_OPENING_MARKS + _CLOSING_MARKS)
+    lower = word.lower()
+    terms = tuple(analyze(word)) if word else ()
+    if lower in _INNER:
+        role = _JOINS
+    elif not terms or lower in STOPWORDS or lower in _FILLER or _breaks(word, terms, breaks):
+        role = _ENDS
+    else:
+        role = _CONTENT
+    known = (chunk[0] in _OPENING_MARKS, word, terms, role, chunk[-1] in _CLOSING_MARKS)
+    if len(_chunks) >= _CHUNK_CACHE_LIMIT:
+        _chunks.clear()  # bounded memory; the common chunks refill it at once
+    _chunks[chunk] = known
+    return known
+
+
 def _phrases(
     text: str, lexicon: TitleWords, counts: Counter[str]
 ) -> list[tuple[str, tuple[str, ...]]]:
     """Candidate phrases with their terms, first occurrence of each spelling only."""
     found: list[tuple[str, tuple[str, ...]]] = []
     seen: set[str] = set()
-    words: list[tuple[str, list[str]]] = []
+    words: list[tuple[str, tuple[str, ...]]] = []
 
     def close() -> None:
         while words and (
-            words[-1][0].lower() in _INNER
+            not words[-1][1]  # a joining "of"
             or (len(words) > 1 and words[-1][0].islower() and words[-1][0].endswith(_TRAILING))
         ):
             # "mixture of", "neural networks trained", "predictions based": these go with
             # what follows, which is not in the phrase.
             words.pop()
-        terms = [term for _, word_terms in words for term in word_terms]
-        if (
-            words
-            and len(words) <= _MAX_PHRASE_WORDS
-            and _worth_listing(len(words), terms, counts, lexicon)
-        ):
-            phrase = " ".join(word for word, _ in words)
-            key = phrase.lower()
-            if key not in seen:
-                seen.add(key)
-                found.append((phrase, tuple(terms)))
+        if words and len(words) <= _MAX_PHRASE_WORDS:
+            if len(words) == 1:
+                terms = words[0][1]
+                listed = _lone_word_listed(words[0][1], counts, lexicon)
+            else:
+                terms = tuple(term for _, word_terms in words for term in word_terms)
+                listed = any(_has_letters(word_terms) for _, word_terms in words)
+            if listed:
+                phrase = " ".join(word for word, _ in words)
+                key = phrase.lower()
+                if key not in seen:
+                    seen.add(key)
+                    found.append((phrase, terms))
         words.clear()
 
-    for chunk in text.split():
-        if chunk[0] in _OPENING_MARKS:
+    breaks = lexicon.breaks
+    cached = _chunks.get
+    for piece in text.split():
+        opens, word, terms, role, closes = cached(piece) or _chunk(piece, breaks)
+        if opens and words:
             close()
-        word = chunk.strip(_OPENING_MARKS + _CLOSING_MARKS)
-        lower = word.lower()
-        word_terms = analyze(word) if word else []
-        if lower in _INNER and words:
-            words.append((word, []))
-        elif (
-            not word_terms
-            or lower in STOPWORDS
-            or lower in _FILLER
-            or _breaks(word, word_terms, lexicon.breaks)
-        ):
+        if role == _CONTENT:
+            words.append((word, terms))
+        elif role == _JOINS and words:
+            words.append((word, ()))
+        elif words:
             close()
-        else:
-            words.append((word, word_terms))
-        if chunk[-1] in _CLOSING_MARKS:
+        if closes and words:
             close()
     close()
     return found
 
 
-def _breaks(word: str, word_terms: list[str], breaks: frozenset[str]) -> bool:
+def _breaks(word: str, word_terms: tuple[str, ...], breaks: frozenset[str]) -> bool:
     """Words titles do not keep, adverbs ("maliciously") and symbols ("α≥") end a phrase."""
     return (
         word_terms[0] in breaks
@@ -173,19 +203,18 @@ def _breaks(word: str, word_terms: list[str], breaks: frozenset[str]) -> bool:
     )
 
 
-def _worth_listing(
-    length: int, terms: list[str], counts: Counter[str], lexicon: TitleWords
-) -> bool:
-    """A phrase of two words or more; one word only when the abstract keeps using it and titles
-    often keep it ("oversampling", "SGD", "Mixup"): a lone "task", "use" or "model" says
-    nothing. Never symbols alone."""
-    if not any(len(term) > 1 and term[0].isalpha() for term in terms):
-        return False
-    if length > 1:
-        return True
+def _has_letters(terms: tuple[str, ...]) -> bool:
+    """Whether a word has a term of letters ("O(2²α" and "≥" have none)."""
+    return any(len(term) > 1 and term[0].isalpha() for term in terms)
+
+
+def _lone_word_listed(terms: tuple[str, ...], counts: Counter[str], lexicon: TitleWords) -> bool:
+    """One word is a phrase only when the abstract keeps using it and titles often keep it
+    ("oversampling", "SGD", "Mixup"): a lone "task", "use" or "model" says nothing."""
     term = terms[0]
     return (
-        counts[term] >= _LONE_WORD_COUNT
+        _has_letters(terms)
+        and counts[term] >= _LONE_WORD_COUNT
         and lexicon.buckets.get(term, UNSEEN_BUCKET) >= _LONE_WORD_BUCKET
         and term not in _VAGUE_ALONE
     )
