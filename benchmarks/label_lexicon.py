@@ -41,7 +41,8 @@ BREAK_SEEN = 30
 BREAK_RATE = 0.02
 
 
-def _records(paths: list[Path]) -> list[tuple[str, str]]:
+def records(paths: list[Path]) -> list[tuple[str, str]]:
+    """(abstract, title) pairs of JSONL lists."""
     records = []
     for path in paths:
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -98,7 +99,7 @@ def main() -> None:
     parser.add_argument("paths", nargs="+", type=Path, help="JSONL lists with real titles")
     parser.add_argument("--out", type=Path, default=LEXICON_PATH)
     options = parser.parse_args()
-    lexicon = build(_records(options.paths))
+    lexicon = build(records(options.paths))
     options.out.write_text(json.dumps(lexicon, ensure_ascii=False, indent=0) + "\n")
     buckets = lexicon["buckets"]
     breaks = lexicon["breaks"]
