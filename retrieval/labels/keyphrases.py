@@ -42,8 +42,15 @@ _LONE_WORD_BUCKET: Final = 2
 _VAGUE_ALONE: Final = frozenset(
     ["learn", "model", "data", "larg", "dynam", "time", "network", "neural", "deep", "train"]
 )
-# A phrase of several words does not end on a lowercase "-ed": "models trained".
-_TRAILING: Final = "ed"
+_POSSESSIVE: Final = ("'s", "’s")
+# A lowercase word right after these is a verb: "to deceive", "we train", "can extract".
+_BEFORE_VERBS: Final = frozenset(
+    ["to", "can", "could", "may", "might", "will", "would", "should", "must", "cannot", "we",
+     "they"]
+)  # fmt: skip
+# A lowercase word with these endings is a verb ("optimizes", "unlearned"; "-ates" is not:
+# "updates", "states"): it is no phrase alone, and no phrase ends on it ("networks trained").
+_VERB_ENDINGS: Final = ("ed", "izes", "ises", "ifies")
 # Words a label can do without (the same list topics drop).
 _FILLER: Final = frozenset(
     ["novel", "new", "simple", "effective", "general", "unified", "principled", "various",
@@ -134,7 +141,13 @@ def _chunk(chunk: str, breaks: frozenset[str]) -> _Chunk:
     terms = tuple(analyze(word)) if word else ()
     if lower in _INNER:
         role = _JOINS
-    elif not terms or lower in STOPWORDS or lower in _FILLER or _breaks(word, terms, breaks):
+    elif (
+        not terms
+        or lower in STOPWORDS
+        or lower in _FILLER
+        or lower == "using"  # "X using Y" is two phrases
+        or _breaks(word, terms, breaks)
+    ):
         role = _ENDS
     else:
         role = _CONTENT
@@ -156,15 +169,18 @@ def _phrases(
     def close() -> None:
         while words and (
             not words[-1][1]  # a joining "of"
-            or (len(words) > 1 and words[-1][0].islower() and words[-1][0].endswith(_TRAILING))
+            or (len(words) > 1 and words[-1][0].islower() and words[-1][0].endswith(_VERB_ENDINGS))
         ):
-            # "mixture of", "neural networks trained", "predictions based": these go with
+            # "mixture of", "neural networks trained", "models optimizes": these go with
             # what follows, which is not in the phrase.
             words.pop()
+        if words and words[-1][0].endswith(_POSSESSIVE):
+            # "the 4DGS model's": the phrase stops before what the model has
+            words[-1] = (words[-1][0][:-2], words[-1][1])
         if words and len(words) <= _MAX_PHRASE_WORDS:
             if len(words) == 1:
                 terms = words[0][1]
-                listed = _lone_word_listed(words[0][1], counts, lexicon)
+                listed = _lone_word_listed(words[0][0], terms, counts, lexicon)
             else:
                 terms = tuple(term for _, word_terms in words for term in word_terms)
                 listed = any(_has_letters(word_terms) for _, word_terms in words)
@@ -178,10 +194,14 @@ def _phrases(
 
     breaks = lexicon.breaks
     cached = _chunks.get
+    verb_next = False
     for piece in text.split():
         opens, word, terms, role, closes = cached(piece) or _chunk(piece, breaks)
         if opens and words:
             close()
+        if verb_next and role == _CONTENT and word.islower():
+            role = _ENDS  # "to deceive neural networks", "can extract": the verb is no topic
+        verb_next = piece.lower() in _BEFORE_VERBS
         if role == _CONTENT:
             words.append((word, terms))
         elif role == _JOINS and words:
@@ -208,12 +228,16 @@ def _has_letters(terms: tuple[str, ...]) -> bool:
     return any(len(term) > 1 and term[0].isalpha() for term in terms)
 
 
-def _lone_word_listed(terms: tuple[str, ...], counts: Counter[str], lexicon: TitleWords) -> bool:
+def _lone_word_listed(
+    word: str, terms: tuple[str, ...], counts: Counter[str], lexicon: TitleWords
+) -> bool:
     """One word is a phrase only when the abstract keeps using it and titles often keep it
-    ("oversampling", "SGD", "Mixup"): a lone "task", "use" or "model" says nothing."""
+    ("oversampling", "SGD", "Mixup"): a lone "task", "use" or "model" says nothing, and a verb
+    ("optimizes", "augmented") shares its stem with a title word but not its sense."""
     term = terms[0]
     return (
         _has_letters(terms)
+        and not (word.islower() and word.endswith(_VERB_ENDINGS))
         and counts[term] >= _LONE_WORD_COUNT
         and lexicon.buckets.get(term, UNSEEN_BUCKET) >= _LONE_WORD_BUCKET
         and term not in _VAGUE_ALONE

@@ -66,6 +66,19 @@ def test_a_lone_word_needs_repeats_and_symbols_are_never_phrases() -> None:
     assert "Bandits" in label
 
 
+def test_verbs_possessives_and_a_trailing_using_stay_out_of_phrases() -> None:
+    abstract = (
+        "Attackers try to deceive spam filters. We train spam filters using token audits, and "
+        "the filter's audit log optimizes recall. Spam filters optimizes nothing; spam filters "
+        "optimizes."
+    )
+    phrases = key_phrases(abstract).split(SEPARATOR)
+    assert "deceive" not in " ".join(phrases).lower()  # "to deceive": a verb, not a topic
+    assert "spam filters" in [phrase.lower() for phrase in phrases]
+    assert all(not phrase.endswith(("using", "'s")) for phrase in phrases)
+    assert "optimizes" not in phrases  # a lone verb whose stem titles keep ("optim")
+
+
 def test_the_lexicon_buckets_priors_and_reads_its_json_form() -> None:
     assert prior_bucket(0, 0) == UNSEEN_BUCKET == 1
     assert prior_bucket(9, 10) == 4  # capped at the top bucket
