@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Final
+from typing import Final, NamedTuple
 
 from retrieval.labels.text import MAX_LABEL_CHARS
 from retrieval.labels.title_words import UNSEEN_BUCKET, TitleWords, title_words
@@ -123,22 +123,35 @@ def term_features(text: str) -> tuple[Counter[str], set[str], set[str]]:
     return counts, opening, contribution
 
 
-# What one whitespace-separated chunk is to a phrase: whether it closes the phrase before it,
-# its word and terms, its role, whether it closes the phrase after it.
-_Chunk = tuple[bool, str, tuple[str, ...], int, bool]
+class _Chunk(NamedTuple):
+    """What one whitespace-separated chunk of the abstract is to a phrase."""
+
+    opens: bool  # it closes the phrase before it: "(a", "“b"
+    word: str  # without the marks around it
+    last: str  # the word ending a phrase: without a possessive "'s"
+    terms: tuple[str, ...]
+    role: int  # _CONTENT, _JOINS ("of") or _ENDS
+    closes: bool  # it closes its own phrase: "models,", "b)"
+    before_verb: bool  # a lowercase word after it is a verb: "to", "we", "can"
+    free_word: bool  # lowercase, so a verb after "to" is read as one
+    verb: bool  # lowercase with a verb's ending: no phrase ends on it
+    lettered: bool  # a term of letters ("≥", "O(2²α" have none)
+    alone: bool  # titles often keep it: it may be a phrase by itself, if repeated
+
+
 _CONTENT, _JOINS, _ENDS = 0, 1, 2
-_chunks: dict[str, _Chunk] = {}
 _CHUNK_CACHE_LIMIT: Final = 100_000
+# Most chunks of an abstract recur in others; each is judged once per lexicon.
+_chunks: dict[str, _Chunk] = {}
+_chunks_lexicon: list[TitleWords] = []
 
 
-def _chunk(chunk: str, breaks: frozenset[str]) -> _Chunk:
-    """A chunk's part in a phrase, cached: most chunks of an abstract recur in others."""
-    known = _chunks.get(chunk)
-    if known is not None:
-        return known
+def _chunk(chunk: str, lexicon: TitleWords) -> _Chunk:
+    """A chunk's part in a phrase."""
     word = chunk.strip(_OPENING_MARKS + _CLOSING_MARKS)
     lower = word.lower()
-    terms = tuple(analyze(word)) if word else ()
+    # The chunk as analyze(text) saw it, so its cache is warm: marks around a word add no terms.
+    terms = tuple(analyze(chunk)) if word else ()
     if lower in _INNER:
         role = _JOINS
     elif (
@@ -146,16 +159,41 @@ def _chunk(chunk: str, breaks: frozenset[str]) -> _Chunk:
         or lower in STOPWORDS
         or lower in _FILLER
         or lower == "using"  # "X using Y" is two phrases
-        or _breaks(word, terms, breaks)
+        or _breaks(word, terms, lexicon.breaks)
     ):
         role = _ENDS
     else:
         role = _CONTENT
-    known = (chunk[0] in _OPENING_MARKS, word, terms, role, chunk[-1] in _CLOSING_MARKS)
-    if len(_chunks) >= _CHUNK_CACHE_LIMIT:
+    verb = word.islower() and word.endswith(_VERB_ENDINGS)
+    lettered = any(len(term) > 1 and term[0].isalpha() for term in terms)
+    return _Chunk(
+        opens=chunk[0] in _OPENING_MARKS,
+        word=word,
+        # "the 4DGS model's": a phrase that ends here stops before what the model has.
+        last=word[:-2] if word.endswith(_POSSESSIVE) else word,
+        terms=terms,
+        role=role,
+        closes=chunk[-1] in _CLOSING_MARKS,
+        before_verb=lower in _BEFORE_VERBS,
+        free_word=word.islower(),
+        verb=verb,
+        lettered=lettered,
+        alone=role == _CONTENT
+        and lettered
+        and not verb
+        and lexicon.buckets.get(terms[0], UNSEEN_BUCKET) >= _LONE_WORD_BUCKET
+        and terms[0] not in _VAGUE_ALONE,
+    )
+
+
+def _chunks_for(lexicon: TitleWords) -> dict[str, _Chunk]:
+    """The chunk cache, emptied when another lexicon is in use (benchmarks swap them)."""
+    if not _chunks_lexicon or _chunks_lexicon[0] is not lexicon:
+        _chunks.clear()
+        _chunks_lexicon[:] = [lexicon]
+    elif len(_chunks) >= _CHUNK_CACHE_LIMIT:
         _chunks.clear()  # bounded memory; the common chunks refill it at once
-    _chunks[chunk] = known
-    return known
+    return _chunks
 
 
 def _phrases(
@@ -164,51 +202,48 @@ def _phrases(
     """Candidate phrases with their terms, first occurrence of each spelling only."""
     found: list[tuple[str, tuple[str, ...]]] = []
     seen: set[str] = set()
-    words: list[tuple[str, tuple[str, ...]]] = []
+    run: list[_Chunk] = []
+
+    def keep(phrase: str, terms: tuple[str, ...]) -> None:
+        key = phrase.lower()
+        if key not in seen:
+            seen.add(key)
+            found.append((phrase, terms))
 
     def close() -> None:
-        while words and (
-            not words[-1][1]  # a joining "of"
-            or (len(words) > 1 and words[-1][0].islower() and words[-1][0].endswith(_VERB_ENDINGS))
-        ):
-            # "mixture of", "neural networks trained", "models optimizes": these go with
-            # what follows, which is not in the phrase.
-            words.pop()
-        if words and words[-1][0].endswith(_POSSESSIVE):
-            # "the 4DGS model's": the phrase stops before what the model has
-            words[-1] = (words[-1][0][:-2], words[-1][1])
-        if words and len(words) <= _MAX_PHRASE_WORDS:
-            if len(words) == 1:
-                terms = words[0][1]
-                listed = _lone_word_listed(words[0][0], terms, counts, lexicon)
-            else:
-                terms = tuple(term for _, word_terms in words for term in word_terms)
-                listed = any(_has_letters(word_terms) for _, word_terms in words)
-            if listed:
-                phrase = " ".join(word for word, _ in words)
-                key = phrase.lower()
-                if key not in seen:
-                    seen.add(key)
-                    found.append((phrase, terms))
-        words.clear()
+        # "mixture of", "neural networks trained", "models optimizes": these go with what
+        # follows, which is not in the phrase.
+        while run and (run[-1].role == _JOINS or (run[-1].verb and len(run) > 1)):
+            run.pop()
+        length = len(run)
+        if length == 1:
+            only = run[0]
+            if only.alone and counts[only.terms[0]] >= _LONE_WORD_COUNT:
+                keep(only.last, only.terms)
+        elif 1 < length <= _MAX_PHRASE_WORDS and any(part.lettered for part in run):
+            keep(
+                " ".join([*(part.word for part in run[:-1]), run[-1].last]),
+                tuple(term for part in run for term in part.terms),
+            )
+        run.clear()
 
-    breaks = lexicon.breaks
-    cached = _chunks.get
+    cache = _chunks_for(lexicon)
     verb_next = False
     for piece in text.split():
-        opens, word, terms, role, closes = cached(piece) or _chunk(piece, breaks)
-        if opens and words:
+        part = cache.get(piece)
+        if part is None:
+            part = cache[piece] = _chunk(piece, lexicon)
+        if part.opens and run:
             close()
-        if verb_next and role == _CONTENT and word.islower():
+        role = part.role
+        if verb_next and role == _CONTENT and part.free_word:
             role = _ENDS  # "to deceive neural networks", "can extract": the verb is no topic
-        verb_next = piece.lower() in _BEFORE_VERBS
-        if role == _CONTENT:
-            words.append((word, terms))
-        elif role == _JOINS and words:
-            words.append((word, ()))
-        elif words:
+        verb_next = part.before_verb
+        if role == _CONTENT or (role == _JOINS and run):
+            run.append(part)
+        elif run:
             close()
-        if closes and words:
+        if part.closes and run:
             close()
     close()
     return found
@@ -220,25 +255,4 @@ def _breaks(word: str, word_terms: tuple[str, ...], breaks: frozenset[str]) -> b
         word_terms[0] in breaks
         or (word.endswith("ly") and word.islower())
         or not _WORD_SHAPE.fullmatch(word)
-    )
-
-
-def _has_letters(terms: tuple[str, ...]) -> bool:
-    """Whether a word has a term of letters ("O(2²α" and "≥" have none)."""
-    return any(len(term) > 1 and term[0].isalpha() for term in terms)
-
-
-def _lone_word_listed(
-    word: str, terms: tuple[str, ...], counts: Counter[str], lexicon: TitleWords
-) -> bool:
-    """One word is a phrase only when the abstract keeps using it and titles often keep it
-    ("oversampling", "SGD", "Mixup"): a lone "task", "use" or "model" says nothing, and a verb
-    ("optimizes", "augmented") shares its stem with a title word but not its sense."""
-    term = terms[0]
-    return (
-        _has_letters(terms)
-        and not (word.islower() and word.endswith(_VERB_ENDINGS))
-        and counts[term] >= _LONE_WORD_COUNT
-        and lexicon.buckets.get(term, UNSEEN_BUCKET) >= _LONE_WORD_BUCKET
-        and term not in _VAGUE_ALONE
     )
