@@ -27,13 +27,15 @@ def prepare_papers(papers: Sequence[ParsedPaper]) -> list[NewPaper]:
         urls = extract_urls(paper.abstract)
         if paper.url and paper.url not in urls:
             urls = (paper.url, *urls)
+        # Terms first: the labeler's key phrases analyse the same words, and find them cached.
+        terms = " ".join(analysis.analyze(searchable_text(paper.title, paper.abstract)))
         prepared.append(
             NewPaper(
                 abstract=paper.abstract,
                 external_id=paper.external_id,
                 label=derive_label(paper.abstract, paper.title),
                 content_hash=content_hash(paper.abstract),
-                terms=" ".join(analysis.analyze(searchable_text(paper.title, paper.abstract))),
+                terms=terms,
                 title=paper.title,
                 urls=urls,
                 authors=paper.authors,

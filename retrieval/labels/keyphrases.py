@@ -10,6 +10,8 @@ the abstract's order.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import re
 from collections import Counter
 from typing import Final, NamedTuple
@@ -68,58 +70,96 @@ def key_phrases(text: str, room: int = MAX_LABEL_CHARS, skip: frozenset[str] = f
     lexicon = title_words()
     # An em dash sets off an aside like a comma: "Gen-Z—a generative prompting framework".
     text = _ASIDE.sub("", text).replace("—", ", ")
-    counts, opening, contribution = term_features(text)
-    phrases = _phrases(text, lexicon, counts)
+    cache = _chunks_for(lexicon)
+    parts = []
+    piece_terms = []
+    for piece in text.split():
+        part = cache.get(piece)
+        if part is None:
+            part = cache[piece] = _chunk(piece, lexicon)
+        parts.append(part)
+        piece_terms.append(part.terms)
+    counts, opening, contribution = _features(text, piece_terms)
+    phrases = _phrases(parts, counts)
     if not phrases:
         return ""
-    weights: dict[str, float] = {}
-    for _, terms in phrases:
-        for term in terms:
-            if term not in weights:
-                weights[term] = lexicon.chance(
-                    term, counts[term], term in opening, term in contribution
-                )
-    chosen: list[tuple[int, str]] = []
+    weights = lexicon.chances_of(
+        itertools.chain.from_iterable(terms for _, terms in phrases), counts, opening, contribution
+    )
+    chosen = _choose(phrases, weights, room, skip)
+    label = SEPARATOR.join(phrases[position][0] for position in sorted(chosen))
+    return label[:1].upper() + label[1:]
+
+
+def _choose(
+    phrases: list[tuple[str, tuple[str, ...]]],
+    weights: dict[str, float],
+    room: int,
+    skip: frozenset[str],
+) -> list[int]:
+    """Greedy: the phrase that adds the most weight per √character, until nothing fits or adds.
+
+    Lazily: a phrase's gain only falls as others are chosen (more terms covered, a separator to
+    pay), so a stale gain is an upper bound and only the best is brought up to date. The choice
+    is the plain greedy's, ties to the earlier phrase included.
+    """
     covered = set(skip)
     used = 0
-    candidates = dict(enumerate(phrases))
-    while candidates:
-        best_gain = _MIN_GAIN
-        best = -1
-        separator = len(SEPARATOR) if chosen else 0
-        for position, (phrase, terms) in candidates.items():
-            cost = len(phrase) + separator
-            if used + cost > room:
-                continue
-            added = 0.0
-            for term in terms:
-                if term not in covered:
-                    added += weights[term]
-            # Per square root of its length: a long phrase that adds much beats two short ones.
-            if added > 0.0 and added / cost**0.5 > best_gain:
-                best_gain, best = added / cost**0.5, position
-        if best < 0:
+    chosen: list[int] = []
+
+    def gain(position: int) -> float:
+        phrase, terms = phrases[position]
+        cost = len(phrase) + (len(SEPARATOR) if chosen else 0)
+        if used + cost > room:
+            return -1.0  # and never again: what is used only grows
+        added = 0.0
+        for term in terms:
+            if term not in covered:
+                added += weights[term]
+        # Per square root of its length: a long phrase that adds much beats two short ones.
+        return added / cost**0.5 if added > 0.0 else 0.0
+
+    heap = [(-gain(position), position, 0) for position in range(len(phrases))]
+    heapq.heapify(heap)
+    while heap:
+        stale, position, stamp = heapq.heappop(heap)
+        if stamp != len(chosen):
+            fresh = gain(position)
+            if fresh > _MIN_GAIN:
+                heapq.heappush(heap, (-fresh, position, len(chosen)))
+            continue
+        if -stale <= _MIN_GAIN:
             break
-        phrase, terms = candidates.pop(best)
-        chosen.append((best, phrase))
-        covered.update(terms)
-        used += len(phrase) + separator
-    chosen.sort()
-    label = SEPARATOR.join(phrase for _, phrase in chosen)
-    return label[:1].upper() + label[1:]
+        chosen.append(position)
+        covered.update(phrases[position][1])
+        used += len(phrases[position][0]) + (len(SEPARATOR) if len(chosen) > 1 else 0)
+    return chosen
 
 
 def term_features(text: str) -> tuple[Counter[str], set[str], set[str]]:
     """What a term's chance depends on: its count in `text`, and the terms of the opening and
     of the contribution sentence (empty when no sentence states one)."""
-    counts = Counter(analyze(text))
+    return _features(text, [tuple(analyze(piece)) for piece in text.split()])
+
+
+def _features(
+    text: str, piece_terms: list[tuple[str, ...]]
+) -> tuple[Counter[str], set[str], set[str]]:
+    """`term_features` from the terms of each whitespace-separated piece of `text`."""
+    counts = Counter(list(itertools.chain.from_iterable(piece_terms)))
     sentences = split_sentences(text, _SENTENCES)
-    opening = set(analyze(sentences[0]))
+    # Sentences are slices of the text cut after ". ", so each holds whole pieces.
+    start = 0
+    opening: set[str] = set()
     contribution: set[str] = set()
-    for sentence in sentences:
+    for index, sentence in enumerate(sentences):
+        end = start + len(sentence.split())
+        if index == 0:
+            opening = {term for terms in piece_terms[start:end] for term in terms}
         if states_contribution(sentence):
-            contribution = set(analyze(sentence))
+            contribution = {term for terms in piece_terms[start:end] for term in terms}
             break
+        start = end
     return counts, opening, contribution
 
 
@@ -196,9 +236,7 @@ def _chunks_for(lexicon: TitleWords) -> dict[str, _Chunk]:
     return _chunks
 
 
-def _phrases(
-    text: str, lexicon: TitleWords, counts: Counter[str]
-) -> list[tuple[str, tuple[str, ...]]]:
+def _phrases(parts: list[_Chunk], counts: Counter[str]) -> list[tuple[str, tuple[str, ...]]]:
     """Candidate phrases with their terms, first occurrence of each spelling only."""
     found: list[tuple[str, tuple[str, ...]]] = []
     seen: set[str] = set()
@@ -227,12 +265,8 @@ def _phrases(
             )
         run.clear()
 
-    cache = _chunks_for(lexicon)
     verb_next = False
-    for piece in text.split():
-        part = cache.get(piece)
-        if part is None:
-            part = cache[piece] = _chunk(piece, lexicon)
+    for part in parts:
         if part.opens and run:
             close()
         role = part.role
@@ -242,9 +276,16 @@ def _phrases(
         if role == _CONTENT or (role == _JOINS and run):
             run.append(part)
         elif run:
-            close()
+            # A lone word that may not stand alone is dropped without the full close.
+            if len(run) == 1 and not run[0].alone:
+                run.clear()
+            else:
+                close()
         if part.closes and run:
-            close()
+            if len(run) == 1 and not run[0].alone:
+                run.clear()
+            else:
+                close()
     close()
     return found
 

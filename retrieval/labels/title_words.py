@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -53,6 +54,30 @@ class TitleWords:
             in_contribution,
         )
         return self.chances.get(cell, self.default_chance)
+
+    def chances_of(
+        self,
+        terms: Iterable[str],
+        counts: Mapping[str, int],
+        opening: Container[str],
+        contribution: Container[str],
+    ) -> dict[str, float]:
+        """`chance` of each term, in one loop: the labeler asks for about forty an abstract."""
+        buckets = self.buckets.get
+        chances = self.chances.get
+        default = self.default_chance
+        found: dict[str, float] = {}
+        for term in terms:
+            if term not in found:
+                count = counts[term]
+                cell = (
+                    MAX_COUNT if count > MAX_COUNT else (count if count > 0 else 1),
+                    buckets(term, UNSEEN_BUCKET),
+                    term in opening,
+                    term in contribution,
+                )
+                found[term] = chances(cell, default)
+        return found
 
 
 @functools.cache

@@ -91,6 +91,12 @@ def test_the_lexicon_buckets_priors_and_reads_its_json_form() -> None:
     )
     assert lexicon.chance("graph", 2, True, False) == 0.5
     assert lexicon.chance("graph", 9, False, False) == 0.1  # a cell never seen
+    assert lexicon.chances_of(
+        ["graph", "graph", "tree"], {"graph": 2, "tree": 1}, {"graph"}, ()
+    ) == {
+        "graph": 0.5,
+        "tree": 0.1,
+    }
     assert "propos" in lexicon.breaks
 
 
