@@ -27,6 +27,8 @@ SEPARATOR: Final = ", "
 _MAX_PHRASE_WORDS: Final = 6
 # How many sentences may hold the contribution, as for the topic phrase.
 _SENTENCES: Final = 8
+# A phrase's gain is its added weight over its length to this power.
+_LENGTH_EXPONENT: Final = 0.4
 # A phrase must add at least this much weight per character to be worth its room.
 _MIN_GAIN: Final = 0.01
 # Letters, digits and the marks words are made of ("k-means", "GPT-3.5", "A2Q+", "encoder/decoder").
@@ -106,6 +108,7 @@ def _choose(
     covered = set(skip)
     used = 0
     chosen: list[int] = []
+    said: list[str] = []  # the chosen phrases, lowercase: none is listed inside another
 
     def gain(position: int) -> float:
         phrase, terms = phrases[position]
@@ -116,8 +119,12 @@ def _choose(
         for term in terms:
             if term not in covered:
                 added += weights[term]
-        # Per square root of its length: a long phrase that adds much beats two short ones.
-        return added / cost**0.5 if added > 0.0 else 0.0
+        if added > 0.0 and said:
+            spaced = f" {phrase.lower()} "
+            if any(f" {other} " in spaced or spaced in f" {other} " for other in said):
+                return 0.0  # "long satellite imagery series" after "satellite imagery"
+        # Over a power of its length below 1: a long phrase that adds much beats two short ones.
+        return added / cost**_LENGTH_EXPONENT if added > 0.0 else 0.0
 
     heap = [(-gain(position), position, 0) for position in range(len(phrases))]
     heapq.heapify(heap)
@@ -131,6 +138,7 @@ def _choose(
         if -stale <= _MIN_GAIN:
             break
         chosen.append(position)
+        said.append(phrases[position][0].lower())
         covered.update(phrases[position][1])
         used += len(phrases[position][0]) + (len(SEPARATOR) if len(chosen) > 1 else 0)
     return chosen

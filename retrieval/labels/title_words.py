@@ -21,7 +21,7 @@ LEXICON_PATH: Final = Path(__file__).with_name("title_words.json")
 MAX_COUNT: Final = 6
 PRIOR_BUCKETS: Final = 5
 # Smoothing of a word's prior: (hits + PRIOR_MASS * UNSEEN_PRIOR) / (seen + PRIOR_MASS).
-PRIOR_MASS: Final = 2.0
+PRIOR_MASS: Final = 4.0
 UNSEEN_PRIOR: Final = 0.1
 
 Cell = tuple[int, int, bool, bool]  # count, prior bucket, in the opening, in the contribution

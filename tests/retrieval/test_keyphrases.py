@@ -40,6 +40,13 @@ def test_key_phrases_never_hold_words_titles_do_not_keep() -> None:
     assert not any(phrase.startswith(("the ", "our ")) for phrase in label.split(SEPARATOR))
 
 
+def test_no_phrase_is_listed_inside_another() -> None:
+    # "long satellite imagery series" holds "satellite imagery", which is listed already.
+    phrases = [phrase.lower() for phrase in key_phrases(_GLACIERS).split(SEPARATOR)]
+    for phrase in phrases:
+        assert not any(other != phrase and other in phrase for other in phrases)
+
+
 def test_key_phrases_fit_the_room_and_skip_terms_already_said() -> None:
     assert len(key_phrases(_GLACIERS, room=30)) <= 30
     skipping = key_phrases(_GLACIERS, skip=frozenset(["glacier", "melt", "forecast"]))

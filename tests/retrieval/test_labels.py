@@ -363,7 +363,7 @@ def test_an_empty_macro_leaves_no_leading_punctuation() -> None:
         r"designed to generate concise tokens for long clips. \modelname{} halves the tokens."
     )
     label = derive_label(abstract)
-    assert label == "Video models, video tokenizer, long clips"
+    assert label == "Video models, video tokenizer, concise tokens, long clips"
     assert topic_phrase(clean(abstract)) == (
         "Video tokenizer designed to generate concise tokens for long clips"
     )
