@@ -73,15 +73,9 @@ def key_phrases(text: str, room: int = MAX_LABEL_CHARS, skip: frozenset[str] = f
     # An em dash sets off an aside like a comma: "Gen-Z—a generative prompting framework".
     text = _ASIDE.sub("", text).replace("—", ", ")
     cache = _chunks_for(lexicon)
-    parts = []
-    piece_terms = []
-    for piece in text.split():
-        part = cache.get(piece)
-        if part is None:
-            part = cache[piece] = _chunk(piece, lexicon)
-        parts.append(part)
-        piece_terms.append(part.terms)
-    counts, opening, contribution = _features(text, piece_terms)
+    known = cache.get
+    parts = [known(piece) or _new_chunk(piece, lexicon, cache) for piece in text.split()]
+    counts, opening, contribution = _features(text, [part.terms for part in parts])
     phrases = _phrases(parts, counts)
     if not phrases:
         return ""
@@ -232,6 +226,11 @@ def _chunk(chunk: str, lexicon: TitleWords) -> _Chunk:
         and lexicon.buckets.get(terms[0], UNSEEN_BUCKET) >= _LONE_WORD_BUCKET
         and terms[0] not in _VAGUE_ALONE,
     )
+
+
+def _new_chunk(piece: str, lexicon: TitleWords, cache: dict[str, _Chunk]) -> _Chunk:
+    part = cache[piece] = _chunk(piece, lexicon)
+    return part
 
 
 def _chunks_for(lexicon: TitleWords) -> dict[str, _Chunk]:
