@@ -169,3 +169,38 @@ async def test_an_ingested_big_file_is_skipped_before_anything_is_prepared(
     assert (again.files_skipped, again.files_read, again.papers_added) == (1, 0, 0)
     assert again.notes == (f"{source}: already ingested",)
     assert after == before
+
+
+async def test_a_labeler_upgrade_re_derives_every_label_on_all_cores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Labels written by an older labeler, then an engine opens the store: a big store takes
+    # the process pool, in chunks, and ends with the labels one thread would give.
+    source = big_file(tmp_path)
+    async with await SqliteStore.open(tmp_path / "upgrade.db") as store:
+        await ingest_paths(store, [source])
+        texts = await store.stored_texts()
+        keys = [text.key for text in texts]
+        await store.replace_derived("labeler", "0", labels=[(key, "stale") for key in keys])
+        monkeypatch.setattr(ingest, "PARALLEL_FROM", 4)
+        monkeypatch.setattr(ingest, "CHUNK", 3)
+        pools: list[int] = []
+
+        class CountedPool(ingest.ProcessPoolExecutor):
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                pools.append(1)
+                super().__init__(*args, **kwargs)
+
+        monkeypatch.setattr(ingest, "ProcessPoolExecutor", CountedPool)
+        analyzer_stale = await store.derived_version("analyzer") != str(
+            ingest.analysis.ANALYZER_VERSION
+        )
+        await ingest.refresh_derived(store)
+        # The labels on all cores, and the terms too when their version was not recorded yet.
+        assert len(pools) == 1 + analyzer_stale
+        labels = [label for _, label in await store.paper_labels()]  # by rowid
+        assert await store.derived_version("labeler") == str(ingest.LABELER_VERSION)
+    by_key = sorted(ingest._labels(texts))
+    assert labels == [label for _, label in by_key]
+    assert len(labels) == 7
+    assert "stale" not in labels
