@@ -1212,3 +1212,22 @@ def test_a_letter_before_a_short_field_acronym_makes_no_name() -> None:
         "search with a cross-encoder; k-NN recall improves and k-NN latency drops."
     )
     assert not derive_label(abstract).startswith("k-NN")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "start"),
+    [
+        # text from PDFs loses the space at a line break: "wepropose" is "we propose"
+        ("wepropose SLiM: Sparse linear attention with a learned mask, which", "SLiM:"),
+        ("wepropose to sparsify the attention map with a learned mask, which", "Attention"),
+    ],
+)
+def test_we_glued_to_the_introducing_verb_still_speaks_for_the_authors(
+    sentence: str, start: str
+) -> None:
+    abstract = (
+        "Attention is quadratic in length. To address this, "
+        + sentence
+        + " keeps linear time on long inputs."
+    )
+    assert derive_label(abstract).startswith(start)
