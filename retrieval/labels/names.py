@@ -62,9 +62,10 @@ _FILLER = re.compile(
 _ACRONYM_DEF = re.compile(
     r"(?P<exp>(?:[^\s(),.;:]{1,40}+ ){0,9}?[^\s(),.;:]{1,40}+) ?\( ?(?P<acr>[^()\s,;]{1,20}+) ?\)"
 )
+# "X—a new algorithm": an em or en dash set without spaces opens the description too.
 _DIRECT_NAME = re.compile(
-    rf"(?P<name>{_NAME})(?P<after> ?[,(:]| [-–—](?= )| (?:which|that|is|for|to|as|in|with|on|by)\b"
-    r"| ?\.(?: |$)|$)"
+    rf"(?P<name>{_NAME})(?P<after> ?[,(:]| [-–—](?= )|[–—](?=(?:a|an|the) )"
+    r"| (?:which|that|is|for|to|as|in|with|on|by)\b| ?\.(?: |$)|$)"
 )
 # Singular only: "we propose CD algorithms for ..." is a family of methods, not a name.
 _NAME_THEN_TYPE = re.compile(

@@ -1231,3 +1231,20 @@ def test_we_glued_to_the_introducing_verb_still_speaks_for_the_authors(
         + " keeps linear time on long inputs."
     )
     assert derive_label(abstract).startswith(start)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name"),
+    [
+        # an em dash set without spaces, then an article: the description of the name
+        ("We develop the FLASHPROBE—a new, faster algorithm for the problem.", "FLASHPROBE"),
+        ("We develop the FLASHPROBE–an attack for the problem.", "FLASHPROBE"),
+        # a dash without an article after it is an aside, not a definition
+        ("We develop the FLASHPROBE—faster than before—for the problem.", None),
+    ],
+)
+def test_a_dash_without_spaces_before_an_article_defines_the_name(
+    sentence: str, name: str | None
+) -> None:
+    found = best_name("Sparse attacks are hard to search. " + sentence + " It needs few queries.")
+    assert (found.name if found else None) == name
