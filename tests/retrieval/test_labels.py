@@ -1248,3 +1248,24 @@ def test_a_dash_without_spaces_before_an_article_defines_the_name(
 ) -> None:
     found = best_name("Sparse attacks are hard to search. " + sentence + " It needs few queries.")
     assert (found.name if found else None) == name
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name"),
+    [
+        # "derive a novel ..." introduces what it derives
+        (
+            "we derive a novel class of optimizers, Momentum-Stable Adam (MSAdam), aimed at "
+            "damping the oscillation.",
+            "MSAdam",
+        ),
+        # "derive" alone derives what the field already has (step 57: "IPW")
+        (
+            "we derive the inverse probability weighted (IPW) estimator and bound its variance.",
+            None,
+        ),
+    ],
+)
+def test_deriving_introduces_only_something_novel(sentence: str, name: str | None) -> None:
+    found = best_name("Optimizers oscillate near minima. Motivated by control theory, " + sentence)
+    assert (found.name if found else None) == name
