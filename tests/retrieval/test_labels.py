@@ -1269,3 +1269,24 @@ def test_a_dash_without_spaces_before_an_article_defines_the_name(
 def test_deriving_introduces_only_something_novel(sentence: str, name: str | None) -> None:
     found = best_name("Optimizers oscillate near minima. Motivated by control theory, " + sentence)
     assert (found.name if found else None) == name
+
+
+@pytest.mark.parametrize(
+    ("sentence", "start"),
+    [
+        # the abstract writes the link's words apart (and in the plural): its spelling wins
+        ("We add a few virtual nodes, the Spectral Bridges, that pass", "Spectral Bridges:"),
+        # it never writes them: the link's spelling stays
+        ("We add a few virtual nodes that pass", "SpectralBridge:"),
+    ],
+)
+def test_a_link_only_name_is_spelled_as_the_abstract_writes_its_words(
+    sentence: str, start: str
+) -> None:
+    abstract = (
+        "Graph models miss long-range links. "
+        + sentence
+        + " messages between distant atoms in one hop. Code is at "
+        "https://github.com/somelab/SpectralBridge."
+    )
+    assert derive_label(abstract).startswith(start)
