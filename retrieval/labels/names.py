@@ -596,7 +596,7 @@ def _from_definition(text: str, match: re.Match[str], *, base: int) -> Candidate
     """'Long Input Fine-Tuning (LIFT)' right after the verb: the acronym names the contribution."""
     acronym = match.group("acr")
     words = match.group("exp")
-    if not is_acronym(acronym):
+    if not is_acronym(acronym) and not _word_acronym(acronym, words):
         return None
     start = acronym_start(acronym, words)
     # The long form must begin right after the verb: "a framework using a Denoising Masked
@@ -634,6 +634,19 @@ def _from_definition(text: str, match: re.Match[str], *, base: int) -> Candidate
         # names it.
         return None
     return scored(text, acronym, expansion, match.start(), end, base=base, description=described)
+
+
+def _word_acronym(acronym: str, words: str) -> bool:
+    """'Normalizing the soft-prompt vectors of vision-language models (Nemesis)', 'Time Series
+    Transformer (Timer)': a capitalised word that spells its long form from the first word on."""
+    return (
+        4 <= len(acronym) <= 12
+        and acronym[0].isupper()
+        and acronym[1:].isalpha()
+        and acronym[1:].islower()
+        and acronym.lower() not in words.lower()
+        and acronym_start(acronym, words) == 0
+    )
 
 
 def _capitals_spell(acronym: str, words: str) -> bool:

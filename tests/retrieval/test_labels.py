@@ -1290,3 +1290,23 @@ def test_a_link_only_name_is_spelled_as_the_abstract_writes_its_words(
         "https://github.com/somelab/SpectralBridge."
     )
     assert derive_label(abstract).startswith(start)
+
+
+@pytest.mark.parametrize(
+    ("long_form", "acronym", "name"),
+    [
+        # a capitalised word that spells its long form from the first word on abbreviates it
+        ("Normalizing the Output Vectors of Adapters", "Nova", "Nova"),
+        # a word that does not spell it is no acronym of it
+        ("Output Normalization for Adapters", "Falcon", "Output Normalization"),
+    ],
+)
+def test_a_capitalised_word_in_brackets_may_be_the_acronym(
+    long_form: str, acronym: str, name: str
+) -> None:
+    found = best_name(
+        f"Adapters drift in norm. We propose a method named {long_form} ({acronym}) to rescale "
+        "adapter outputs."
+    )
+    assert found is not None
+    assert found.name == name
