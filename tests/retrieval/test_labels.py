@@ -1310,3 +1310,22 @@ def test_a_capitalised_word_in_brackets_may_be_the_acronym(
     )
     assert found is not None
     assert found.name == name
+
+
+@pytest.mark.parametrize(
+    ("introduced", "start"),
+    [
+        # the authors put the acronym first: it stays first
+        ("GRE: Guess-Refine-Execute,", "GRE: Guess-Refine-Execute,"),
+        # the long form first: a hyphenated one leads, as in "Think-on-Graph (ToG)"
+        ("Guess-Refine-Execute (GRE),", "Guess-Refine-Execute: a framework"),
+    ],
+)
+def test_a_hyphenated_long_form_leads_unless_the_authors_put_the_acronym_first(
+    introduced: str, start: str
+) -> None:
+    abstract = (
+        f"Agents explore blindly. This paper introduces {introduced} a novel framework for "
+        "teaching agents to use manuals. GRE explores less."
+    )
+    assert derive_label(abstract).startswith(start)
