@@ -41,9 +41,10 @@ _CALL_WORDS = (
 _CALL_WORDS_BY_STEM = {
     stem: tuple(word for word in _CALL_WORDS if word.startswith(stem)) for stem in _CALL_STEMS
 }
+# Adverbs (and "have": "we have developed X") may stand between "we" and the verb.
 _VERB = re.compile(
     r"(?P<adverbs>(?:(?:[a-z]{2,14}ly|also|further|then|thus|hence|first|here|now|therefore"
-    r"|instead|accordingly|finally|additionally|next|to this end),? ){0,2})"
+    r"|instead|accordingly|finally|additionally|next|to this end|have),? ){0,2})"
     r"(?:(?P<intro>propos|introduc|present|develop|design|devis|buil[dt]|construct|releas"
     r"|creat|contribut|offer|unveil|curat|provid|pioneer|put forth"
     # "we derive a novel class of transformers, PIDformer"; not "we derive the IPW estimator"

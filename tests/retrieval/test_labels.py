@@ -1329,3 +1329,18 @@ def test_a_hyphenated_long_form_leads_unless_the_authors_put_the_acronym_first(
         "teaching agents to use manuals. GRE explores less."
     )
     assert derive_label(abstract).startswith(start)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name"),
+    [
+        # "we have developed": the perfect tense introduces as the present does
+        ("We have developed a novel large-scale dataset, GestureQA, with a million samples.",
+         "GestureQA"),
+        # "have" before a verb that introduces nothing
+        ("We have shown that GestureQA is hard for current models.", None),
+    ],
+)  # fmt: skip
+def test_we_have_developed_introduces(sentence: str, name: str | None) -> None:
+    found = best_name("Embodied agents ignore gestures. " + sentence)
+    assert (found.name if found else None) == name
