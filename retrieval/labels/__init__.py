@@ -232,8 +232,14 @@ def _described(description: str) -> str:
 def _compose(candidate: Candidate, text: str, abstract: str) -> str:
     name = candidate.name
     expansion = candidate.expansion.strip(" ,;:.\"'“”")
-    if " " not in expansion and "-" in expansion and expansion[:1].isupper():
-        # "Think-on-Graph (ToG)": a hyphenated long form is what papers call it by.
+    if (
+        " " not in expansion
+        and "-" in expansion
+        and expansion[:1].isupper()
+        and f"{name}: {expansion}" not in text
+    ):
+        # "Think-on-Graph (ToG)": a hyphenated long form is what papers call it by, unless the
+        # authors put the acronym first ("PAE: Planner-Actor-Evaluator").
         name, expansion = expansion, ""
     if expansion and expansion.casefold() != name.casefold():
         label = (

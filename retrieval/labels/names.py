@@ -41,11 +41,14 @@ _CALL_WORDS = (
 _CALL_WORDS_BY_STEM = {
     stem: tuple(word for word in _CALL_WORDS if word.startswith(stem)) for stem in _CALL_STEMS
 }
+# Adverbs (and "have": "we have developed X") may stand between "we" and the verb.
 _VERB = re.compile(
     r"(?P<adverbs>(?:(?:[a-z]{2,14}ly|also|further|then|thus|hence|first|here|now|therefore"
-    r"|instead|accordingly|finally|additionally|next|to this end),? ){0,2})"
+    r"|instead|accordingly|finally|additionally|next|to this end|have),? ){0,2})"
     r"(?:(?P<intro>propos|introduc|present|develop|design|devis|buil[dt]|construct|releas"
-    r"|creat|contribut|offer|unveil|curat|provid|pioneer|put forth)[a-z]{0,3}"
+    r"|creat|contribut|offer|unveil|curat|provid|pioneer|put forth"
+    # "we derive a novel class of transformers, PIDformer"; not "we derive the IPW estimator"
+    r"|deriv(?=e[sd]? an? (?:novel|new) ))[a-z]{0,3}"
     r"|(?:call|term|name|dub|coin)[a-z]{0,3}(?: (?:it|this|them|these|our|the|such)"
     rf"(?: (?:new |proposed |resulting |overall |novel )?{TYPES})?)?"
     r"|refer(?:s|red)? to (?:it|this|them|these|our|the)(?: [\w\-]{1,30}){0,3}? as) "
@@ -62,9 +65,10 @@ _FILLER = re.compile(
 _ACRONYM_DEF = re.compile(
     r"(?P<exp>(?:[^\s(),.;:]{1,40}+ ){0,9}?[^\s(),.;:]{1,40}+) ?\( ?(?P<acr>[^()\s,;]{1,20}+) ?\)"
 )
+# "X—a new algorithm": an em or en dash set without spaces opens the description too.
 _DIRECT_NAME = re.compile(
-    rf"(?P<name>{_NAME})(?P<after> ?[,(:]| [-–—](?= )| (?:which|that|is|for|to|as|in|with|on|by)\b"
-    r"| ?\.(?: |$)|$)"
+    rf"(?P<name>{_NAME})(?P<after> ?[,(:]| [-–—](?= )|[–—](?=(?:a|an|the) )"
+    r"| (?:which|that|is|for|to|as|in|with|on|by)\b| ?\.(?: |$)|$)"
 )
 # Singular only: "we propose CD algorithms for ..." is a family of methods, not a name.
 _NAME_THEN_TYPE = re.compile(
@@ -134,6 +138,13 @@ def best_name(text: str) -> Candidate | None:
         if not lower[position - 1 : position].isalnum():
             ours.append(position)
             candidates.append(_after_subject(text, position, position + 3))
+    if " wep" in lower:
+        # "wepropose SEA: ...": text from PDFs loses spaces at line breaks (one scan: each
+        # costs ~1 % of the labelling, so "weintroduce", never seen, is not looked for).
+        for glued in (" wepropose ", " wepresent "):
+            for position in occurrences(lower, glued):
+                ours.append(position + 1)
+                candidates.append(_after_subject(text, position + 1, position + 3))
     if " us to " in lower:
         # "These observations motivate us to propose an Alternating Denoising ... (ADDP)"
         for position in occurrences(lower, " us to "):
@@ -587,7 +598,7 @@ def _from_definition(text: str, match: re.Match[str], *, base: int) -> Candidate
     """'Long Input Fine-Tuning (LIFT)' right after the verb: the acronym names the contribution."""
     acronym = match.group("acr")
     words = match.group("exp")
-    if not is_acronym(acronym):
+    if not is_acronym(acronym) and not _word_acronym(acronym, words):
         return None
     start = acronym_start(acronym, words)
     # The long form must begin right after the verb: "a framework using a Denoising Masked
@@ -625,6 +636,19 @@ def _from_definition(text: str, match: re.Match[str], *, base: int) -> Candidate
         # names it.
         return None
     return scored(text, acronym, expansion, match.start(), end, base=base, description=described)
+
+
+def _word_acronym(acronym: str, words: str) -> bool:
+    """'Normalizing the soft-prompt vectors of vision-language models (Nemesis)', 'Time Series
+    Transformer (Timer)': a capitalised word that spells its long form from the first word on."""
+    return (
+        4 <= len(acronym) <= 12
+        and acronym[0].isupper()
+        and acronym[1:].isalpha()
+        and acronym[1:].islower()
+        and acronym.lower() not in words.lower()
+        and acronym_start(acronym, words) == 0
+    )
 
 
 def _capitals_spell(acronym: str, words: str) -> bool:

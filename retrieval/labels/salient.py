@@ -342,6 +342,25 @@ def emphasis_hints(words: list[str]) -> dict[str, str]:
     }
 
 
+_CAMEL_PART = re.compile(r"[A-Z][a-z]{1,20}")
+
+
+def _spaced(name: str, text: str) -> str:
+    """'Neural Atoms' for github.com/lab/NeuralAtom when the abstract writes the link's words
+    apart (as 'GeneOH Diffusion' for 'GeneOH-Diffusion'), with its plural if it uses one."""
+    parts = _CAMEL_PART.findall(name)
+    if len(parts) < 2 or "".join(parts) != name:
+        return name
+    spaced = " ".join(parts)
+    position = text.find(spaced)
+    if position < 0:
+        return name
+    end = position + len(spaced)
+    if text[end : end + 1] == "s" and not text[end + 1 : end + 2].isalnum():
+        return spaced + "s"
+    return spaced
+
+
 def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | None:
     """The coined word the abstract introduces or keeps using, as a scored `Candidate`.
 
@@ -367,7 +386,7 @@ def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | 
             for name in hints.values()
             if len(name) <= 20 and not _YEAR.search(name) and _coined(name)
         ]
-        return Candidate(coined[0], "", "", 1, 0) if coined else None
+        return Candidate(_spaced(coined[0], text), "", "", 1, 0) if coined else None
     word = best[2]
     for plus in (word + "+", word + "++"):
         # "we ... introduce A2Q+": the '+' version improves on the word it extends.

@@ -1220,3 +1220,135 @@ def test_a_letter_before_a_short_field_acronym_makes_no_name() -> None:
         "search with a cross-encoder; k-NN recall improves and k-NN latency drops."
     )
     assert not derive_label(abstract).startswith("k-NN")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "start"),
+    [
+        # text from PDFs loses the space at a line break: "wepropose" is "we propose"
+        ("wepropose SLiM: Sparse linear attention with a learned mask, which", "SLiM:"),
+        ("wepropose to sparsify the attention map with a learned mask, which", "Attention"),
+    ],
+)
+def test_we_glued_to_the_introducing_verb_still_speaks_for_the_authors(
+    sentence: str, start: str
+) -> None:
+    abstract = (
+        "Attention is quadratic in length. To address this, "
+        + sentence
+        + " keeps linear time on long inputs."
+    )
+    assert derive_label(abstract).startswith(start)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name"),
+    [
+        # an em dash set without spaces, then an article: the description of the name
+        ("We develop the FLASHPROBE—a new, faster algorithm for the problem.", "FLASHPROBE"),
+        ("We develop the FLASHPROBE–an attack for the problem.", "FLASHPROBE"),
+        # a dash without an article after it is an aside, not a definition
+        ("We develop the FLASHPROBE—faster than before—for the problem.", None),
+    ],
+)
+def test_a_dash_without_spaces_before_an_article_defines_the_name(
+    sentence: str, name: str | None
+) -> None:
+    found = best_name("Sparse attacks are hard to search. " + sentence + " It needs few queries.")
+    assert (found.name if found else None) == name
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name"),
+    [
+        # "derive a novel ..." introduces what it derives
+        (
+            "we derive a novel class of optimizers, Momentum-Stable Adam (MSAdam), aimed at "
+            "damping the oscillation.",
+            "MSAdam",
+        ),
+        # "derive" alone derives what the field already has (step 57: "IPW")
+        (
+            "we derive the inverse probability weighted (IPW) estimator and bound its variance.",
+            None,
+        ),
+    ],
+)
+def test_deriving_introduces_only_something_novel(sentence: str, name: str | None) -> None:
+    found = best_name("Optimizers oscillate near minima. Motivated by control theory, " + sentence)
+    assert (found.name if found else None) == name
+
+
+@pytest.mark.parametrize(
+    ("sentence", "start"),
+    [
+        # the abstract writes the link's words apart (and in the plural): its spelling wins
+        ("We add a few virtual nodes, the Spectral Bridges, that pass", "Spectral Bridges:"),
+        # it never writes them: the link's spelling stays
+        ("We add a few virtual nodes that pass", "SpectralBridge:"),
+    ],
+)
+def test_a_link_only_name_is_spelled_as_the_abstract_writes_its_words(
+    sentence: str, start: str
+) -> None:
+    abstract = (
+        "Graph models miss long-range links. "
+        + sentence
+        + " messages between distant atoms in one hop. Code is at "
+        "https://github.com/somelab/SpectralBridge."
+    )
+    assert derive_label(abstract).startswith(start)
+
+
+@pytest.mark.parametrize(
+    ("long_form", "acronym", "name"),
+    [
+        # a capitalised word that spells its long form from the first word on abbreviates it
+        ("Normalizing the Output Vectors of Adapters", "Nova", "Nova"),
+        # a word that does not spell it is no acronym of it
+        ("Output Normalization for Adapters", "Falcon", "Output Normalization"),
+    ],
+)
+def test_a_capitalised_word_in_brackets_may_be_the_acronym(
+    long_form: str, acronym: str, name: str
+) -> None:
+    found = best_name(
+        f"Adapters drift in norm. We propose a method named {long_form} ({acronym}) to rescale "
+        "adapter outputs."
+    )
+    assert found is not None
+    assert found.name == name
+
+
+@pytest.mark.parametrize(
+    ("introduced", "start"),
+    [
+        # the authors put the acronym first: it stays first
+        ("GRE: Guess-Refine-Execute,", "GRE: Guess-Refine-Execute,"),
+        # the long form first: a hyphenated one leads, as in "Think-on-Graph (ToG)"
+        ("Guess-Refine-Execute (GRE),", "Guess-Refine-Execute: a framework"),
+    ],
+)
+def test_a_hyphenated_long_form_leads_unless_the_authors_put_the_acronym_first(
+    introduced: str, start: str
+) -> None:
+    abstract = (
+        f"Agents explore blindly. This paper introduces {introduced} a novel framework for "
+        "teaching agents to use manuals. GRE explores less."
+    )
+    assert derive_label(abstract).startswith(start)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name"),
+    [
+        # "we have developed": the perfect tense introduces as the present does
+        ("We have developed a novel large-scale dataset, GestureQA, with a million samples.",
+         "GestureQA"),
+        # "have" before a verb that introduces nothing
+        ("We have shown that GestureQA is hard for current models.", None),
+    ],
+)  # fmt: skip
+def test_we_have_developed_introduces(sentence: str, name: str | None) -> None:
+    found = best_name("Embodied agents ignore gestures. " + sentence)
+    assert (found.name if found else None) == name
