@@ -25,8 +25,9 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from retrieval.labels.keyphrases import term_features
+from retrieval.labels.keyphrases import phrase_text, term_features
 from retrieval.labels.markup import clean
+from retrieval.labels.text import unglued
 from retrieval.labels.title_words import (
     LEXICON_PATH,
     MAX_COUNT,
@@ -53,8 +54,10 @@ def records(paths: list[Path]) -> list[tuple[str, str]]:
 
 
 def build(records: list[tuple[str, str]]) -> dict[str, object]:
+    # The features of the text the labeler reads its key phrases from.
     papers = [
-        (term_features(clean(abstract)), set(analyze(clean(title)))) for abstract, title in records
+        (term_features(phrase_text(unglued(clean(abstract)))), set(analyze(clean(title))))
+        for abstract, title in records
     ]
     seen: Counter[str] = Counter()
     hits: Counter[str] = Counter()

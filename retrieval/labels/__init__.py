@@ -24,7 +24,7 @@ from retrieval.labels.keyphrases import key_phrases
 from retrieval.labels.markup import clean, emphasized
 from retrieval.labels.names import best_name
 from retrieval.labels.salient import emphasis_hints, repository_names, salient_name
-from retrieval.labels.text import MAX_LABEL_CHARS, fit, opens_with_punctuation
+from retrieval.labels.text import MAX_LABEL_CHARS, fit, opens_with_punctuation, unglued
 from retrieval.labels.topics import compress, contribution_clause, topic_phrase
 from retrieval.labels.urls import extract_urls, url_matches
 from retrieval.text import analyze
@@ -85,7 +85,7 @@ def _drop_leading_punctuation(label: str) -> str:
 
 
 def _label_from_abstract(abstract: str) -> str:
-    text = clean(abstract)
+    text = unglued(clean(abstract))
     urls = url_matches(text)
     hints = repository_names([url.group() for url in urls if not _umbrella(text, url)])
     if "](" in abstract:

@@ -16,7 +16,7 @@ import re
 from collections import Counter
 from typing import Final, NamedTuple
 
-from retrieval.labels.text import MAX_LABEL_CHARS
+from retrieval.labels.text import MAX_LABEL_CHARS, unglued
 from retrieval.labels.title_words import UNSEEN_BUCKET, TitleWords, title_words
 from retrieval.labels.topics import split_sentences, states_contribution
 from retrieval.stopwords import STOPWORDS
@@ -70,8 +70,7 @@ def key_phrases(text: str, room: int = MAX_LABEL_CHARS, skip: frozenset[str] = f
     `skip` holds terms already in the label (a method's name): phrases add nothing for them.
     """
     lexicon = title_words()
-    # An em dash sets off an aside like a comma: "Gen-Z—a generative prompting framework".
-    text = _ASIDE.sub("", text).replace("—", ", ")
+    text = phrase_text(text)
     cache = _chunks_for(lexicon)
     known = cache.get
     parts = [known(piece) or _new_chunk(piece, lexicon, cache) for piece in text.split()]
@@ -85,6 +84,13 @@ def key_phrases(text: str, room: int = MAX_LABEL_CHARS, skip: frozenset[str] = f
     chosen = _choose(phrases, weights, room, skip)
     label = SEPARATOR.join(phrases[position][0] for position in sorted(chosen))
     return label[:1].upper() + label[1:]
+
+
+def phrase_text(text: str) -> str:
+    """The text key phrases are read from (and the lexicon learned on): without asides in
+    brackets, an em dash read as a comma ("Gen-Z—a generative prompting framework"), and
+    sentences a lost line break glued apart again ("learning (DRL).Although" once "(DRL)" goes)."""
+    return unglued(_ASIDE.sub("", text).replace("—", ", "))
 
 
 def _choose(

@@ -57,3 +57,19 @@ def fit(text: str, limit: int = MAX_LABEL_CHARS) -> str:
             break
     cut = cut.rstrip(_DANGLING_END) or text[: limit - 1]
     return f"{cut}…"
+
+
+def unglued(text: str) -> str:
+    """'path planning.It learns' -> 'path planning. It learns': a line break lost between
+    sentences must not glue two words into one phrase."""
+    position = text.find(".")
+    while 0 <= position < len(text) - 2:
+        if (
+            text[position + 1].isupper()
+            and text[position + 2].islower()
+            and text[position - 2 : position].isalpha()
+            and text[position - 2 : position].islower()
+        ):
+            text = f"{text[: position + 1]} {text[position + 1 :]}"
+        position = text.find(".", position + 1)
+    return text

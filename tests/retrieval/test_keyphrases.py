@@ -86,6 +86,16 @@ def test_verbs_possessives_and_a_trailing_using_stay_out_of_phrases() -> None:
     assert "optimizes" not in phrases  # a lone verb whose stem titles keep ("optim")
 
 
+def test_sentences_glued_by_a_lost_line_break_are_apart() -> None:
+    abstract = (
+        "Glacier melt forecasting is hard.Satellite imagery helps glacier melt forecasting. "
+        "Satellite imagery is noisy."
+    )
+    phrases = key_phrases(abstract).split(SEPARATOR)
+    assert not any("hard.Satellite" in phrase or "hard" in phrase for phrase in phrases)
+    assert "satellite imagery" in [phrase.lower() for phrase in phrases]
+
+
 def test_the_lexicon_buckets_priors_and_reads_its_json_form() -> None:
     assert prior_bucket(0, 0) == UNSEEN_BUCKET == 1
     assert prior_bucket(9, 10) == 4  # capped at the top bucket

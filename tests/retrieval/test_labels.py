@@ -1352,3 +1352,13 @@ def test_a_hyphenated_long_form_leads_unless_the_authors_put_the_acronym_first(
 def test_we_have_developed_introduces(sentence: str, name: str | None) -> None:
     found = best_name("Embodied agents ignore gestures. " + sentence)
     assert (found.name if found else None) == name
+
+
+def test_a_description_stops_where_a_lost_line_break_glued_two_sentences() -> None:
+    abstract = (
+        "We propose GlideNet, a model for route planning on sparse maps.It learns routes from "
+        "traces. GlideNet beats planners."
+    )
+    label = derive_label(abstract)
+    assert label.startswith("GlideNet: a model for route planning on sparse maps")
+    assert ".It" not in label
