@@ -12,6 +12,8 @@ For every stemmed word of an abstract it counts whether the paper's real title k
   below are those of a paper the lexicon has never seen;
 - a chance per cell (count in the abstract up to 6, prior bucket, in the opening sentence, in
   the contribution sentence): the share of words in that cell that the title keeps;
+- verbs: lowercase words in "-s" seen after a subject ("it learns", "which uses") at least
+  `VERB_SEEN` times and in at least `VERB_SHARE` of their uses; they end a phrase;
 - phrase breaks: words in at least `BREAK_SEEN` abstracts that titles keep less than
   `BREAK_RATE` of the time ("propos", "demonstr", "achiev").
 
@@ -21,7 +23,9 @@ Only stems seen in at least `MIN_SEEN` abstracts are stored; the rest get the un
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -38,6 +42,14 @@ from retrieval.labels.title_words import (
 from retrieval.text import analyze
 
 MIN_SEEN = 3
+VERB_SEEN = 3
+VERB_SHARE = 0.3
+_WORDS = re.compile(r"[A-Za-z][a-z\-]{1,30}")
+# Words after which a word in "-s" is the verb of a clause.
+_SUBJECTS = frozenset(
+    ["it", "which", "that", "this", "also", "and", "model", "method", "approach", "algorithm",
+     "framework"]
+)  # fmt: skip
 BREAK_SEEN = 30
 BREAK_RATE = 0.02
 
@@ -93,8 +105,27 @@ def build(records: list[tuple[str, str]]) -> dict[str, object]:
             for term, count in seen.items()
             if count >= BREAK_SEEN and hits[term] / count < BREAK_RATE
         ),
+        "verbs": _verbs([abstract for abstract, _ in records]),
         "default_chance": UNSEEN_PRIOR,
     }
+
+
+def _verbs(abstracts: list[str]) -> list[str]:
+    """Lowercase words in "-s" that follow a subject ("it", "which", "the model") at least
+    `VERB_SEEN` times and in at least `VERB_SHARE` of their uses: "learns", "uses", "achieves"."""
+    after_subject: Counter[str] = Counter()
+    used: Counter[str] = Counter()
+    for abstract in abstracts:
+        words = _WORDS.findall(abstract)
+        for before, word in itertools.pairwise(words):
+            if word.islower() and word.endswith("s"):
+                used[word] += 1
+                after_subject[word] += before.lower() in _SUBJECTS
+    return sorted(
+        word
+        for word, count in after_subject.items()
+        if count >= VERB_SEEN and count / used[word] >= VERB_SHARE
+    )
 
 
 def main() -> None:

@@ -207,6 +207,7 @@ def _chunk(chunk: str, lexicon: TitleWords) -> _Chunk:
         or lower in STOPWORDS
         or lower in _FILLER
         or lower == "using"  # "X using Y" is two phrases
+        or lower in lexicon.verbs  # "the model learns X": two phrases, without the verb
         or _breaks(word, terms, lexicon.breaks)
     ):
         role = _ENDS

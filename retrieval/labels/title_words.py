@@ -4,7 +4,8 @@
 and ICLR 2024) and writes `title_words.json` beside this module. A word's chance depends on how
 often the abstract repeats it, whether it is in the opening or the contribution sentence, and how
 often titles keep that word when their abstract has it (its prior, in five buckets). Words the
-lexicon has not seen get the prior of an unseen word.
+lexicon has not seen get the prior of an unseen word. It also lists the words that end a phrase:
+stems titles almost never keep, and words in "-s" that abstracts use as verbs.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ class TitleWords:
     buckets: dict[str, int]
     chances: dict[Cell, float]
     breaks: frozenset[str]  # frequent words titles almost never keep ("propos", "demonstr")
+    verbs: frozenset[str]  # lowercase words in "-s" that abstracts use as verbs ("learns", "uses")
     default_chance: float
 
     def chance(self, term: str, count: int, in_opening: bool, in_contribution: bool) -> float:
@@ -91,7 +93,9 @@ def parse_lexicon(data: dict[str, object]) -> TitleWords:
     buckets = data["buckets"]
     chances = data["chances"]
     breaks = data["breaks"]
+    verbs = data.get("verbs", [])
     assert isinstance(buckets, dict) and isinstance(chances, list) and isinstance(breaks, list)
+    assert isinstance(verbs, list)
     return TitleWords(
         buckets={str(term): int(bucket) for term, bucket in buckets.items()},
         chances={
@@ -99,5 +103,6 @@ def parse_lexicon(data: dict[str, object]) -> TitleWords:
             for count, bucket, opening, contribution, chance in chances
         },
         breaks=frozenset(str(term) for term in breaks),
+        verbs=frozenset(str(word) for word in verbs),
         default_chance=float(str(data["default_chance"])),
     )

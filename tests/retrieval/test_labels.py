@@ -246,7 +246,7 @@ def test_naming_patterns(abstract: str, name: str) -> None:
         (
             r"Our method, \texttt{eXpRT}, prunes experts in mixture models. Across tasks, eXpRT "
             "keeps accuracy.",
-            "eXpRT: Prunes experts, mixture models",
+            "eXpRT: Mixture models",
         ),
         # the name only in the code link
         (
