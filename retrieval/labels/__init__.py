@@ -65,6 +65,10 @@ _FALLBACK_LABEL = "Untitled abstract"
 _SAID_AS_WORD = re.compile(r"[^AEIOU][AEIOUY][^AEIOU]")
 # "Gen-Z—a generative ...", "∞-Diff, a generative ...": the clause opens with a name it defines.
 _DEFINED_NAME = re.compile(r"[^\s,:—]{1,30}(?: [^\s,:—]{1,30}){0,3}(?:—|, an? |, the |: )")
+# A description cut to fewer characters than this says too little to be worth it.
+_DESCRIPTION_ROOM = 30
+# Key phrases after a name need this much room to say something ("– LLMs" does not).
+_TAIL_ROOM = 15
 # A label shorter than this has room for what the named method is for.
 _ROOM = 80
 
@@ -250,15 +254,18 @@ def _compose(candidate: Candidate, text: str, abstract: str) -> str:
         if len(label) < _ROOM:
             # "DMC: Dynamic Memory Compression" says little of what it is for: add the
             # description or the topic while there is room.
-            more = _described(candidate.description.removeprefix(": ").removeprefix(", "))
-            more = more or key_phrases(
-                text, MAX_LABEL_CHARS - len(label) - 3, frozenset(analyze(label))
+            room = MAX_LABEL_CHARS - len(label) - 3
+            described = _described(candidate.description.removeprefix(": ").removeprefix(", "))
+            if described and len(described) > room and room < _DESCRIPTION_ROOM:
+                # "DRIFT: Decoupled Rollouts and ... Fine-Tuning, a framework…": too little of
+                # the description would show; key phrases fit the room whole.
+                described = ""
+            more = described or (
+                key_phrases(text, room, frozenset(analyze(label))) if room >= _TAIL_ROOM else ""
             )
             if more and name not in more and expansion.casefold() not in more.casefold():
                 label = (
-                    f"{label}, {more[:1].lower()}{more[1:]}"
-                    if candidate.description
-                    else f"{label} – {more}"
+                    f"{label}, {more[:1].lower()}{more[1:]}" if described else f"{label} – {more}"
                 )
         return fit(label)
     if candidate.description:

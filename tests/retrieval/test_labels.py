@@ -1362,3 +1362,15 @@ def test_a_description_stops_where_a_lost_line_break_glued_two_sentences() -> No
     label = derive_label(abstract)
     assert label.startswith("GlideNet: a model for route planning on sparse maps")
     assert ".It" not in label
+
+
+def test_a_description_that_would_show_a_word_or_two_gives_way_to_key_phrases() -> None:
+    abstract = (
+        "We present TORQUE: Temporal Ordering of Robot Queries Under Execution Errors, a "
+        "framework that schedules robot queries while execution errors accumulate in warehouse "
+        "picking. Warehouse picking with TORQUE cuts execution errors."
+    )
+    label = derive_label(abstract)
+    assert label.startswith("TORQUE: Temporal Ordering of Robot Queries Under Execution Errors")
+    assert ", a framework" not in label  # "…, a framework…" would say nothing
+    assert len(label) <= MAX_LABEL_CHARS
