@@ -65,6 +65,12 @@ _FILLER = re.compile(
 _ACRONYM_DEF = re.compile(
     r"(?P<exp>(?:[^\s(),.;:]{1,40}+ ){0,9}?[^\s(),.;:]{1,40}+) ?\( ?(?P<acr>[^()\s,;]{1,20}+) ?\)"
 )
+# "Safe Reinforcement Learning from Human Feedback (Safe RLHF)": the long form's first word, then
+# an acronym of the rest, in brackets (the acronym alone would be a field term).
+_SPACED_ACRONYM_DEF = re.compile(
+    r"(?P<head>[A-Z][\w\-]{0,20}+) (?P<rest>(?:[^\s(),.;:]{1,40}+ ){0,8}?[^\s(),.;:]{1,40}+) "
+    r"\((?P=head) (?P<acr>[^()\s,;]{2,15}+)\)"
+)
 # "X—a new algorithm": an em or en dash set without spaces opens the description too.
 _DIRECT_NAME = re.compile(
     rf"(?P<name>{_NAME})(?P<after> ?[,(:]| [-–—](?= )|[–—](?=(?:a|an|the) )"
@@ -337,6 +343,10 @@ def _name_at(
     definition = _ACRONYM_DEF.match(text, position) if has_parenthesis else None
     if definition:
         found = _from_definition(text, definition, base=base)
+        if found:
+            return found
+    elif has_parenthesis and text[position : position + 1].isupper():
+        found = _spaced_definition(text, position, base=base)
         if found:
             return found
     found = _direct_name(
@@ -636,6 +646,26 @@ def _from_definition(text: str, match: re.Match[str], *, base: int) -> Candidate
         # names it.
         return None
     return scored(text, acronym, expansion, match.start(), end, base=base, description=described)
+
+
+def _spaced_definition(text: str, position: int, *, base: int) -> Candidate | None:
+    """'Safe Reinforcement Learning from Human Feedback (Safe RLHF)': the name is the bracket."""
+    spaced = _SPACED_ACRONYM_DEF.match(text, position)
+    if spaced is None:
+        return None
+    acronym = spaced.group("acr")
+    rest = spaced.group("rest")
+    # The acronym's letters in order, the first one the rest's initial ("PPO" of "Proximal
+    # Policy Optimization": the spelling may start later, at "Policy", and still be it).
+    if (
+        sum(char.isupper() for char in acronym) < 2
+        or acronym[0].lower() != rest[0].lower()
+        or acronym_start(acronym, rest) < 0
+    ):
+        return None
+    head = spaced.group("head")
+    name, expansion = f"{head} {acronym}", f"{head} {rest}"
+    return scored(text, name, expansion, spaced.start(), spaced.end(), base=base)
 
 
 def _word_acronym(acronym: str, words: str) -> bool:

@@ -1362,3 +1362,19 @@ def test_a_description_stops_where_a_lost_line_break_glued_two_sentences() -> No
     label = derive_label(abstract)
     assert label.startswith("GlideNet: a model for route planning on sparse maps")
     assert ".It" not in label
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name"),
+    [
+        # the long form's first word, then an acronym of the rest: the bracket is the name
+        ("We propose Robust Proximal Policy Optimization (Robust PPO), a novel algorithm for "
+         "noisy rewards.", "Robust PPO"),
+        # the bracket's acronym does not spell the rest: the long form stays the name
+        ("We propose Robust Proximal Policy Optimization (Robust GAN), a novel algorithm for "
+         "noisy rewards.", "Robust Proximal Policy Optimization"),
+    ],
+)  # fmt: skip
+def test_a_spaced_acronym_in_brackets_names_its_long_form(sentence: str, name: str | None) -> None:
+    found = best_name("Rewards are noisy. " + sentence + " It is stable.")
+    assert (found.name if found else None) == name
