@@ -110,6 +110,7 @@ _NOUN_PHRASE_TYPE = re.compile(
 _LOWER_HEAD_NAME = re.compile(r"[a-z]{3,20}-[A-Z][A-Z0-9]{1,10}")
 _SHORT_ACRONYM = re.compile(r"[A-Z]{2,3}s?")
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
+_OUR_QUOTED = re.compile(rf"(?:[a-z][\w\-]{{0,30}}+ ){{0,3}}?{TYPES} (?=['\"“‘][A-Z])")
 _OUR_COINED = re.compile(rf"(?P<name>{_TOKEN}) {TYPES}(?<!s)\b")
 _OPENING_QUOTES = "\"'“‘"
 _CLOSING_QUOTES = ('"', "'", "”", "’")
@@ -202,6 +203,11 @@ def best_name(text: str) -> Candidate | None:
                     candidates.append(_from_definition(text, definition, base=4))
                 else:
                     candidates.append(_our_coined(text, position + 4))
+            elif any(mark in text[position + 4 : position + 70] for mark in _OPENING_QUOTES):
+                # "Our novel method 'Expand-and-Cluster’ can identify ...": quotes mark the name.
+                typed = _OUR_QUOTED.match(text, position + 4)
+                if typed:
+                    candidates.append(_quoted_name(text, typed.end(), base=4))
     if ours:
         candidates.extend(_named_inside(text, lower, ours))
     found = [candidate for candidate in candidates if candidate is not None]

@@ -1378,3 +1378,17 @@ def test_a_description_stops_where_a_lost_line_break_glued_two_sentences() -> No
 def test_a_spaced_acronym_in_brackets_names_its_long_form(sentence: str, name: str | None) -> None:
     found = best_name("Rewards are noisy. " + sentence + " It is stable.")
     assert (found.name if found else None) == name
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name"),
+    [
+        # quotes after "our ... method" mark the name, even with mismatched quote marks
+        ("Our novel method 'Shift-and-Merge’ aligns the two layers.", "Shift-and-Merge"),
+        # quoted words that are not a capitalised name are a phrase, not a name
+        ("Our novel method 'Shift then merge’ aligns the two layers.", None),
+    ],
+)
+def test_a_quoted_name_after_our_type_noun(sentence: str, name: str | None) -> None:
+    found = best_name("Layers of two networks differ by a permutation. " + sentence)
+    assert (found.name if found else None) == name
