@@ -110,6 +110,7 @@ _NOUN_PHRASE_TYPE = re.compile(
 _LOWER_HEAD_NAME = re.compile(r"[a-z]{3,20}-[A-Z][A-Z0-9]{1,10}")
 _SHORT_ACRONYM = re.compile(r"[A-Z]{2,3}s?")
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
+_NAME_OF = re.compile(rf"name of (?:our|the|this) (?:proposed |new )?{TYPES}(?::| is) ")
 _OUR_QUOTED = re.compile(rf"(?:[a-z][\w\-]{{0,30}}+ ){{0,3}}?{TYPES} (?=['\"“‘][A-Z])")
 _OUR_COINED = re.compile(rf"(?P<name>{_TOKEN}) {TYPES}(?<!s)\b")
 _OPENING_QUOTES = "\"'“‘"
@@ -263,6 +264,11 @@ def _named_inside(text: str, lower: str, ours: list[int]) -> list[Candidate | No
                 continue
             words = _CALL_WORDS_BY_STEM[stem]
             word = next((word for word in words if lower.startswith(word, position)), "")
+            if not word and stem == "name" and lower.startswith("name of ", position):
+                # "hence the name of our method: Win-Win": the name is given, not introduced
+                # by a verb.
+                name_of = _NAME_OF.match(lower, position)
+                word = name_of.group() if name_of else ""
             if word:
                 # "The resulting approach, referred to as BRAIn": naming is introducing, even
                 # outside the authors' own sentences, but those come first.

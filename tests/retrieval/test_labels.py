@@ -1392,3 +1392,17 @@ def test_a_spaced_acronym_in_brackets_names_its_long_form(sentence: str, name: s
 def test_a_quoted_name_after_our_type_noun(sentence: str, name: str | None) -> None:
     found = best_name("Layers of two networks differ by a permutation. " + sentence)
     assert (found.name if found else None) == name
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name"),
+    [
+        # "the name of our method: X" gives the name without an introducing verb
+        ("Two passes suffice, hence the name of our method: Twice-Over.", "Twice-Over"),
+        # "the name of" something that is no type noun gives none
+        ("Two passes suffice, which explains the name of the effect: Twice-Over.", None),
+    ],
+)
+def test_the_name_of_our_method_names_it(sentence: str, name: str | None) -> None:
+    found = best_name("We train vision transformers on windows. " + sentence)
+    assert (found.name if found else None) == name
