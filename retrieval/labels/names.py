@@ -306,6 +306,12 @@ def _after_subject(text: str, subject: int, end: int) -> Candidate | None:
             verb = _VERB.match(text, joined + 4) if joined >= 0 else None
             if verb and not text.startswith(_BY_GERUNDS, joined + 4):
                 verb = None  # "by formulating a Neural Architecture Search (NAS) problem"
+        if verb is None:
+            # "This work pioneers a paradigm shift, unveiling Social Reward - an ...": a
+            # participle after a comma introduces as a second verb does.
+            joined = text.find(", unveiling ", end, stop)
+            joined = joined if joined >= 0 else text.find(", introducing ", end, stop)
+            verb = _VERB.match(text, joined + 2) if joined >= 0 else None
         if verb is None or verb.group("intro") is None:
             return None
     base = 4 if _ALSO.search(verb.group("adverbs")) else 5  # "we also propose" is secondary

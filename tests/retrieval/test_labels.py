@@ -1406,3 +1406,19 @@ def test_a_quoted_name_after_our_type_noun(sentence: str, name: str | None) -> N
 def test_the_name_of_our_method_names_it(sentence: str, name: str | None) -> None:
     found = best_name("We train vision transformers on windows. " + sentence)
     assert (found.name if found else None) == name
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name"),
+    [
+        # a participle after a comma introduces as a second verb does
+        ("This work takes a new view, unveiling Crowd Signal - a reward model learned from "
+         "likes.", "Crowd Signal"),
+        # a participle that introduces nothing ("showing") names nothing
+        ("This work takes a new view, showing Crowd Signal - a reward model learned from "
+         "likes.", None),
+    ],
+)  # fmt: skip
+def test_a_participle_after_a_comma_introduces(sentence: str, name: str | None) -> None:
+    found = best_name("Image models ignore what users like. " + sentence)
+    assert (found.name if found else None) == name
