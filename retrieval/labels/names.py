@@ -65,6 +65,12 @@ _FILLER = re.compile(
 _ACRONYM_DEF = re.compile(
     r"(?P<exp>(?:[^\s(),.;:]{1,40}+ ){0,9}?[^\s(),.;:]{1,40}+) ?\( ?(?P<acr>[^()\s,;]{1,20}+) ?\)"
 )
+# "Safe Reinforcement Learning from Human Feedback (Safe RLHF)": the long form's first word, then
+# an acronym of the rest, in brackets (the acronym alone would be a field term).
+_SPACED_ACRONYM_DEF = re.compile(
+    r"(?P<head>[A-Z][\w\-]{0,20}+) (?P<rest>(?:[^\s(),.;:]{1,40}+ ){0,8}?[^\s(),.;:]{1,40}+) "
+    r"\((?P=head) (?P<acr>[^()\s,;]{2,15}+)\)"
+)
 # "X—a new algorithm": an em or en dash set without spaces opens the description too.
 _DIRECT_NAME = re.compile(
     rf"(?P<name>{_NAME})(?P<after> ?[,(:]| [-–—](?= )|[–—](?=(?:a|an|the) )"
@@ -104,6 +110,8 @@ _NOUN_PHRASE_TYPE = re.compile(
 _LOWER_HEAD_NAME = re.compile(r"[a-z]{3,20}-[A-Z][A-Z0-9]{1,10}")
 _SHORT_ACRONYM = re.compile(r"[A-Z]{2,3}s?")
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
+_NAME_OF = re.compile(rf"name of (?:our|the|this) (?:proposed |new )?{TYPES}(?::| is) ")
+_OUR_QUOTED = re.compile(rf"(?:[a-z][\w\-]{{0,30}}+ ){{0,3}}?{TYPES} (?=['\"“‘][A-Z])")
 _OUR_COINED = re.compile(rf"(?P<name>{_TOKEN}) {TYPES}(?<!s)\b")
 _OPENING_QUOTES = "\"'“‘"
 _CLOSING_QUOTES = ('"', "'", "”", "’")
@@ -196,6 +204,11 @@ def best_name(text: str) -> Candidate | None:
                     candidates.append(_from_definition(text, definition, base=4))
                 else:
                     candidates.append(_our_coined(text, position + 4))
+            elif any(mark in text[position + 4 : position + 70] for mark in _OPENING_QUOTES):
+                # "Our novel method 'Expand-and-Cluster’ can identify ...": quotes mark the name.
+                typed = _OUR_QUOTED.match(text, position + 4)
+                if typed:
+                    candidates.append(_quoted_name(text, typed.end(), base=4))
     if ours:
         candidates.extend(_named_inside(text, lower, ours))
     found = [candidate for candidate in candidates if candidate is not None]
@@ -251,6 +264,11 @@ def _named_inside(text: str, lower: str, ours: list[int]) -> list[Candidate | No
                 continue
             words = _CALL_WORDS_BY_STEM[stem]
             word = next((word for word in words if lower.startswith(word, position)), "")
+            if not word and stem == "name" and lower.startswith("name of ", position):
+                # "hence the name of our method: Win-Win": the name is given, not introduced
+                # by a verb.
+                name_of = _NAME_OF.match(lower, position)
+                word = name_of.group() if name_of else ""
             if word:
                 # "The resulting approach, referred to as BRAIn": naming is introducing, even
                 # outside the authors' own sentences, but those come first.
@@ -288,6 +306,12 @@ def _after_subject(text: str, subject: int, end: int) -> Candidate | None:
             verb = _VERB.match(text, joined + 4) if joined >= 0 else None
             if verb and not text.startswith(_BY_GERUNDS, joined + 4):
                 verb = None  # "by formulating a Neural Architecture Search (NAS) problem"
+        if verb is None:
+            # "This work pioneers a paradigm shift, unveiling Social Reward - an ...": a
+            # participle after a comma introduces as a second verb does.
+            joined = text.find(", unveiling ", end, stop)
+            joined = joined if joined >= 0 else text.find(", introducing ", end, stop)
+            verb = _VERB.match(text, joined + 2) if joined >= 0 else None
         if verb is None or verb.group("intro") is None:
             return None
     base = 4 if _ALSO.search(verb.group("adverbs")) else 5  # "we also propose" is secondary
@@ -337,6 +361,10 @@ def _name_at(
     definition = _ACRONYM_DEF.match(text, position) if has_parenthesis else None
     if definition:
         found = _from_definition(text, definition, base=base)
+        if found:
+            return found
+    elif has_parenthesis and text[position : position + 1].isupper():
+        found = _spaced_definition(text, position, base=base)
         if found:
             return found
     found = _direct_name(
@@ -636,6 +664,26 @@ def _from_definition(text: str, match: re.Match[str], *, base: int) -> Candidate
         # names it.
         return None
     return scored(text, acronym, expansion, match.start(), end, base=base, description=described)
+
+
+def _spaced_definition(text: str, position: int, *, base: int) -> Candidate | None:
+    """'Safe Reinforcement Learning from Human Feedback (Safe RLHF)': the name is the bracket."""
+    spaced = _SPACED_ACRONYM_DEF.match(text, position)
+    if spaced is None:
+        return None
+    acronym = spaced.group("acr")
+    rest = spaced.group("rest")
+    # The acronym's letters in order, the first one the rest's initial ("PPO" of "Proximal
+    # Policy Optimization": the spelling may start later, at "Policy", and still be it).
+    if (
+        sum(char.isupper() for char in acronym) < 2
+        or acronym[0].lower() != rest[0].lower()
+        or acronym_start(acronym, rest) < 0
+    ):
+        return None
+    head = spaced.group("head")
+    name, expansion = f"{head} {acronym}", f"{head} {rest}"
+    return scored(text, name, expansion, spaced.start(), spaced.end(), base=base)
 
 
 def _word_acronym(acronym: str, words: str) -> bool:

@@ -1374,3 +1374,63 @@ def test_a_description_that_would_show_a_word_or_two_gives_way_to_key_phrases() 
     assert label.startswith("TORQUE: Temporal Ordering of Robot Queries Under Execution Errors")
     assert ", a framework" not in label  # "…, a framework…" would say nothing
     assert len(label) <= MAX_LABEL_CHARS
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name"),
+    [
+        # the long form's first word, then an acronym of the rest: the bracket is the name
+        ("We propose Robust Proximal Policy Optimization (Robust PPO), a novel algorithm for "
+         "noisy rewards.", "Robust PPO"),
+        # the bracket's acronym does not spell the rest: the long form stays the name
+        ("We propose Robust Proximal Policy Optimization (Robust GAN), a novel algorithm for "
+         "noisy rewards.", "Robust Proximal Policy Optimization"),
+    ],
+)  # fmt: skip
+def test_a_spaced_acronym_in_brackets_names_its_long_form(sentence: str, name: str | None) -> None:
+    found = best_name("Rewards are noisy. " + sentence + " It is stable.")
+    assert (found.name if found else None) == name
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name"),
+    [
+        # quotes after "our ... method" mark the name, even with mismatched quote marks
+        ("Our novel method 'Shift-and-Merge’ aligns the two layers.", "Shift-and-Merge"),
+        # quoted words that are not a capitalised name are a phrase, not a name
+        ("Our novel method 'Shift then merge’ aligns the two layers.", None),
+    ],
+)
+def test_a_quoted_name_after_our_type_noun(sentence: str, name: str | None) -> None:
+    found = best_name("Layers of two networks differ by a permutation. " + sentence)
+    assert (found.name if found else None) == name
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name"),
+    [
+        # "the name of our method: X" gives the name without an introducing verb
+        ("Two passes suffice, hence the name of our method: Twice-Over.", "Twice-Over"),
+        # "the name of" something that is no type noun gives none
+        ("Two passes suffice, which explains the name of the effect: Twice-Over.", None),
+    ],
+)
+def test_the_name_of_our_method_names_it(sentence: str, name: str | None) -> None:
+    found = best_name("We train vision transformers on windows. " + sentence)
+    assert (found.name if found else None) == name
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name"),
+    [
+        # a participle after a comma introduces as a second verb does
+        ("This work takes a new view, unveiling Crowd Signal - a reward model learned from "
+         "likes.", "Crowd Signal"),
+        # a participle that introduces nothing ("showing") names nothing
+        ("This work takes a new view, showing Crowd Signal - a reward model learned from "
+         "likes.", None),
+    ],
+)  # fmt: skip
+def test_a_participle_after_a_comma_introduces(sentence: str, name: str | None) -> None:
+    found = best_name("Image models ignore what users like. " + sentence)
+    assert (found.name if found else None) == name
