@@ -4,8 +4,8 @@ When an abstract names no method, its label lists the few phrases that best say 
 about ("Normalizing flows, fast path gradient estimator, maximum likelihood training"). A phrase
 is a run of words between punctuation, stopwords and words titles never keep ("we propose"); each
 word is weighed by the learned chance that a title keeps it (`title_words`), and phrases are
-chosen greedily by the weight they add per character until the label is full. They are listed in
-the abstract's order.
+chosen greedily by the weight they add for their length until the label is full. They are listed
+in the abstract's order.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ _MAX_PHRASE_WORDS: Final = 6
 _SENTENCES: Final = 8
 # A phrase's gain is its added weight over its length to this power.
 _LENGTH_EXPONENT: Final = 0.4
-# A phrase must add at least this much weight per character to be worth its room.
+# A phrase's gain must exceed this to be worth its room.
 _MIN_GAIN: Final = 0.01
 # Letters, digits and the marks words are made of ("k-means", "GPT-3.5", "A2Q+", "encoder/decoder").
 _WORD_SHAPE: Final = re.compile(r"[^\W_](?:[\w'’./+-]{0,60}[\w+])?")
@@ -99,7 +99,7 @@ def _choose(
     room: int,
     skip: frozenset[str],
 ) -> list[int]:
-    """Greedy: the phrase that adds the most weight per √character, until nothing fits or adds.
+    """Greedy: the phrase that adds the most weight for its length, until nothing fits or adds.
 
     Lazily: a phrase's gain only falls as others are chosen (more terms covered, a separator to
     pay), so a stale gain is an upper bound and only the best is brought up to date. The choice
@@ -279,6 +279,13 @@ def _phrases(parts: list[_Chunk], counts: Counter[str]) -> list[tuple[str, tuple
             )
         run.clear()
 
+    def end() -> None:
+        # A lone word that may not stand alone is dropped without the full close.
+        if len(run) == 1 and not run[0].alone:
+            run.clear()
+        else:
+            close()
+
     verb_next = False
     for part in parts:
         if part.opens and run:
@@ -290,16 +297,9 @@ def _phrases(parts: list[_Chunk], counts: Counter[str]) -> list[tuple[str, tuple
         if role == _CONTENT or (role == _JOINS and run):
             run.append(part)
         elif run:
-            # A lone word that may not stand alone is dropped without the full close.
-            if len(run) == 1 and not run[0].alone:
-                run.clear()
-            else:
-                close()
+            end()
         if part.closes and run:
-            if len(run) == 1 and not run[0].alone:
-                run.clear()
-            else:
-                close()
+            end()
     close()
     return found
 
