@@ -18,7 +18,7 @@ from typing import Final, NamedTuple
 
 from retrieval.labels.text import MAX_LABEL_CHARS, unglued
 from retrieval.labels.title_words import UNSEEN_BUCKET, TitleWords, title_words
-from retrieval.labels.topics import split_sentences, states_contribution
+from retrieval.labels.topics import FILLER_WORDS, split_sentences, states_contribution
 from retrieval.stopwords import STOPWORDS
 from retrieval.text import analyze
 
@@ -55,13 +55,9 @@ _BEFORE_VERBS: Final = frozenset(
 # A lowercase word with these endings is a verb ("optimizes", "unlearned"; "-ates" is not:
 # "updates", "states"): it is no phrase alone, and no phrase ends on it ("networks trained").
 _VERB_ENDINGS: Final = ("ed", "izes", "ises", "ifies")
-# Words a label can do without (the same list topics drop).
-_FILLER: Final = frozenset(
-    ["novel", "new", "simple", "effective", "general", "unified", "principled", "various",
-     "existing", "different", "specific", "particular", "powerful", "practical", "recent",
-     "recently", "significantly", "effectively", "important", "crucial", "fundamental",
-     "critical", "promising", "remarkable", "impressive", "notable", "innovative"]
-)  # fmt: skip
+# Words a label can do without: the topic phrase's fillers, and "recent" (which a topic phrase
+# keeps for "in recent years", a run of words key phrases never list).
+_FILLER: Final = FILLER_WORDS | {"recent"}
 
 
 def key_phrases(text: str, room: int = MAX_LABEL_CHARS, skip: frozenset[str] = frozenset()) -> str:

@@ -66,7 +66,7 @@ _CONCESSION = re.compile(
 _ASIDE = re.compile(r" \([^()]{0,80}\)(?=[\s,.;:]|$)")
 # Words a 90-character label can do without; whole words only, so the "A" of "A/B testing"
 # and the "simple" of "simple-yet-efficient" stay.
-_FILLER_WORDS = frozenset(
+FILLER_WORDS = frozenset(
     [
         "a", "an", "the", "novel", "new", "simple", "yet", "effective", "general", "generic",
         "unified", "principled", "several", "various", "some", "very", "highly", "also", "both",
@@ -77,7 +77,7 @@ _FILLER_WORDS = frozenset(
         "crucial", "fundamental", "critical", "promising", "remarkable", "impressive", "notable",
     ]
 )  # fmt: skip
-_FILLER_OR_COMMA = _FILLER_WORDS | {word + "," for word in _FILLER_WORDS}
+_FILLER_OR_COMMA = FILLER_WORDS | {word + "," for word in FILLER_WORDS}
 _JOINERS = frozenset(["and", "or"])
 _CLAUSE_BREAK = re.compile(
     r": |; | — | – | - |, (?:which|where|whereas|while|and|but|so|thus|with|[a-z]{3,20}ing)\b"
