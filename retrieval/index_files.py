@@ -16,6 +16,7 @@ import mmap
 import os
 import shutil
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,13 @@ STAMP_FILE = "stamp.json"
 TERMS_FILE = "terms.txt"
 # Older temporary directories are leftovers of a killed save, not another save in progress.
 _STALE_SECONDS = 600
+# np.load parses each file's header with ast.literal_eval, and CPython 3.11 keeps the AST
+# constructor's recursion depth per interpreter, not per thread: two threads parsing at once can
+# raise "SystemError: AST constructor recursion depth mismatch" (seen here on 3.11.7 in a test
+# that opens an engine; see CPython gh-106905). The
+# index, paper table, autocomplete and sentence table load in worker threads at the same time,
+# so their headers are read one at a time (microseconds; the mapping itself is not serialised).
+HEADER_LOCK = threading.Lock()
 
 
 def write(
@@ -74,7 +82,8 @@ def read(directory: Path, stamp: Any) -> tuple[dict[str, npt.NDArray[Any]], list
             return None
         arrays = {}
         for name, (shape, dtype) in header["arrays"].items():
-            array = np.load(directory / f"{name}.npy", mmap_mode="r", allow_pickle=False)
+            with HEADER_LOCK:
+                array = np.load(directory / f"{name}.npy", mmap_mode="r", allow_pickle=False)
             if list(array.shape) != shape or array.dtype.str != dtype:
                 return None
             # A plain ndarray view of the mapping (which it keeps open): np.memmap's own

@@ -161,3 +161,25 @@ def test_papers_without_any_term_build_and_score_nothing() -> None:
     grown = append_documents(index, [["a", "b"]], [2])
     fresh = BM25Index.build([[], [], ["a", "b"]], [0, 1, 2], RANK_BM25_DEFAULTS)
     assert grown.score([("a", 1.0)]).values.tolist() == fresh.score([("a", 1.0)]).values.tolist()
+
+
+def test_array_headers_are_parsed_one_thread_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # np.load's header parse (ast.literal_eval) is not thread-safe on CPython 3.11: every load
+    # must hold the lock, whichever thread reads which saved table.
+    arrays = {"a": np.arange(5, dtype=np.int64), "b": np.ones(3, dtype=np.float32)}
+    index_files.write(tmp_path / "index", arrays, ["x", "y"], stamp="s1")
+    held: list[bool] = []
+    real_load = np.load
+
+    def load(*args: object, **kwargs: object) -> object:
+        held.append(index_files.HEADER_LOCK.locked())
+        return real_load(*args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(index_files.np, "load", load)
+    found = index_files.read(tmp_path / "index", "s1")
+    assert found is not None
+    assert held == [True, True]
+    assert found[1] == ["x", "y"]
+    assert not index_files.HEADER_LOCK.locked()
