@@ -127,8 +127,9 @@ def _topic(text: str) -> str:
     Key phrases hold more of what its title would say than any one clause: title words in the
     label on the tuning lists, each list's lexicon learned on the other, about 0.50 against 0.38
     for the contribution's statement and 0.48 for a 40-character statement followed by key
-    phrases (docs/tuning-labels.md, seventh round, topic labels). A contribution that opens with a name ("we introduce
-    Algorithm of Thoughts, a strategy ...") keeps its clause, which leads with the name.
+    phrases (docs/tuning-labels.md, seventh round, topic labels). A contribution that opens
+    with a name ("we introduce Algorithm of Thoughts, a strategy ...") keeps its clause, which
+    leads with the name.
     """
     clause = contribution_clause(text).removeprefix("the ")
     if clause[:1] and not clause[:1].islower() and _DEFINED_NAME.match(clause):
