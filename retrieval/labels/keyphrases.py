@@ -14,7 +14,8 @@ import heapq
 import itertools
 import re
 from collections import Counter
-from typing import Final, NamedTuple
+from dataclasses import dataclass
+from typing import Final
 
 from retrieval.labels.text import MAX_LABEL_CHARS, unglued
 from retrieval.labels.title_words import UNSEEN_BUCKET, TitleWords, title_words
@@ -167,8 +168,13 @@ def _features(
     return counts, opening, contribution
 
 
-class _Chunk(NamedTuple):
-    """What one whitespace-separated chunk of the abstract is to a phrase."""
+@dataclass(frozen=True, slots=True)
+class _Chunk:
+    """What one whitespace-separated chunk of the abstract is to a phrase.
+
+    Slots rather than a NamedTuple: Python 3.11 specializes reading a slot, not a tuple field,
+    and the phrase loop reads several fields of every chunk of every abstract.
+    """
 
     opens: bool  # it closes the phrase before it: "(a", "“b"
     word: str  # without the marks around it
