@@ -151,7 +151,7 @@ def _features(
     text: str, piece_terms: list[tuple[str, ...]]
 ) -> tuple[Counter[str], set[str], set[str]]:
     """`term_features` from the terms of each whitespace-separated piece of `text`."""
-    counts = Counter(list(itertools.chain.from_iterable(piece_terms)))
+    counts = Counter(itertools.chain.from_iterable(piece_terms))
     sentences = split_sentences(text, _SENTENCES)
     # Sentences are slices of the text cut after ". ", so each holds whole pieces.
     start = 0
@@ -160,9 +160,9 @@ def _features(
     for index, sentence in enumerate(sentences):
         end = start + len(sentence.split())
         if index == 0:
-            opening = {term for terms in piece_terms[start:end] for term in terms}
+            opening = set(itertools.chain.from_iterable(piece_terms[start:end]))
         if states_contribution(sentence):
-            contribution = {term for terms in piece_terms[start:end] for term in terms}
+            contribution = set(itertools.chain.from_iterable(piece_terms[start:end]))
             break
         start = end
     return counts, opening, contribution
