@@ -274,11 +274,19 @@ def _phrases(parts: list[_Chunk], counts: Counter[str]) -> list[tuple[str, tuple
             only = run[0]
             if only.alone and counts[only.terms[0]] >= _LONE_WORD_COUNT:
                 keep(only.last, only.terms)
-        elif 1 < length <= _MAX_PHRASE_WORDS and any(part.lettered for part in run):
-            keep(
-                " ".join([*(part.word for part in run[:-1]), run[-1].last]),
-                tuple(term for part in run for term in part.terms),
-            )
+        elif 1 < length <= _MAX_PHRASE_WORDS:
+            # One plain loop: for two or three words it costs less than generators or
+            # comprehensions, which each set up a function call.
+            words = []
+            terms: tuple[str, ...] = ()
+            lettered = False
+            for part in run:
+                words.append(part.word)
+                terms += part.terms
+                lettered = lettered or part.lettered
+            if lettered:
+                words[-1] = run[-1].last
+                keep(" ".join(words), terms)
         run.clear()
 
     def end() -> None:
