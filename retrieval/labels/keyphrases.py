@@ -105,7 +105,9 @@ def _choose(
     covered = set(skip)
     used = 0
     chosen: list[int] = []
-    said: list[str] = []  # the chosen phrases, lowercase: none is listed inside another
+    # The chosen phrases, lowercase and spaced (" satellite imagery "): none is listed inside
+    # another.
+    said: list[str] = []
 
     def gain(position: int) -> float:
         phrase, terms = phrases[position]
@@ -118,8 +120,9 @@ def _choose(
                 added += weights[term]
         if added > 0.0 and said:
             spaced = f" {phrase.lower()} "
-            if any(f" {other} " in spaced or spaced in f" {other} " for other in said):
-                return 0.0  # "long satellite imagery series" after "satellite imagery"
+            for other in said:
+                if other in spaced or spaced in other:
+                    return 0.0  # "long satellite imagery series" after "satellite imagery"
         # Over a power of its length below 1: a long phrase that adds much beats two short ones.
         return added / cost**_LENGTH_EXPONENT if added > 0.0 else 0.0
 
@@ -135,7 +138,7 @@ def _choose(
         if -stale <= _MIN_GAIN:
             break
         chosen.append(position)
-        said.append(phrases[position][0].lower())
+        said.append(f" {phrases[position][0].lower()} ")
         covered.update(phrases[position][1])
         used += len(phrases[position][0]) + (len(SEPARATOR) if len(chosen) > 1 else 0)
     return chosen
