@@ -68,9 +68,7 @@ def key_phrases(text: str, room: int = MAX_LABEL_CHARS, skip: frozenset[str] = f
     """
     lexicon = title_words()
     text = phrase_text(text)
-    cache = _chunks_for(lexicon)
-    known = cache.get
-    parts = [known(piece) or _new_chunk(piece, lexicon, cache) for piece in text.split()]
+    parts = list(map(_chunks_for(lexicon).__getitem__, text.split()))
     counts, opening, contribution = _features(text, [part.terms for part in parts])
     phrases = _phrases(parts, counts)
     if not phrases:
@@ -194,9 +192,25 @@ class _Chunk:
 
 _CONTENT, _JOINS, _ENDS = 0, 1, 2
 _CHUNK_CACHE_LIMIT: Final = 100_000
-# Most chunks of an abstract recur in others; each is judged once per lexicon.
-_chunks: dict[str, _Chunk] = {}
-_chunks_lexicon: list[TitleWords] = []
+
+
+class _ChunkCache(dict[str, _Chunk]):
+    """Most chunks of an abstract recur in others; each is judged once per lexicon.
+
+    A chunk not yet judged is judged on lookup (`__missing__`), so the pieces of a text are
+    looked up by a `map` in C rather than a loop in Python.
+    """
+
+    def __init__(self, lexicon: TitleWords) -> None:
+        super().__init__()
+        self.lexicon = lexicon
+
+    def __missing__(self, chunk: str) -> _Chunk:
+        part = self[chunk] = _chunk(chunk, self.lexicon)
+        return part
+
+
+_chunks: list[_ChunkCache] = []  # the one in use
 
 
 def _chunk(chunk: str, lexicon: TitleWords) -> _Chunk:
@@ -240,19 +254,13 @@ def _chunk(chunk: str, lexicon: TitleWords) -> _Chunk:
     )
 
 
-def _new_chunk(piece: str, lexicon: TitleWords, cache: dict[str, _Chunk]) -> _Chunk:
-    part = cache[piece] = _chunk(piece, lexicon)
-    return part
-
-
-def _chunks_for(lexicon: TitleWords) -> dict[str, _Chunk]:
-    """The chunk cache, emptied when another lexicon is in use (benchmarks swap them)."""
-    if not _chunks_lexicon or _chunks_lexicon[0] is not lexicon:
-        _chunks.clear()
-        _chunks_lexicon[:] = [lexicon]
-    elif len(_chunks) >= _CHUNK_CACHE_LIMIT:
-        _chunks.clear()  # bounded memory; the common chunks refill it at once
-    return _chunks
+def _chunks_for(lexicon: TitleWords) -> _ChunkCache:
+    """The chunk cache, a new one when another lexicon is in use (benchmarks swap them)."""
+    if not _chunks or _chunks[0].lexicon is not lexicon:
+        _chunks[:] = [_ChunkCache(lexicon)]
+    elif len(_chunks[0]) >= _CHUNK_CACHE_LIMIT:
+        _chunks[0].clear()  # bounded memory; the common chunks refill it at once
+    return _chunks[0]
 
 
 def _phrases(parts: list[_Chunk], counts: Counter[str]) -> list[tuple[str, tuple[str, ...]]]:
