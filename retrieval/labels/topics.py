@@ -134,10 +134,7 @@ def _contribution(text: str) -> tuple[str, bool, str]:
         rest = sentence[lead.end() :] if lead else sentence
         if index == 0:
             opening_rest = rest  # the opening needs the same cut: match the lead-in once
-        contribution = _CONTRIBUTION.match(rest)
-        if contribution is None and " we " in rest:
-            # "Based on this insight, we propose ...": the contribution after an opening clause.
-            contribution = _contribution_inside(rest)
+        contribution = _contribution_in(rest)
         if contribution:
             chosen = rest[contribution.end() :]
             second = _SECOND_VERB.match(chosen)
@@ -152,10 +149,16 @@ def _contribution(text: str) -> tuple[str, bool, str]:
 def states_contribution(sentence: str) -> bool:
     """Whether the sentence says what the paper does: "In this paper, we propose ..."."""
     lead = _LEAD_IN.match(sentence)
-    rest = sentence[lead.end() :] if lead else sentence
-    return _CONTRIBUTION.match(rest) is not None or (
-        " we " in rest and _contribution_inside(rest) is not None
-    )
+    return _contribution_in(sentence[lead.end() :] if lead else sentence) is not None
+
+
+def _contribution_in(rest: str) -> re.Match[str] | None:
+    """The contribution verb of a sentence without its lead-in: at its start, or after an
+    opening clause ("Based on this insight, we propose ...")."""
+    found = _CONTRIBUTION.match(rest)
+    if found is None and " we " in rest:
+        found = _contribution_inside(rest)
+    return found
 
 
 def _contribution_inside(sentence: str) -> re.Match[str] | None:
