@@ -32,9 +32,9 @@ _STALE_SECONDS = 600
 # np.load parses each file's header with ast.literal_eval, and CPython 3.11 keeps the AST
 # constructor's recursion depth per interpreter, not per thread: two threads parsing at once can
 # raise "SystemError: AST constructor recursion depth mismatch" (seen here on 3.11.7 in a test
-# that opens an engine; see CPython gh-106905). The
-# index, paper table, autocomplete and sentence table load in worker threads at the same time,
-# so their headers are read one at a time (microseconds; the mapping itself is not serialised).
+# that opens an engine; see CPython gh-106905). The index, paper table, autocomplete and
+# sentence table load in worker threads at the same time, so their headers are read one at a
+# time (microseconds; the mapping itself is not serialised).
 HEADER_LOCK = threading.Lock()
 
 

@@ -39,10 +39,11 @@ from retrieval.stores.protocol import FileResult, NewPaper, Store, StoredText
 
 log = logging.getLogger(__name__)
 
-# Files with fewer papers are parsed whole and analyzed in one worker thread; bigger ones
-# stream through CHUNKs over all cores and a spool file (ingest_stream.py).
 T = TypeVar("T")
 R = TypeVar("R")
+# Files with fewer papers are parsed whole and analyzed in one worker thread; bigger ones
+# stream through CHUNKs over all cores and a spool file (ingest_stream.py). Stores with fewer
+# papers re-derive their terms and labels in one thread too.
 PARALLEL_FROM = 20_000
 CHUNK = 5_000
 

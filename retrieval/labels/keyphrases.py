@@ -34,6 +34,8 @@ _LENGTH_EXPONENT: Final = 0.4
 _MIN_GAIN: Final = 0.01
 # Letters, digits and the marks words are made of ("k-means", "GPT-3.5", "A2Q+", "encoder/decoder").
 _WORD_SHAPE: Final = re.compile(r"[^\W_](?:[\w'’./+-]{0,60}[\w+])?")
+# Every bracketed aside goes, "(ε, δ)-private" included: unlike the topic phrase's asides
+# (topics.py), key phrases never quote a clause, and the lexicon was learned on this text.
 _ASIDE: Final = re.compile(r" \([^()]{0,80}\)")
 _OPENING_MARKS: Final = "([{\"'“‘"
 _CLOSING_MARKS: Final = ",;:.!?)]}\"'”’"
