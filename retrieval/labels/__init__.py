@@ -65,6 +65,8 @@ _FALLBACK_LABEL = "Untitled abstract"
 _SAID_AS_WORD = re.compile(r"[^AEIOU][AEIOUY][^AEIOU]")
 # "Gen-Z—a generative ...", "∞-Diff, a generative ...": the clause opens with a name it defines.
 _DEFINED_NAME = re.compile(r"[^\s,:—]{1,30}(?: [^\s,:—]{1,30}){0,3}(?:—|, an? |, the |: )")
+# ": a framework", ": a model": the type alone says less than the topic does.
+_BARE_TYPE = re.compile(r"(?:a|an|the) [a-z\-]{1,20}")
 # A description cut to fewer characters than this says too little to be worth it.
 _DESCRIPTION_ROOM = 30
 # Key phrases after a name need this much room to say something ("– LLMs" does not).
@@ -272,7 +274,9 @@ def _compose(candidate: Candidate, text: str, abstract: str) -> str:
     if candidate.description:
         # Keep the joiner: ": a framework ...", ", which ...", " algorithm for ...".
         joiner = candidate.description[:2] if candidate.description[:1] in ",:" else " "
-        return fit(name + joiner + _described(candidate.description[len(joiner) :]))
+        described = _described(candidate.description[len(joiner) :])
+        if not _BARE_TYPE.fullmatch(described):
+            return fit(name + joiner + described)
     # A bare name says little in a list of papers: add what the abstract is about.
     topic = topic_phrase(text)
     if topic.casefold().startswith(name.casefold()):

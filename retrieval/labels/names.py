@@ -86,7 +86,7 @@ _TYPE_THEN_NAME = re.compile(
 )
 # "our solution, Layerwise Proximal Replay (LPR), balances", "our algorithm, ACE: Off-policy ..."
 _OUR_NAME = re.compile(
-    rf"(?:[\w\-]{{1,30}}+ ){{0,3}}?{TYPES}, (?P<name>{_NAME})(?= \([^()]{{1,20}}\),|,|:)"
+    rf"(?:[\w\-]{{1,30}}+ ){{0,3}}?{TYPES}, (?P<name>{_NAME})(?= \([^()]{{1,20}}\)[ ,]|,|:)"
 )
 # Words that may stand before a name without making it part of a longer term.
 _TERM_OPENERS = frozenset(
@@ -112,6 +112,10 @@ _SHORT_ACRONYM = re.compile(r"[A-Z]{2,3}s?")
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
 _NAME_OF = re.compile(rf"name of (?:our|the|this) (?:proposed |new )?{TYPES}(?::| is) ")
 _OUR_QUOTED = re.compile(rf"(?:[a-z][\w\-]{{0,30}}+ ){{0,3}}?{TYPES} (?=['\"“‘][A-Z])")
+_ADJECTIVE_THEN_COINED = re.compile(
+    rf"[a-z][a-z\-]{{2,20}} (?P<name>{_TOKEN})(?= (?:in|for|that|which|to|with|on)\b| ?[,(])"
+)
+_TASK_DESCRIPTION = re.compile(r": an? (?:new |novel |challenging )?(?:task|problem|setting)\b")
 _OUR_COINED = re.compile(rf"(?P<name>{_TOKEN}) {TYPES}(?<!s)\b")
 _OPENING_QUOTES = "\"'“‘"
 _CLOSING_QUOTES = ('"', "'", "”", "’")
@@ -216,6 +220,8 @@ def best_name(text: str) -> Candidate | None:
         return None
     if len(found) > 1 and ", we " in text:
         found = [_demoted_if_used(text, candidate) for candidate in found]
+    if len(found) > 1:
+        found = [_demoted_if_task(candidate) for candidate in found]
     best = max(found, key=lambda candidate: (candidate.score, -candidate.start))
     suffix = "-" + best.name
     for candidate in found:
@@ -224,6 +230,35 @@ def best_name(text: str) -> Candidate | None:
             return candidate
     if " " in best.name and not best.expansion and not is_strong(best.name):
         return _coined_over_plain(found, best)
+    return _extended_in_use(text, best)
+
+
+def _extended_in_use(text: str, best: Candidate) -> Candidate:
+    """'we propose Learned Proportions (LeaP) and LeaPformers ... LeaPformer achieves': a word
+    built on the name that the abstract goes on using, more than the name, is what it is called."""
+    name = best.name
+    if " " in name or len(name) < 3:
+        return best
+    words: dict[str, int] = {}
+    at = text.find(name)
+    while at >= 0:
+        start = at
+        while start and text[start - 1].isalnum():
+            start -= 1
+        end = at + len(name)
+        while end < len(text) and text[end].isalnum():
+            end += 1
+        word = text[start:end]
+        words[word] = words.get(word, 0) + 1
+        at = text.find(name, at + len(name))
+    used = words.pop(name, 0) + words.pop(name + "s", 0)
+    # "LeaPformers" is the plural of "LeaPformer".
+    for word in list(words):
+        if word.endswith("s") and word[:-1] in words:
+            words[word[:-1]] += words.pop(word)
+    extension, count = max(words.items(), key=lambda item: item[1], default=("", 0))
+    if count >= 3 and count > used and is_coined_word(extension):
+        return dataclasses.replace(best, name=extension, expansion="", description="")
     return best
 
 
@@ -239,6 +274,14 @@ def _coined_over_plain(found: list[Candidate], best: Candidate) -> Candidate:
         and is_strong(candidate.name)
     ]
     return max(coined, key=lambda candidate: (candidate.score, -candidate.start), default=best)
+
+
+def _demoted_if_task(candidate: Candidate) -> Candidate:
+    """'we introduce a new task, Instruction-oriented Object Detection (IOD) ... we propose a
+    model called Ins-DetCLIP': a paper that sets a task and solves it is called by its solver."""
+    if _TASK_DESCRIPTION.match(candidate.description):
+        return dataclasses.replace(candidate, score=candidate.score - 2)
+    return candidate
 
 
 def _demoted_if_used(text: str, candidate: Candidate) -> Candidate:
@@ -417,11 +460,28 @@ def _name_at(
             typed=not text.endswith(_PART_NOUNS, typed.start(), typed.end()),
             description=described,
         )
+    described = _ADJECTIVE_THEN_COINED.match(text, position)
+    if described and _mixed_case(described.group("name")):
+        # "we design a neural LSEnet in the Lorentz model": one plain adjective, then a word
+        # coined in mixed case, which field terms (set in capitals) are not.
+        return scored(
+            text, described.group("name"), "", described.start("name"), described.end(),
+            base=base - 1,
+        )  # fmt: skip
     coined = _TOKEN_WORD.match(text, position)
     if coined and is_coined_word(coined.group()) and text.count(coined.group()) >= 2:
         # "this paper introduces ZeRO++ composing of ...": a coined word the paper keeps using.
         return scored(text, coined.group(), "", position, coined.end(), base=base - 1)
     return None
+
+
+def _mixed_case(word: str) -> bool:
+    """'LSEnet', 'CLIPZyme', 'GraphMAE' (not 'MLP', 'Transformer', 'k-NN')."""
+    return (
+        is_coined_word(word)
+        and sum(char.isupper() for char in word) >= 2
+        and sum(char.islower() for char in word) >= 2
+    )
 
 
 def _quoted_name(text: str, quote: int, *, base: int) -> Candidate | None:

@@ -176,6 +176,17 @@ def _field_term(text: str, word: str, start: int) -> bool:
     return lower_long_form and not _in_intro_sentence(text, start)
 
 
+def _acts_as_name(text: str, word: str, starts: list[int]) -> bool:
+    """'the summarized retrieval (SuRe). SuRe helps LLMs ...': a mixed-case abbreviation the
+    abstract keeps using, and that opens a sentence as its subject, is the paper's method, not a
+    field's term (those are set in capitals: 'PIML', 'MARL')."""
+    return (
+        len(starts) >= 4
+        and not word.isupper()
+        and any(_acting_subject(text, start, word) for start in starts)
+    )
+
+
 @functools.lru_cache(maxsize=8192)
 def _coined(word: str) -> bool:
     """'LASER', 'CF-OPT', 'Pruner-Zero', 'FlashST', 'eCeLLM', 'A2Q+' (not 'ImageNet', '7B')."""
@@ -199,6 +210,9 @@ def _introduced_before(text: str, start: int) -> bool:
     if not words:
         return False
     last = words[-1].strip(_SEPARATORS)
+    if len(words) == 2 and words[0] in ("we", "We") and last.isalpha() and last.islower():
+        # "we train CLIPZyme to ...": the coined word the authors act on is theirs.
+        return is_coined_word(text[start : start + 40].partition(" ")[0].rstrip(",.;:"))
     if last.lower() in _LINK_WORDS and len(words) == 2:
         last = words[0].strip(_SEPARATORS)
     return bool(last) and _INTRO_WORD.fullmatch(last) is not None
@@ -287,7 +301,9 @@ def _judge(text: str, word: str, starts: list[int], hinted: bool) -> tuple[int, 
             return None
         plain = True
     if not hinted and (
-        _SHORT_ACRONYM.fullmatch(word) or _glued(word) or _field_term(text, word, first)
+        _SHORT_ACRONYM.fullmatch(word)
+        or _glued(word)
+        or (_field_term(text, word, first) and not _acts_as_name(text, word, starts))
     ):
         return None  # rejected whatever the score: tested before the costly context scan
     intro = any(
@@ -342,6 +358,18 @@ def emphasis_hints(words: list[str]) -> dict[str, str]:
     }
 
 
+def _link_name(name: str, text: str) -> str:
+    """The name a code link gives, as the abstract writes it: 'Spider' for
+    github.com/lab/Spider-UniCDSeg when the abstract keeps saying 'Spider' (a repository adds
+    what the name is for), 'Neural Atoms' for .../NeuralAtom."""
+    head, dash, _ = name.partition("-")
+    if dash and len(head) >= 3 and head[:1].isupper():
+        uses = re.findall(rf"(?<![\w-]){re.escape(head)}(?![\w-])", text)
+        if len(uses) >= 2:
+            return head
+    return _spaced(name, text)
+
+
 _CAMEL_PART = re.compile(r"[A-Z][a-z]{1,20}")
 
 
@@ -386,7 +414,7 @@ def salient_name(text: str, hints: dict[str, str] | None = None) -> Candidate | 
             for name in hints.values()
             if len(name) <= 20 and not _YEAR.search(name) and _coined(name)
         ]
-        return Candidate(_spaced(coined[0], text), "", "", 1, 0) if coined else None
+        return Candidate(_link_name(coined[0], text), "", "", 1, 0) if coined else None
     word = best[2]
     for plus in (word + "+", word + "++"):
         # "we ... introduce A2Q+": the '+' version improves on the word it extends.
