@@ -56,7 +56,13 @@ __all__ = [
 #    topics lose an empty head ("the problem of X" -> "X").
 # 7: papers that name nothing are labelled by key phrases chosen with a lexicon learned on the
 #    tuning lists (keyphrases.py, title_words.json), and so are the words after a short name.
-LABELER_VERSION: Final = 7
+# 8: names the abstract keeps using: a mixed-case abbreviation that opens sentences ("SuRe
+#    helps"), a coined word the authors act on ("we train CLIPZyme") or that opens a clause
+#    twice, "a neural LSEnet", a word built on the name used more ("LeaP" -> "LeaPformer"), a
+#    code link's head the abstract writes ("Spider" of ".../Spider-UniCDSeg"), "our proposed
+#    method, X (ACR) ...", "our novel X (ACR)"; a task the paper sets loses to its solver; a bare
+#    "a framework" after a name gives way to key phrases.
+LABELER_VERSION: Final = 8
 
 # Vowel letters that sound like a consonant: "a universal method", "a one-step sampler".
 _CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one")
@@ -279,7 +285,7 @@ def _compose(candidate: Candidate, text: str, abstract: str) -> str:
             return fit(name + joiner + described)
     # A bare name says little in a list of papers: add what the abstract is about.
     topic = topic_phrase(text)
-    if topic.casefold().startswith(name.casefold()):
+    if topic.casefold().startswith(name.casefold()) and not candidate.description:
         return topic  # "QuIP#, a weight-only PTQ method": the clause leads with the name
     topic = key_phrases(text, MAX_LABEL_CHARS - len(name) - 2, frozenset(analyze(name))) or topic
     if name in topic:

@@ -116,6 +116,7 @@ _ADJECTIVE_THEN_COINED = re.compile(
     rf"[a-z][a-z\-]{{2,20}} (?P<name>{_TOKEN})(?= (?:in|for|that|which|to|with|on)\b| ?[,(])"
 )
 _TASK_DESCRIPTION = re.compile(r": an? (?:new |novel |challenging )?(?:task|problem|setting)\b")
+_OUR_FILLERS = ("novel ", "new ", "proposed ")
 _OUR_COINED = re.compile(rf"(?P<name>{_TOKEN}) {TYPES}(?<!s)\b")
 _OPENING_QUOTES = "\"'“‘"
 _CLOSING_QUOTES = ('"', "'", "”", "’")
@@ -197,9 +198,14 @@ def best_name(text: str) -> Candidate | None:
                 name = our_name.group("name")
                 end = our_name.end()
                 candidates.append(scored(text, name, "", our_name.start("name"), end, base=4))
-            elif text[position + 4 : position + 5].isupper():
+            elif text[position + 4 : position + 5].isupper() or _our_filler_then_capital(
+                text, position + 4
+            ):
+                # "our novel Geometry-Calibrated DRO (GCDRO)": filler words may come first.
+                filler = _FILLER.match(text, position + 4)
+                named_at = filler.end() if filler else position + 4
                 definition = (
-                    _ACRONYM_DEF.match(text, position + 4)
+                    _ACRONYM_DEF.match(text, named_at)
                     if "(" in text[position : position + 200]
                     else None
                 )
@@ -260,6 +266,14 @@ def _extended_in_use(text: str, best: Candidate) -> Candidate:
     if count >= 3 and count > used and is_coined_word(extension):
         return dataclasses.replace(best, name=extension, expansion="", description="")
     return best
+
+
+def _our_filler_then_capital(text: str, start: int) -> bool:
+    """'our novel Geometry-Calibrated ...', 'our proposed Dual ...'."""
+    if not text.startswith(_OUR_FILLERS, start):
+        return False
+    filler = _FILLER.match(text, start)
+    return filler is not None and text[filler.end() : filler.end() + 1].isupper()
 
 
 def _coined_over_plain(found: list[Candidate], best: Candidate) -> Candidate:
@@ -460,14 +474,12 @@ def _name_at(
             typed=not text.endswith(_PART_NOUNS, typed.start(), typed.end()),
             description=described,
         )
-    described = _ADJECTIVE_THEN_COINED.match(text, position)
-    if described and _mixed_case(described.group("name")):
+    qualified = _ADJECTIVE_THEN_COINED.match(text, position)
+    if qualified and _mixed_case(qualified.group("name")):
         # "we design a neural LSEnet in the Lorentz model": one plain adjective, then a word
         # coined in mixed case, which field terms (set in capitals) are not.
-        return scored(
-            text, described.group("name"), "", described.start("name"), described.end(),
-            base=base - 1,
-        )  # fmt: skip
+        name_start = qualified.start("name")
+        return scored(text, qualified.group("name"), "", name_start, qualified.end(), base=base - 1)
     coined = _TOKEN_WORD.match(text, position)
     if coined and is_coined_word(coined.group()) and text.count(coined.group()) >= 2:
         # "this paper introduces ZeRO++ composing of ...": a coined word the paper keeps using.

@@ -152,6 +152,11 @@ def _acting_subject(text: str, start: int, word: str) -> bool:
     ) is not None
 
 
+def _clause_subject(text: str, start: int, word: str) -> bool:
+    """'Surprisingly, MT-Ranker marks ...': a clause after an opening phrase does the same."""
+    return text[start - 2 : start] == ", " and _ACTS.match(text, start + len(word)) is not None
+
+
 def _modifies_noun(text: str, end: int) -> bool:
     """'QD-RL approaches have ...': the word after it is a plural type noun, not a verb."""
     following = text[end + 1 : end + 24].partition(" ")[0]
@@ -311,6 +316,7 @@ def _judge(text: str, word: str, starts: list[int], hinted: bool) -> tuple[int, 
         or _introduced_before(text, start)
         or _in_intro_sentence(text, start)
         or _acting_subject(text, start, word)
+        or (count >= 2 and _clause_subject(text, start, word))
         for start in starts[:4]
     )
     if (plain and not intro) or (
