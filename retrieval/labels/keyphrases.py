@@ -126,7 +126,7 @@ def _choose(
         # Over a power of its length below 1: a long phrase that adds much beats two short ones.
         return added / cost**_LENGTH_EXPONENT if added > 0.0 else 0.0
 
-    heap = [(-gain(position), position, 0) for position in range(len(phrases))]
+    heap = _first_gains(phrases, weights, room, covered)
     heapq.heapify(heap)
     while heap:
         stale, position, stamp = heapq.heappop(heap)
@@ -142,6 +142,28 @@ def _choose(
         covered.update(phrases[position][1])
         used += len(phrases[position][0]) + (len(SEPARATOR) if len(chosen) > 1 else 0)
     return chosen
+
+
+def _first_gains(
+    phrases: list[tuple[str, tuple[str, ...]]],
+    weights: dict[str, float],
+    room: int,
+    covered: set[str],
+) -> list[tuple[float, int, int]]:
+    """The greedy's heap before any choice: `gain` of each phrase with nothing chosen (no
+    separator, nothing said), in one loop rather than a call per phrase."""
+    heap: list[tuple[float, int, int]] = []
+    for position, (phrase, terms) in enumerate(phrases):
+        cost = len(phrase)
+        if cost > room:
+            heap.append((1.0, position, 0))  # -(-1.0): it never fits
+            continue
+        added = 0.0
+        for term in terms:
+            if term not in covered:
+                added += weights[term]
+        heap.append((-(added / cost**_LENGTH_EXPONENT) if added > 0.0 else -0.0, position, 0))
+    return heap
 
 
 def term_features(text: str) -> tuple[Counter[str], set[str], set[str]]:
@@ -267,64 +289,63 @@ def _chunks_for(lexicon: TitleWords) -> _ChunkCache:
 
 def _phrases(parts: list[_Chunk], counts: Counter[str]) -> list[tuple[str, tuple[str, ...]]]:
     """Candidate phrases with their terms, first occurrence of each spelling only."""
-    found: list[tuple[str, tuple[str, ...]]] = []
-    seen: set[str] = set()
+    # Keyed by the phrase in lowercase: a dict keeps the first spelling, in text order.
+    found: dict[str, tuple[str, tuple[str, ...]]] = {}
     run: list[_Chunk] = []
-
-    def keep(phrase: str, terms: tuple[str, ...]) -> None:
-        key = phrase.lower()
-        if key not in seen:
-            seen.add(key)
-            found.append((phrase, terms))
-
-    def close() -> None:
-        # "mixture of", "neural networks trained", "models optimizes": these go with what
-        # follows, which is not in the phrase.
-        while run and (run[-1].role == _JOINS or (run[-1].verb and len(run) > 1)):
-            run.pop()
-        length = len(run)
-        if length == 1:
-            only = run[0]
-            if only.alone and counts[only.terms[0]] >= _LONE_WORD_COUNT:
-                keep(only.last, only.terms)
-        elif 1 < length <= _MAX_PHRASE_WORDS:
-            # One plain loop: for two or three words it costs less than generators or
-            # comprehensions, which each set up a function call.
-            words = []
-            terms: tuple[str, ...] = ()
-            lettered = False
-            for part in run:
-                words.append(part.word)
-                terms += part.terms
-                lettered = lettered or part.lettered
-            if lettered:
-                words[-1] = run[-1].last
-                keep(" ".join(words), terms)
-        run.clear()
-
-    def end() -> None:
-        # A lone word that may not stand alone is dropped without the full close.
-        if len(run) == 1 and not run[0].alone:
-            run.clear()
-        else:
-            close()
-
     verb_next = False
+    # A run is closed inline: a lone word that may not stand alone (most runs) is dropped
+    # without a call; `_close` judges the rest. Same runs as closing on every break.
     for part in parts:
-        if part.opens and run:
-            close()
+        if run and part.opens:
+            if len(run) > 1 or run[0].alone:
+                _close(run, counts, found)
+            run = []
         role = part.role
         if verb_next and role == _CONTENT and part.free_word:
             role = _ENDS  # "to deceive neural networks", "can extract": the verb is no topic
         verb_next = part.before_verb
         if role == _CONTENT or (role == _JOINS and run):
             run.append(part)
-        elif run:
-            end()
-        if part.closes and run:
-            end()
-    close()
-    return found
+            if not part.closes:
+                continue
+        elif not run:
+            continue
+        # The run ends here: on a word that ends phrases, or after one that closes its own.
+        if len(run) > 1 or run[0].alone:
+            _close(run, counts, found)
+        run = []
+    if run and (len(run) > 1 or run[0].alone):
+        _close(run, counts, found)
+    return list(found.values())
+
+
+def _close(
+    run: list[_Chunk], counts: Counter[str], found: dict[str, tuple[str, tuple[str, ...]]]
+) -> None:
+    """The phrase a run of chunks makes, if any, into `found` (the run is not used after)."""
+    # "mixture of", "neural networks trained", "models optimizes": these go with what
+    # follows, which is not in the phrase.
+    while run and (run[-1].role == _JOINS or (run[-1].verb and len(run) > 1)):
+        run.pop()
+    length = len(run)
+    if length == 1:
+        only = run[0]
+        if only.alone and counts[only.terms[0]] >= _LONE_WORD_COUNT:
+            found.setdefault(only.last.lower(), (only.last, only.terms))
+    elif 1 < length <= _MAX_PHRASE_WORDS:
+        # One plain loop: for two or three words it costs less than generators or
+        # comprehensions, which each set up a function call.
+        words = []
+        terms: tuple[str, ...] = ()
+        lettered = False
+        for part in run:
+            words.append(part.word)
+            terms += part.terms
+            lettered = lettered or part.lettered
+        if lettered:
+            words[-1] = run[-1].last
+            phrase = " ".join(words)
+            found.setdefault(phrase.lower(), (phrase, terms))
 
 
 def _breaks(word: str, word_terms: tuple[str, ...], breaks: frozenset[str]) -> bool:

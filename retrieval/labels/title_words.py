@@ -35,6 +35,8 @@ def prior_bucket(hits: int, seen: int) -> int:
 
 
 UNSEEN_BUCKET: Final = prior_bucket(0, 0)
+# Cells per prior bucket in the flat chance table: counts 1..MAX_COUNT, opening, contribution.
+_BLOCK: Final = MAX_COUNT * 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +48,12 @@ class TitleWords:
     breaks: frozenset[str]  # frequent words titles almost never keep ("propos", "demonstr")
     verbs: frozenset[str]  # lowercase words in "-s" that abstracts use as verbs ("learns", "uses")
     default_chance: float
+    # The chances again, flat: `offsets` gives a stem's block in `table` (its prior bucket's
+    # cells), so a term's chance is one dict lookup and one tuple index, not a tuple key built
+    # and hashed per term (`chances_of` runs on every key-phrase label).
+    table: tuple[float, ...]
+    offsets: dict[str, int]
+    unseen_offset: int
 
     def chance(self, term: str, count: int, in_opening: bool, in_contribution: bool) -> float:
         """How likely `term` is a title word, given where and how often the abstract has it."""
@@ -65,20 +73,20 @@ class TitleWords:
         contribution: Container[str],
     ) -> dict[str, float]:
         """`chance` of each term, in one loop: the labeler asks for about forty an abstract."""
-        buckets = self.buckets.get
-        chances = self.chances.get
-        default = self.default_chance
+        offsets = self.offsets.get
+        table = self.table
+        unseen = self.unseen_offset
         found: dict[str, float] = {}
         for term in terms:
             if term not in found:
                 count = counts[term]
-                cell = (
-                    MAX_COUNT if count > MAX_COUNT else (count if count > 0 else 1),
-                    buckets(term, UNSEEN_BUCKET),
-                    term in opening,
-                    term in contribution,
-                )
-                found[term] = chances(cell, default)
+                # The cell's place in its block: (count - 1) * 4 + 2 * opening + contribution.
+                cell = (MAX_COUNT - 1 if count > MAX_COUNT else (count - 1 if count > 0 else 0)) * 4
+                if term in opening:
+                    cell += 2
+                if term in contribution:
+                    cell += 1
+                found[term] = table[offsets(term, unseen) + cell]
         return found
 
 
@@ -96,13 +104,37 @@ def parse_lexicon(data: dict[str, object]) -> TitleWords:
     verbs = data.get("verbs", [])
     assert isinstance(buckets, dict) and isinstance(chances, list) and isinstance(breaks, list)
     assert isinstance(verbs, list)
+    bucket_of = {str(term): int(bucket) for term, bucket in buckets.items()}
+    cells = {
+        (int(count), int(bucket), bool(opening), bool(contribution)): float(chance)
+        for count, bucket, opening, contribution, chance in chances
+    }
+    default = float(str(data["default_chance"]))
+    table, block_of = _flat_table(cells, {*bucket_of.values(), UNSEEN_BUCKET}, default)
     return TitleWords(
-        buckets={str(term): int(bucket) for term, bucket in buckets.items()},
-        chances={
-            (int(count), int(bucket), bool(opening), bool(contribution)): float(chance)
-            for count, bucket, opening, contribution, chance in chances
-        },
+        buckets=bucket_of,
+        chances=cells,
         breaks=frozenset(str(term) for term in breaks),
         verbs=frozenset(str(word) for word in verbs),
-        default_chance=float(str(data["default_chance"])),
+        default_chance=default,
+        table=table,
+        offsets={term: block_of[bucket] for term, bucket in bucket_of.items()},
+        unseen_offset=block_of[UNSEEN_BUCKET],
     )
+
+
+def _flat_table(
+    cells: dict[Cell, float], bucket_values: set[int], default: float
+) -> tuple[tuple[float, ...], dict[int, int]]:
+    """The chance of every reachable cell, one block of `_BLOCK` per prior bucket in use, and
+    where each bucket's block starts; cells the lexicon lacks get the default, as in `chance`."""
+    table: list[float] = []
+    block_of: dict[int, int] = {}
+    for bucket in sorted(bucket_values):
+        block_of[bucket] = len(table)
+        for count in range(1, MAX_COUNT + 1):
+            for in_opening in (False, True):
+                for in_contribution in (False, True):
+                    cell = (count, bucket, in_opening, in_contribution)
+                    table.append(cells.get(cell, default))
+    return tuple(table), block_of
