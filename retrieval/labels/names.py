@@ -248,11 +248,12 @@ def _extended_in_use(text: str, best: Candidate) -> Candidate:
     words: dict[str, int] = {}
     at = text.find(name)
     while at >= 0:
+        # Words are at most 30 characters either side: a hostile run of letters stays linear.
         start = at
-        while start and text[start - 1].isalnum():
+        while start and text[start - 1].isalnum() and at - start < 30:
             start -= 1
         end = at + len(name)
-        while end < len(text) and text[end].isalnum():
+        while end < len(text) and text[end].isalnum() and end - at < 30 + len(name):
             end += 1
         word = text[start:end]
         words[word] = words.get(word, 0) + 1
