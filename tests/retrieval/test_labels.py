@@ -1500,24 +1500,25 @@ def test_a_code_link_name_is_written_as_the_abstract_uses_it() -> None:
     assert not derive_label(abstract).startswith("Kestrel-SegAll")
 
 
-def test_our_proposed_method_names_the_long_form_before_its_acronym() -> None:
-    abstract = (
-        "Unlearning needs labels. Experiments show the strength of our proposed method, "
-        "Label-Free Erasure (LFE) without any labels, which matches supervised unlearning."
-    )
+@pytest.mark.parametrize(
+    ("abstract", "name", "long_form"),
+    [
+        # "our proposed method, X (ACR)" followed by a word, not only by a comma
+        ("Unlearning needs labels. Experiments show the strength of our proposed method, "
+         "Label-Free Erasure (LFE) without any labels, which matches supervised unlearning.",
+         "LFE", "Label-Free Erasure"),
+        # "our novel X (ACR)": filler words between "our" and the long form
+        ("Robust optimization is pessimistic. Adding geometry to the calibration terms results "
+         "in our novel Geometry-Tuned DRO (GTDRO) for regression.", "GTDRO",
+         "Geometry-Tuned DRO"),
+    ],
+)  # fmt: skip
+def test_our_long_form_with_its_acronym_after_filler_or_type_is_a_name(
+    abstract: str, name: str, long_form: str
+) -> None:
     found = best_name(clean(abstract))
     assert found is not None
-    assert (found.name, found.expansion) == ("LFE", "Label-Free Erasure")
-
-
-def test_our_novel_long_form_with_its_acronym_is_a_name() -> None:
-    abstract = (
-        "Robust optimization is pessimistic. Adding geometry to the calibration terms results "
-        "in our novel Geometry-Tuned DRO (GTDRO) for regression."
-    )
-    found = best_name(clean(abstract))
-    assert found is not None
-    assert (found.name, found.expansion) == ("GTDRO", "Geometry-Tuned DRO")
+    assert (found.name, found.expansion) == (name, long_form)
 
 
 def test_a_bare_type_after_a_name_gives_way_to_key_phrases() -> None:
