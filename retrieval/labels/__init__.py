@@ -24,7 +24,13 @@ from retrieval.labels.keyphrases import key_phrases
 from retrieval.labels.markup import clean, emphasized
 from retrieval.labels.names import best_name
 from retrieval.labels.salient import emphasis_hints, repository_names, salient_name
-from retrieval.labels.text import MAX_LABEL_CHARS, fit, opens_with_punctuation, unglued
+from retrieval.labels.text import (
+    MAX_LABEL_CHARS,
+    capitalised,
+    fit,
+    opens_with_punctuation,
+    unglued,
+)
 from retrieval.labels.topics import compress, contribution_clause, topic_phrase
 from retrieval.labels.urls import extract_urls, url_matches
 from retrieval.text import analyze
@@ -62,7 +68,9 @@ __all__ = [
 #    code link's head the abstract writes ("Spider" of ".../Spider-UniCDSeg"), "our proposed
 #    method, X (ACR) ...", "our novel X (ACR)"; a task the paper sets loses to its solver; a bare
 #    "a framework" after a name gives way to key phrases.
-LABELER_VERSION: Final = 8
+# 9: a courtesy title's period stays in the name ("Dr. Strategy", not "Dr"); a label's first word
+#    spelled with a capital inside keeps its case ("νPI", not "ΝPI").
+LABELER_VERSION: Final = 9
 
 # Vowel letters that sound like a consonant: "a universal method", "a one-step sampler".
 _CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one")
@@ -292,5 +300,5 @@ def _compose(candidate: Candidate, text: str, abstract: str) -> str:
         # "Method, eXpRT, prunes experts": the name leads, so it need not be said twice.
         for spelled in (f", {name},", f" ({name})", f" {name}"):
             topic = topic.replace(spelled, "")
-        topic = topic[:1].upper() + topic[1:]
+        topic = capitalised(topic)
     return fit(f"{name}: {topic}" if topic else name)

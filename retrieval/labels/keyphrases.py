@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Final
 
-from retrieval.labels.text import MAX_LABEL_CHARS, unglued
+from retrieval.labels.text import MAX_LABEL_CHARS, capitalised, unglued
 from retrieval.labels.title_words import UNSEEN_BUCKET, TitleWords, title_words
 from retrieval.labels.topics import FILLER_WORDS, split_sentences, states_contribution
 from retrieval.stopwords import STOPWORDS
@@ -80,7 +80,7 @@ def key_phrases(text: str, room: int = MAX_LABEL_CHARS, skip: frozenset[str] = f
     )
     chosen = _choose(phrases, weights, room, skip)
     label = SEPARATOR.join(phrases[position][0] for position in sorted(chosen))
-    return label[:1].upper() + label[1:]
+    return capitalised(label)
 
 
 def phrase_text(text: str) -> str:

@@ -27,7 +27,9 @@ from retrieval.labels.words import (
 # One word of a name carries a capital or a digit: "DRIFT", "Eyes-on-Me", "ctfIDu+", "o3".
 _TOKEN = r"(?=[\w+\-.]{0,40}?[A-Z0-9])[^\W_](?:[\w+\-.]{0,40}[\w+])?"
 _TOKEN_WORD = re.compile(_TOKEN)
-_NAME = rf"{_TOKEN}(?: (?:and |of |as |& )?{_TOKEN}){{0,5}}"
+# "Dr. Strategy": a courtesy title's period is part of the name, not the end of a sentence.
+_TITLE_ABBREVIATION = r"(?:Dr|Mr|Mrs|Ms|Prof|St)\. "
+_NAME = rf"(?:{_TITLE_ABBREVIATION})?{_TOKEN}(?: (?:and |of |as |& )?{_TOKEN}){{0,5}}"
 # Where the authors speak ("we", "this paper") or name something, found with `str.find` on the
 # lowercased text: a handful of C-speed scans instead of one slow alternation over every position.
 _PAPER_WORDS = ("paper ", "work ", "study ", "article ", "note ")

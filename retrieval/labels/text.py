@@ -29,6 +29,17 @@ def opens_with_punctuation(label: str) -> bool:
     )
 
 
+def capitalised(label: str) -> str:
+    """The label with its first letter capitalised, unless its first word is spelled with a
+    capital inside ("νPI", "iDEM", "eCeLLM"): a coined name keeps its authors' spelling, and an
+    upper-case Greek letter is another symbol."""
+    # Only the first part of a compound: "text-to-3D", "top-K" still open with a capital.
+    first = label.split(" ", 1)[0].split("-", 1)[0]
+    if any(char.isupper() for char in first[1:]):
+        return label
+    return label[:1].upper() + label[1:]
+
+
 def occurrences(text: str, needle: str) -> list[int]:
     """Where `needle` starts; the cap bounds the work that "we we we ..." could cause."""
     positions: list[int] = []

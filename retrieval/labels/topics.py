@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from retrieval.labels.text import fit, occurrences
+from retrieval.labels.text import capitalised, fit, occurrences
 from retrieval.labels.words import ANAPHORA, is_coined_word
 
 # A period after these does not end a sentence.
@@ -114,7 +114,7 @@ def topic_phrase(text: str) -> str:
         chosen = f"{chosen}; {_phrase(opening)}"
     if not chosen:
         return ""
-    return fit(chosen[0].upper() + chosen[1:])
+    return fit(capitalised(chosen))
 
 
 def contribution_clause(text: str) -> str:

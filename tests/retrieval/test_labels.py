@@ -22,7 +22,7 @@ from retrieval.labels import (
 )
 from retrieval.labels.markup import clean
 from retrieval.labels.names import best_name
-from retrieval.labels.text import fit
+from retrieval.labels.text import capitalised, fit
 from retrieval.labels.topics import topic_phrase
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
@@ -1531,3 +1531,52 @@ def test_a_bare_type_after_a_name_gives_way_to_key_phrases() -> None:
     assert label.startswith("OrbitNet: ")
     assert label != "OrbitNet: a framework"
     assert len(label) > len("OrbitNet: a framework")
+
+
+# Tenth round: a courtesy title's period inside a name, and a coined first word keeps its case.
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        ("Agents plan poorly over long horizons. We propose a new planning agent, called "
+         "Dr. Wayfinder, which splits a maze into rooms. Dr. Wayfinder reaches far goals.",
+         "Dr. Wayfinder"),
+        ("Household robots leave clutter behind. We present a tidying policy dubbed Mr. Tidy, "
+         "which learns where objects belong from a few photographs.", "Mr. Tidy"),
+    ],
+)  # fmt: skip
+def test_a_courtesy_title_with_its_period_is_part_of_the_name(abstract: str, name: str) -> None:
+    label = derive_label(abstract)
+    assert label.startswith(name)
+    assert not label.startswith(name.split(".")[0] + ":")
+
+
+@pytest.mark.parametrize(
+    ("phrase", "expected"),
+    [
+        ("νPI algorithm and its updates", "νPI algorithm and its updates"),
+        ("iDEM samples, energy matching", "iDEM samples, energy matching"),
+        ("eCeLLM: e-commerce models", "eCeLLM: e-commerce models"),
+        # a capital only in a later part of a compound is no coined spelling
+        ("text-to-3D generation, views", "Text-to-3D generation, views"),
+        ("top-K gating, mixture of experts", "Top-K gating, mixture of experts"),
+        ("graph neural networks", "Graph neural networks"),
+        ("", ""),
+    ],
+)
+def test_a_label_opens_with_a_capital_unless_its_first_word_is_coined(
+    phrase: str, expected: str
+) -> None:
+    assert capitalised(phrase) == expected
+
+
+def test_a_topic_label_keeps_a_lowercase_greek_letter() -> None:
+    abstract = (
+        "Constrained learning balances a loss against constraints. This paper proposes the "
+        "μPD algorithm and contributes a control perspective on multiplier updates, which "
+        "damps oscillations of the multipliers during training."
+    )
+    label = derive_label(abstract)
+    assert "μPD" in label
+    assert "ΜPD" not in label
