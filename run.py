@@ -36,6 +36,13 @@ def _ensure_environment() -> None:
         check=True,
     )
     STAMP.write_text(wanted)
+    # numba compiles the search kernels at their first call (most of a minute on a small
+    # machine): do it now, once, so the first question is not the slow one. Not fatal: without
+    # the cache, kernels compile at first use, and a running bot answers meanwhile.
+    print("paperbot: compiling the search kernels (first run only) ...", file=sys.stderr)
+    kernels = subprocess.run([str(BIN / "python"), "-m", "retrieval.precompile"], check=False)
+    if kernels.returncode != 0:
+        print("paperbot: compiling the kernels failed; they compile at first use", file=sys.stderr)
 
 
 def _test_commands() -> list[list[str]]:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from retrieval import acronym_credit, reclaim, sentence_hits, topk
+from retrieval import acronym_credit, compiled, reclaim, sentence_hits, topk
 from retrieval import text as analysis
 from retrieval.acronyms import AcronymTable
 from retrieval.autocomplete import Autocomplete
@@ -38,6 +38,7 @@ from retrieval.errors import StoreError
 from retrieval.index import BM25Index, BM25Params, BoolArray
 from retrieval.models import CollectionInfo
 from retrieval.paper_table import PaperTable
+from retrieval.proximity import proximity_bonuses
 from retrieval.sentence_table import SentenceTable
 from retrieval.stores.protocol import CorpusNotifier, Store
 
@@ -194,7 +195,7 @@ class LiveCorpus:
         credit_weight: float = 0.0,
     ) -> LiveCorpus:
         # The top-k kernel needs no corpus: loading it overlaps the store reads and the mapping.
-        kernel = asyncio.ensure_future(asyncio.to_thread(topk.warm)) if warm else None
+        kernel = asyncio.ensure_future(asyncio.to_thread(_warm_kernel)) if warm else None
         corpus = await load_corpus(store, params, index_dir)
         live = cls(store, params, index_dir, corpus, warm=warm, credit_weight=credit_weight)
         if kernel is not None:
@@ -285,16 +286,30 @@ class LiveCorpus:
         task.add_done_callback(self._background.discard)
 
 
+def _warm_kernel() -> None:
+    """The top-k kernel, which needs no corpus, loaded while a starting process reads the store."""
+    with compiled.warming():
+        topk.warm()
+
+
 def warm_up(corpus: Corpus, credit_weight: float = 0.0) -> None:
-    """Off the answer path: load (or compile) the top-k kernel with one tiny search and the
-    sentence-hit kernel, then build the term bitmaps top-k counts matches with and the acronym
-    credit lists it reads (at the expansion weight `credit_weight`), so the first question is
-    not the slow one."""
-    index = corpus.index
-    if index.size and len(index.terms):
-        topk.search([index.postings_list(0, 1.0)], index.size, None, 1)
-    sentence_hits.warm()
-    prepare_ranking(corpus, credit_weight)
+    """Off the answer path: load (or compile) the top-k kernel with one tiny search on this
+    index, the proximity and sentence-hit kernels, then build the term bitmaps top-k counts
+    matches with and the acronym credit lists it reads (at the expansion weight
+    `credit_weight`), so the first question is not the slow one. Questions asked meanwhile
+    take the numpy paths (`compiled.warming`)."""
+    with compiled.warming():
+        index = corpus.index
+        if index.size and len(index.terms):
+            topk.search([index.postings_list(0, 1.0)], index.size, None, 1)
+            # This corpus's own arrays: mapped (read-only) ones are other argument types, and
+            # the kernel compiles once per type.
+            no_page = np.zeros(0, dtype=np.int64)
+            sentence_hits.sentence_hits(index, corpus.sentences.table, no_page, [], [], [0])
+        if index.size and len(index.terms) >= 2:
+            # Any two terms and window: the kernel's argument types are what compile.
+            proximity_bonuses(index, np.zeros(1, dtype=np.int64), [0, 1], 3)
+        prepare_ranking(corpus, credit_weight)
 
 
 def prepare_ranking(corpus: Corpus, credit_weight: float) -> None:

@@ -132,29 +132,6 @@ def _hits(
 _compiled_hits = compiled.compile_lazily(_hits)
 
 
-def warm() -> None:
-    """Compile (or load) the kernel off the answer path."""
-    kernel = _compiled_hits()
-    if kernel is not None:
-        empty = np.zeros(1, dtype=np.int64)
-        nothing = np.zeros(0, dtype=np.int64)
-        kernel(
-            np.zeros(1, dtype=np.int32),
-            empty,
-            empty,
-            np.zeros(0, dtype=np.int32),
-            np.zeros(0, dtype=np.int32),
-            np.zeros(0, dtype=np.uint16),
-            nothing,
-            nothing,
-            nothing,
-            nothing,
-            np.full(1, -1, dtype=np.int64),
-            np.zeros((2, 1), dtype=np.int64),
-            np.zeros((2, 1), dtype=np.int64),
-        )
-
-
 def sentence_hits_numpy(
     index: BM25Index,
     table: SentenceTable,
