@@ -9,18 +9,29 @@ verdict rule: MET when that figure is at most 70 µs per abstract. `--dump` writ
 `id<TAB>label` line per abstract, to compare labels before and after a change. `--prepare` also
 times `prepare_papers` the same way: what ingest spends per paper (terms, label, hash, URLs,
 acronyms), where the labeler finds the abstract's words already analysed.
+
+`--baseline DIR` times another labeler in the same run: DIR is a checkout of an earlier commit
+(`git worktree add /tmp/v01 9ce7dac` is v0.1, before issue 13's work), imported in a child
+process. Baseline and this labeler alternate twice, and each keeps its per-chunk minimum over
+both turns, so a burst of load elsewhere does not favour either.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from retrieval.labels import LABELER_VERSION, derive_label
-from retrieval.models import ParsedPaper
-from retrieval.prepare import prepare_papers
+if TYPE_CHECKING:
+    from retrieval.models import ParsedPaper
+
+# Only derive_label at import: the --baseline child imports this file from an older tree.
+from retrieval.labels import derive_label
 
 BUDGET_US = 70.0  # issue 13: deriving labels for 100k abstracts within today's ingest budget
 CHUNK = 250
@@ -52,6 +63,10 @@ def main() -> None:
     parser.add_argument(
         "--prepare", action="store_true", help="also time prepare_papers, ingest's per-paper work"
     )
+    parser.add_argument(
+        "--baseline", type=Path, help="a checkout of an earlier labeler to time in the same run"
+    )
+    parser.add_argument("--chunk-times", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args()
     records = _abstracts(options.paths)
     abstracts = [abstract for _, abstract in records]
@@ -60,18 +75,34 @@ def main() -> None:
             for doc_id, abstract in records:
                 out.write(f"{doc_id}\t{derive_label(abstract)}\n")
     chunks = [abstracts[i : i + CHUNK] for i in range(0, len(abstracts), CHUNK)]
-    total = 0.0
-    for chunk in chunks:
-        total += min(_chunk_seconds(chunk) for _ in range(options.rounds))
-    per_abstract = total / len(abstracts) * 1e6
+    if options.chunk_times:
+        # The child process of --baseline: per-chunk minima as one JSON line.
+        print(json.dumps(_chunk_minima(chunks, options.rounds)))
+        return
+    mine = _chunk_minima(chunks, options.rounds)
+    baseline: list[float] = []
+    if options.baseline:
+        baseline = _baseline_minima(options)
+        mine = [min(pair) for pair in zip(mine, _chunk_minima(chunks, options.rounds), strict=True)]
+        baseline = [min(pair) for pair in zip(baseline, _baseline_minima(options), strict=True)]
+    per_abstract = sum(mine) / len(abstracts) * 1e6
+    from retrieval.labels import LABELER_VERSION
+
     verdict = "MET" if per_abstract <= BUDGET_US else "NOT MET"
     print(
         f"labeler v{LABELER_VERSION}: {len(abstracts)} abstracts, "
         f"{per_abstract:.1f} µs per abstract (CPU, min of {options.rounds} per chunk of {CHUNK})"
     )
+    if baseline:
+        print(
+            f"baseline labeler ({options.baseline}): "
+            f"{sum(baseline) / len(abstracts) * 1e6:.1f} µs per abstract, same abstracts and rule"
+        )
     print(f"budget {BUDGET_US:.0f} µs per abstract: {verdict}")
     if options.prepare:
         # What ingest spends per paper: analysis, label, hash, URLs and acronyms together.
+        from retrieval.models import ParsedPaper
+
         papers = [
             ParsedPaper(abstract=abstract, external_id=doc_id, line=0)
             for doc_id, abstract in records
@@ -86,7 +117,25 @@ def main() -> None:
         )
 
 
+def _chunk_minima(chunks: list[list[str]], rounds: int) -> list[float]:
+    return [min(_chunk_seconds(chunk) for _ in range(rounds)) for chunk in chunks]
+
+
+def _baseline_minima(options: argparse.Namespace) -> list[float]:
+    """The same timing of the labeler in `options.baseline`, run in a child process."""
+    command = [sys.executable, __file__, *map(str, options.paths)]
+    command += ["--rounds", str(options.rounds), "--chunk-times"]
+    environment = {**os.environ, "PYTHONPATH": str(options.baseline)}
+    done = subprocess.run(
+        command, env=environment, capture_output=True, text=True, check=True, cwd=options.baseline
+    )
+    minima: list[float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return minima
+
+
 def _prepare_seconds(papers: list[ParsedPaper]) -> float:
+    from retrieval.prepare import prepare_papers
+
     start = time.process_time()
     prepare_papers(papers)
     return time.process_time() - start
