@@ -35,7 +35,6 @@ def _ensure_environment() -> None:
         [str(BIN / "python"), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[dev]"],
         check=True,
     )
-    STAMP.write_text(wanted)
     # numba compiles the search kernels at their first call (most of a minute on a small
     # machine): do it now, once, so the first question is not the slow one. Not fatal: without
     # the cache, kernels compile at first use, and a running bot answers meanwhile.
@@ -43,6 +42,8 @@ def _ensure_environment() -> None:
     kernels = subprocess.run([str(BIN / "python"), "-m", "retrieval.precompile"], check=False)
     if kernels.returncode != 0:
         print("paperbot: compiling the kernels failed; they compile at first use", file=sys.stderr)
+    # Last: an install or compile cut short by Ctrl-C is done again by the next run.
+    STAMP.write_text(wanted)
 
 
 def _test_commands() -> list[list[str]]:
@@ -74,6 +75,10 @@ def main() -> int:
     except subprocess.CalledProcessError as error:
         print(f"paperbot: installing dependencies failed ({error}); see pip's output above.")
         return 1
+    except KeyboardInterrupt:
+        # Ctrl-C while installing or compiling: the next run does it again (no stamp yet).
+        print("paperbot: interrupted", file=sys.stderr)
+        return 130
     if sys.argv[1:2] == ["test"]:
         for command in _test_commands():
             print("$", " ".join(command[2:]), flush=True)

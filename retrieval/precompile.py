@@ -60,6 +60,8 @@ def main() -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="paperbot-kernels-") as folder:
             found = asyncio.run(compile_kernels(Path(folder)))
+    except KeyboardInterrupt:
+        return 130  # run.py says it was interrupted
     except Exception as error:  # best effort: the kernels still compile at their first use
         print(f"paperbot: could not compile the search kernels now: {error}", file=sys.stderr)
         return 1
