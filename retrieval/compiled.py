@@ -97,17 +97,17 @@ def compile_lazily(function: Callable[..., Any]) -> Callable[[], Any]:
     of the compiled function, or loads it from the cache; the getter itself is cheap. While a
     warm-up runs in another thread and this kernel has not run yet, the getter gives None."""
     compiled: list[Any] = []
-    ran = threading.Event()
+    ran: list[Any] = []  # the compiled function, once one call of it has returned
     lock = threading.Lock()
 
     def first_call(*args: Any) -> Any:
         result = compiled[0](*args)
-        ran.set()
+        ran[:] = compiled
         return result
 
     def get() -> Any:
-        if ran.is_set():
-            return compiled[0]
+        if ran:
+            return ran[0]
         if numba is None:
             return None
         if _warming_threads and not _this_thread.depth:
