@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from retrieval.conversation.intents import parse_message
 from retrieval.conversation.model import FocusRef, IdRef, Intent, IntentKind, PositionRef
 from tests.retrieval.conversation.conftest import COLLECTIONS
+from tests.timing import best_seconds
 
 # Pieces the rules look for, so generated text exercises them rather than only random letters.
 PIECES = st.sampled_from(
@@ -107,13 +108,8 @@ def test_long_text_gives_a_search(seed: str, size: int, prefix: str) -> None:
     assert intent.kind in (IntentKind.SEARCH, IntentKind.HELP)
 
 
-def _slowest(text: str, repeats: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        parse_message(text, COLLECTIONS)
-        best = min(best, time.perf_counter() - start)
-    return best
+def _slowest(text: str) -> float:
+    return best_seconds(parse_message, text, COLLECTIONS)
 
 
 def test_hostile_text_is_fast() -> None:
