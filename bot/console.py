@@ -48,6 +48,7 @@ def render_answer(answer: Answer, colour: bool = False) -> str:
         suggestion = f'"{_clean(answer.suggestion)}"' if answer.suggestion else None
         lines += wording.no_match_lines(suggestion, example=wording.EXAMPLE_QUESTION)
         return "\n".join(lines)
+    lines += wording.coverage_lines(answer, lambda word: f"“{_clean(word)}”")
     if answer.lead is not None:
         lines.append(f"{excerpt_text(answer.lead, colour)}  ({answer.lead_paper_id})")
         lines.append("")
@@ -59,7 +60,7 @@ def render_answer(answer: Answer, colour: bool = False) -> str:
         for url in paper.urls:
             lines.append(f"    {url}")
     shown = f"{answer.hits[0].rank}-{answer.hits[-1].rank}"
-    footer = f"{shown} of {plural(answer.total, 'matching paper')} · {answer.took_ms:.1f} ms"
+    footer = f"{shown} of {wording.matching_count(answer)} · {answer.took_ms:.1f} ms"
     if answer.expansions:
         footer += " · also searched: " + "; ".join(answer.expansions)
     lines.append(f"{DIM}{footer}{RESET}" if colour else footer)
@@ -138,6 +139,9 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         "query": answer.question,
         "took_ms": round(answer.took_ms, 3),
         "total": answer.total,
+        "total_all": answer.total_all,
+        "unmatched": list(answer.unmatched),
+        "corrections": [{"typed": typed, "suggested": word} for typed, word in answer.corrections],
         "suggestion": answer.suggestion,
         "notice": answer.notice,
         "lead": None if answer.lead is None else answer.lead.plain,

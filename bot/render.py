@@ -73,6 +73,10 @@ def code(text: str, limit: int = 100) -> str:
     return f"`{safe}`"
 
 
+def _quoted(word: str) -> str:
+    return f"**{escape(clip(word, 60))}**"
+
+
 def _footer(text: str) -> str:
     return clip_plain(text, FOOTER_MAX)
 
@@ -107,13 +111,15 @@ def answer_embed(
         suggestion = f"**{clip(answer.suggestion, 200)}**" if answer.suggestion else None
         example = f"`/ask question: {wording.EXAMPLE_QUESTION}`"
         lines += wording.no_match_lines(suggestion, example=example)
-    elif show_lead and answer.lead is not None:
+    else:
+        lines += [clip(line, 300) for line in wording.coverage_lines(answer, _quoted)]
+    if not answer.empty and show_lead and answer.lead is not None:
         lead = render_excerpt(answer.lead, _LEAD_MAX)
         source = f" — {code(answer.lead_paper_id)}" if answer.lead_paper_id else ""
         lines.append(f"> {lead}{source}" if lead else "")
     description = "\n".join(line for line in lines if line)[:DESCRIPTION_MAX]
 
-    footer = f"{wording.plural(answer.total, 'matching paper')} · {answer.took_ms:.0f} ms"
+    footer = f"{wording.matching_count(answer)} · {answer.took_ms:.0f} ms"
     if page is not None:
         footer = f"Page {page[0] + 1}/{max(page[1], 1)} · {footer}"
     embed = discord.Embed(title=title, description=description or None, colour=COLOUR)

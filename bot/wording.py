@@ -6,6 +6,8 @@ The engine returns data (a `Reply`, an error with fields); the sentences people 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from retrieval.conversation import (
     IntentKind,
     NoPaperInFocus,
@@ -15,6 +17,7 @@ from retrieval.conversation import (
 )
 from retrieval.conversation.chat import Reply, ReplyKind
 from retrieval.errors import CollectionNotFound, PaperbotError, PaperNotFound
+from retrieval.models import Answer
 
 EXAMPLE_QUESTION = "which papers attack RAG retrievers?"
 NO_MATCH = "No paper matches that question."
@@ -25,6 +28,31 @@ def plural(count: int, noun: str, plural_form: str | None = None) -> str:
     """'1 file', '2 files', '1 matching paper'."""
     word = noun if count == 1 else (plural_form or f"{noun}s")
     return f"{count:,} {word}"
+
+
+def matching_count(answer: Answer) -> str:
+    """The footer's count, only as strong as it can defend: '12 papers matching every word ·
+    also 19 matching some' when some results hold only some of the question's words."""
+    total, every = answer.total, answer.total_all
+    if every is None or every >= total:
+        return plural(total, "matching paper")
+    if every == 0:
+        return f"{plural(total, 'paper')} matching some words (none matches all)"
+    return f"{plural(every, 'paper')} matching every word · also {total - every:,} matching some"
+
+
+def coverage_lines(answer: Answer, quote: Callable[[str], str]) -> list[str]:
+    """Words of the question no paper mentions, and the correction offered for each misspelling:
+    'No paper mentions “protein”.', '“hallucinaton” → hallucination? (no paper mentions it)'."""
+    corrected = dict(answer.corrections)
+    missing = [word for word in answer.unmatched if word not in corrected]
+    lines = []
+    if missing:
+        words = " or ".join(quote(word) for word in missing)
+        lines.append(f"No paper mentions {words}; these papers match the other words.")
+    for typed, word in answer.corrections:
+        lines.append(f"{quote(typed)} → {word}? (no paper mentions {quote(typed)})")
+    return lines
 
 
 def small_talk(reply: Reply) -> str:

@@ -1,8 +1,9 @@
 """From a ranking to an Answer: the page of papers, their excerpts, the lead quote, did-you-mean.
 
-The lead quote and the ranking never disagree silently: the lead comes from the top-ranked paper
-on the page unless another shown paper has a clearly better sentence for the question; then that
-paper is moved to the front of the page and the answer says so (`Answer.lead_moved`).
+The ranking is the ranking: the page keeps its order whatever the lead. The lead quote comes from
+the top paper of the page unless one of the next papers (within `LEAD_WINDOW`, so the lead never
+depends on how many results were asked for) has a clearly better sentence for the question; then
+that paper is named as the source (`Answer.lead_paper_id`) and stays where it ranks.
 
 Excerpts come from the corpus's sentence table (`table_excerpts`: a lookup and a small scoring
 pass, run on the event loop since it takes well under a millisecond for a page); papers the
@@ -27,6 +28,8 @@ from retrieval.table_excerpts import ExcerptAndLead, excerpts_from_table
 MAX_SUGGESTION_WORDS = 12
 # Another paper's sentence leads only when it scores this much better than the top paper's best.
 LEAD_MARGIN = 1.5
+# The lead is chosen among the first papers of the page only: the smallest page the bot shows.
+LEAD_WINDOW = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +53,8 @@ async def build_answer(
     suggestion = None
     if not ranking.docs:
         suggestion = await _did_you_mean(store, corpus, ranking.suggestion_terms)
+    unmatched = _typed_words(page.parsed.text, ranking.unknown)
+    corrections = await _corrections(store, corpus, unmatched) if unmatched else ()
     shown: Sequence[int | None] = docs
     if len(papers) != len(docs):  # a paper left the store since ranking: find each one's doc
         shown = [corpus.papers.doc_of(paper.id) for paper in papers]
@@ -75,6 +80,9 @@ async def build_answer(
         suggestion=suggestion,
         notice=page.notice,
         expansions=ranking.expansions,
+        total_all=ranking.total_all,
+        unmatched=tuple(unmatched.values()),
+        corrections=corrections,
     )
 
 
@@ -104,13 +112,10 @@ def _excerpts(
         best.append((score, sentence))
     if not hits:
         return (), None, None
-    chosen = _lead_position(best)
+    chosen = _lead_position(best[:LEAD_WINDOW])
     if chosen is None:
         return tuple(hits), None, None
-    if chosen > 0:
-        # The quote and the list agree: the paper quoted is shown first, with its own rank.
-        hits.insert(0, hits.pop(chosen))
-    return tuple(hits), best[chosen][1], hits[0].paper.id
+    return tuple(hits), best[chosen][1], hits[chosen].paper.id
 
 
 def _lead_position(best: Sequence[tuple[float, Excerpt]]) -> int | None:
@@ -155,6 +160,28 @@ async def _did_you_mean(store: Store, corpus: Corpus, terms: Sequence[str]) -> s
         replacement = close.get(term)
         words.append(await _surface(store, corpus, replacement) if replacement else term)
     return " ".join(words)
+
+
+def _typed_words(text: str, terms: Sequence[str]) -> dict[str, str]:
+    """Each of `terms` (analyzed) -> the word as the user typed it, in question order."""
+    wanted = set(terms)
+    typed: dict[str, str] = {}
+    for start, end, term in analysis.word_spans(text):
+        if term in wanted and term not in typed:
+            typed[term] = text[start:end]
+    return typed
+
+
+async def _corrections(
+    store: Store, corpus: Corpus, unmatched: dict[str, str]
+) -> tuple[tuple[str, str], ...]:
+    """(typed word, the closest word papers use) for each unmatched word that has one."""
+    close = await asyncio.to_thread(did_you_mean, corpus, list(unmatched))
+    pairs = []
+    for term, word in unmatched.items():
+        if term in close:
+            pairs.append((word, await _surface(store, corpus, close[term])))
+    return tuple(pairs)
 
 
 async def _surface(store: Store, corpus: Corpus, term: str) -> str:

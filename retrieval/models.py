@@ -93,6 +93,12 @@ class Answer:
     suggestion: str | None = None
     notice: str | None = None
     expansions: tuple[str, ...] = field(default=())
+    # How much of the question the papers cover: `total_all` of the `total` hold every main word
+    # (None when not counted: phrases, exact mode, similar); `unmatched` are words as typed that
+    # no paper mentions; `corrections` pair such a word with the closest word papers use.
+    total_all: int | None = None
+    unmatched: tuple[str, ...] = field(default=())
+    corrections: tuple[tuple[str, str], ...] = field(default=())
 
     @property
     def empty(self) -> bool:

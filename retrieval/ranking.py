@@ -49,6 +49,9 @@ class Ranking:
     expansions: tuple[str, ...] = ()
     unknown: tuple[str, ...] = ()
     suggestion_terms: tuple[str, ...] = ()
+    # Documents holding every main word (an acronym or its long form counts as the word); None
+    # when not counted (phrases, exact mode, a single word: then it is `total`).
+    total_all: int | None = None
 
 
 def query_terms(
@@ -155,6 +158,9 @@ def rank(
     if options.mode == "enhanced" and len(order) > 1 and options.proximity_weight > 0:
         order, values = _rerank_by_proximity(index, order, values, weighted, options)
     limit = options.max_results
+    total_all = None
+    if options.mode == "enhanced" and not phrase_ids and not extra_terms:
+        total_all = _count_with_every_word(index, numbered, alternatives, mask)
     return Ranking(
         tuple(order[:limit].tolist()),
         tuple(values[:limit].tolist()),
@@ -162,7 +168,44 @@ def rank(
         weights,
         expansions,
         unknown,
+        total_all=total_all,
     )
+
+
+def _count_with_every_word(
+    index: BM25Index,
+    numbered: Sequence[tuple[str, int | None, float]],
+    alternatives: Sequence[Alternative],
+    mask: BoolArray | None,
+) -> int | None:
+    """How many documents (within `mask`) hold every known query word; None for one word."""
+    concepts: list[np.ndarray] = []
+    covered: set[str] = set()
+    for alternative in alternatives:
+        written = _holding_all(index, alternative.written)
+        concepts.append(np.union1d(written, _holding_all(index, alternative.other)))
+        covered.update(alternative.written)
+    for term, number, _ in numbered:
+        if number is not None and term not in covered:
+            covered.add(term)
+            concepts.append(index.postings(term))
+    if len(concepts) < 2:
+        return None
+    concepts.sort(key=len)
+    docs = concepts[0]
+    for holding in concepts[1:]:
+        docs = np.intersect1d(docs, holding, assume_unique=True)
+    if mask is not None:
+        docs = docs[mask[docs]]
+    return len(docs)
+
+
+def _holding_all(index: BM25Index, terms: Sequence[str]) -> np.ndarray:
+    docs: np.ndarray | None = None
+    for term in terms:
+        holding = index.postings(term)
+        docs = holding if docs is None else np.intersect1d(docs, holding, assume_unique=True)
+    return np.zeros(0, dtype=np.int32) if docs is None else docs
 
 
 def _rerank_by_proximity(

@@ -16,7 +16,7 @@ def test_the_top_paper_leads_unless_another_is_clearly_better() -> None:
     assert _lead_position([(0.0, QUOTE), (0.0, QUOTE)]) is None
 
 
-async def test_the_quoted_paper_is_shown_first(seed_engine: Engine) -> None:
+async def test_the_lead_never_reorders_the_ranking(seed_engine: Engine) -> None:
     questions = [
         "cheaper bayesian deep nets by factorizing the weight posterior into low-rank matrices",
         "which papers attack RAG retrievers?",
@@ -25,9 +25,41 @@ async def test_the_quoted_paper_is_shown_first(seed_engine: Engine) -> None:
         "diffusion models memorization",
     ]
     for question in questions:
-        answer = await seed_engine.ask(question, limit=5)
-        assert answer.lead is not None
-        assert answer.lead_paper_id == answer.hits[0].paper.id, question
-        # Every other paper keeps its rank order after the quoted one.
-        rest = [hit.rank for hit in answer.hits[1:]]
-        assert rest == sorted(rest), question
+        small = await seed_engine.ask(question, limit=3)
+        large = await seed_engine.ask(question, limit=40)
+        assert [hit.rank for hit in large.hits] == list(range(1, len(large.hits) + 1)), question
+        scores = [hit.score for hit in large.hits]
+        assert scores == sorted(scores, reverse=True), question
+        # The first results, and the lead, do not depend on how many results were asked for.
+        assert [h.paper.id for h in small.hits] == [h.paper.id for h in large.hits[:3]], question
+        assert small.lead is not None and large.lead is not None
+        assert small.lead_paper_id == large.lead_paper_id, question
+        assert small.lead_paper_id in {hit.paper.id for hit in small.hits}, question
+
+
+async def test_words_no_paper_mentions_are_named(seed_engine: Engine) -> None:
+    answer = await seed_engine.ask("diffusion models for protein design", limit=3)
+    assert answer.unmatched == ("protein",)
+    assert answer.corrections == ()
+    # The footer counts only papers holding every main word; the rest are "some words".
+    assert answer.total_all is not None and answer.total_all < answer.total
+
+
+async def test_a_misspelled_word_gets_a_correction_even_when_others_match(
+    seed_engine: Engine,
+) -> None:
+    answer = await seed_engine.ask("hallucinaton detection", limit=3)
+    assert answer.hits, "detection still matches"
+    assert answer.unmatched == ("hallucinaton",)
+    assert [typed for typed, _ in answer.corrections] == ["hallucinaton"]
+    assert answer.corrections[0][1].startswith("hallucination")
+
+
+async def test_every_word_count_matches_a_brute_force_count(seed_engine: Engine) -> None:
+    answer = await seed_engine.ask("diffusion models", limit=3)
+    abstracts = [
+        (await seed_engine.paper(paper_id)).abstract.lower()
+        for paper_id in seed_engine.corpus.papers.paper_ids()
+    ]
+    with_both = sum("diffusion" in text and "model" in text for text in abstracts)
+    assert answer.total_all == with_both

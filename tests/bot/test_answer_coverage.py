@@ -1,0 +1,46 @@
+"""How an answer says what it could not match: the footer's count and the unmatched words."""
+
+from __future__ import annotations
+
+from bot import console, wording
+from retrieval.models import Answer, ParsedQuery
+
+
+def answer(total: int, total_all: int | None, **fields: object) -> Answer:
+    return Answer("q", ParsedQuery("q"), (), total, 1.0, total_all=total_all, **fields)  # type: ignore[arg-type]
+
+
+def test_the_count_is_only_as_strong_as_it_can_defend() -> None:
+    assert wording.matching_count(answer(31, None)) == "31 matching papers"
+    assert wording.matching_count(answer(31, 31)) == "31 matching papers"
+    assert wording.matching_count(answer(31, 12)) == (
+        "12 papers matching every word · also 19 matching some"
+    )
+    assert (
+        wording.matching_count(answer(31, 0)) == "31 papers matching some words (none matches all)"
+    )
+
+
+def test_unmatched_words_and_corrections_are_said_once_each() -> None:
+    said = wording.coverage_lines(
+        answer(
+            5,
+            5,
+            unmatched=("protein", "hallucinaton"),
+            corrections=(("hallucinaton", "hallucination"),),
+        ),
+        lambda word: f"“{word}”",
+    )
+    assert said == [
+        "No paper mentions “protein”; these papers match the other words.",
+        "“hallucinaton” → hallucination? (no paper mentions “hallucinaton”)",
+    ]
+
+
+def test_json_carries_the_coverage() -> None:
+    shown = console.answer_json(
+        answer(5, 2, unmatched=("protein",), corrections=(("protien", "protein"),))
+    )
+    assert shown["total_all"] == 2
+    assert shown["unmatched"] == ["protein"]
+    assert shown["corrections"] == [{"typed": "protien", "suggested": "protein"}]
