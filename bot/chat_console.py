@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import sys
 import textwrap
+from collections.abc import Callable
 
 from bot import console, wording
 from retrieval.conversation import IntentKind
 from retrieval.conversation.chat import ChatService, Conversation, Reply, ReplyKind
 from retrieval.engine import Engine
 from retrieval.errors import PaperbotError
+from retrieval.models import Excerpt
 
 # The console's one conversation: user 0 in a DM-like scope of its own.
 LOCAL_USER = 0
@@ -46,6 +48,14 @@ def render_reply(reply: Reply, colour: bool) -> str:
             lines.append(f"{reply.answer.question.capitalize()}:")
         lines.append(console.render_answer(reply.answer, colour))
         return "\n".join(lines)
+
+    def excerpt(sentence: Excerpt) -> str:
+        return console.excerpt_text(sentence, colour)
+
+    if kind is ReplyKind.COMPARE:
+        return _compared(reply, excerpt)
+    if kind is ReplyKind.PAPER_QUESTION and reply.papers and reply.papers[0].about:
+        lines.append(wording.QUESTION_HEADINGS[reply.papers[0].about.question_type] + ":")
     for number, note in enumerate(reply.papers, start=1):
         paper = note.paper
         if kind is ReplyKind.PAPERS:
@@ -55,12 +65,31 @@ def render_reply(reply: Reply, colour: bool) -> str:
             lines.append(f"{prefix}{paper.display_title}  [{paper.id}]")
             if reply.intent.wants_code:
                 lines.append(_code_line(paper.urls))
-            elif note.sentence is not None:
-                lines.append(textwrap.indent(console.excerpt_text(note.sentence, colour), "    "))
             else:
-                lines.append("    (no sentence of it matches the question)")
+                for line in wording.about_lines(note, excerpt):
+                    lines.append(_indented(line))
         lines.append("")
     return "\n".join(lines).rstrip()
+
+
+def _indented(text: str) -> str:
+    return textwrap.indent(text, "    ")
+
+
+def _compared(reply: Reply, excerpt: Callable[[Excerpt], str]) -> str:
+    """Papers side by side: each row (what it proposes, evaluated on, result) for every paper."""
+    lines = ["Compared: " + " vs ".join(note.paper.id for note in reply.papers)]
+    for number, note in enumerate(reply.papers, start=1):
+        lines.append(f"  {number}. {note.paper.display_title}  [{note.paper.id}]")
+    rows = [wording.compare_rows(note) for note in reply.papers]
+    for row, name in enumerate(wording.COMPARE_ROWS):
+        lines.append("")
+        lines.append(f"{name}:")
+        for number, paper_rows in enumerate(rows, start=1):
+            sentence = paper_rows[row][1] if row < len(paper_rows) else None
+            said = excerpt(sentence) if sentence is not None else wording.NOT_SAID
+            lines.append(_indented(f"{number}. {said}"))
+    return "\n".join(lines)
 
 
 def _code_line(urls: tuple[str, ...]) -> str:

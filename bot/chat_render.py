@@ -14,6 +14,7 @@ from bot.text import clip, render_excerpt
 from bot.views import paper_view
 from config.settings import Settings
 from retrieval.conversation.chat import Reply, ReplyKind
+from retrieval.models import Excerpt
 
 FIELD_VALUE_MAX = 1000
 
@@ -44,10 +45,14 @@ def reply_parts(
 
 
 def notes_embed(reply: Reply) -> discord.Embed:
-    """PAPER_QUESTION and COMPARE: each paper with its best sentence (or its code links)."""
-    title = {ReplyKind.COMPARE: "Compared", ReplyKind.PAPERS: "Papers"}.get(
-        reply.kind, "From the paper"
-    )
+    """PAPER_QUESTION: each paper with the sentences that answer the question (or what the
+    abstract cannot say); COMPARE: the papers side by side, one row per aspect."""
+    if reply.kind is ReplyKind.COMPARE:
+        return _compare_embed(reply)
+    title = "Papers" if reply.kind is ReplyKind.PAPERS else "From the paper"
+    about = reply.papers[0].about if reply.papers else None
+    if about is not None:
+        title = wording.QUESTION_HEADINGS[about.question_type]
     if reply.intent.query and reply.kind is ReplyKind.PAPER_QUESTION:
         title = f"{title}: {reply.intent.query}"
     embed = discord.Embed(title=clip(title, render.TITLE_MAX), colour=render.COLOUR)
@@ -60,9 +65,29 @@ def notes_embed(reply: Reply) -> discord.Embed:
                 if paper.urls
                 else "No code or project link appears in its abstract."
             )
-        elif note.sentence is not None:
-            value = render_excerpt(note.sentence, FIELD_VALUE_MAX)
         else:
-            value = "*No sentence of it matches the question.*"
+            value = "\n".join(wording.about_lines(note, _excerpt))
         embed.add_field(name=name, value=value[:FIELD_VALUE_MAX] or "—", inline=False)
+    return embed
+
+
+def _excerpt(sentence: Excerpt) -> str:
+    return render_excerpt(sentence, FIELD_VALUE_MAX // 2)
+
+
+def _compare_embed(reply: Reply) -> discord.Embed:
+    """One row of inline fields per aspect, one field per paper (at most three side by side)."""
+    notes = reply.papers[:3]
+    title = "Compared: " + " vs ".join(note.paper.id for note in notes)
+    embed = discord.Embed(title=clip(title, render.TITLE_MAX), colour=render.COLOUR)
+    embed.description = "\n".join(
+        f"**{number}.** {clip(note.paper.display_title, 200)} ({note.paper.id})"
+        for number, note in enumerate(notes, start=1)
+    )
+    budget = min(FIELD_VALUE_MAX, 4500 // max(len(notes) * len(wording.COMPARE_ROWS), 1))
+    for row, name in enumerate(wording.COMPARE_ROWS):
+        for number, note in enumerate(notes, start=1):
+            sentence = wording.compare_rows(note)[row][1] if note.aspects else None
+            value = render_excerpt(sentence, budget) if sentence is not None else wording.NOT_SAID
+            embed.add_field(name=f"{name} · {number}", value=value or "—", inline=True)
     return embed

@@ -15,9 +15,10 @@ from retrieval.conversation import (
     PositionOutOfRange,
     PositionRef,
 )
-from retrieval.conversation.chat import Reply, ReplyKind
+from retrieval.conversation.chat import PaperNote, Reply, ReplyKind
 from retrieval.errors import CollectionNotFound, PaperbotError, PaperNotFound
-from retrieval.models import Answer
+from retrieval.models import Answer, Excerpt
+from retrieval.paper_answers import QuestionType
 
 EXAMPLE_QUESTION = "which papers attack RAG retrievers?"
 NO_MATCH = "No paper matches that question."
@@ -30,15 +31,18 @@ def plural(count: int, noun: str, plural_form: str | None = None) -> str:
     return f"{count:,} {word}"
 
 
+NO_SENTENCE = "(no sentence of it matches the question)"
+NOT_SAID = "(the abstract does not say)"
+
+
 def matching_count(answer: Answer) -> str:
-    """The footer's count, only as strong as it can defend: '12 papers matching every word ·
-    also 19 matching some' when some results hold only some of the question's words."""
+    """The footer's count, only as strong as it can defend: '31 matching papers (12 with every
+    word)' when some results hold only some of the question's words."""
     total, every = answer.total, answer.total_all
+    counted = plural(total, "matching paper")
     if every is None or every >= total:
-        return plural(total, "matching paper")
-    if every == 0:
-        return f"{plural(total, 'paper')} matching some words (none matches all)"
-    return f"{plural(every, 'paper')} matching every word · also {total - every:,} matching some"
+        return counted
+    return f"{counted} ({'none' if every == 0 else f'{every:,}'} with every word)"
 
 
 def coverage_lines(answer: Answer, quote: Callable[[str], str]) -> list[str]:
@@ -53,6 +57,39 @@ def coverage_lines(answer: Answer, quote: Callable[[str], str]) -> list[str]:
     for typed, word in answer.corrections:
         lines.append(f"{quote(typed)} → {word}? (no paper mentions {quote(typed)})")
     return lines
+
+
+# What a question about a paper asked for, as a heading.
+QUESTION_HEADINGS = {
+    QuestionType.DATASET: "Data sets and benchmarks",
+    QuestionType.RESULT: "Main result",
+    QuestionType.METHOD: "Method",
+    QuestionType.PROBLEM: "Problem",
+    QuestionType.LIMITATIONS: "Limitations",
+    QuestionType.CODE: "Code",
+    QuestionType.AUTHORS: "Authors",
+    QuestionType.VENUE: "Venue",
+    QuestionType.OTHER: "From the abstract",
+}
+COMPARE_ROWS = ("Proposes", "Evaluated on", "Result")
+
+
+def about_lines(note: PaperNote, excerpt: Callable[[Excerpt], str]) -> list[str]:
+    """What one paper's abstract says to a question: its answering sentences or a statement."""
+    about = note.about
+    if about is None:
+        return [excerpt(note.sentence)] if note.sentence is not None else [NO_SENTENCE]
+    return [excerpt(sentence) for sentence in about.sentences] + (
+        [about.statement] if about.statement else []
+    )
+
+
+def compare_rows(note: PaperNote) -> list[tuple[str, Excerpt | None]]:
+    """A compared paper's rows, in `COMPARE_ROWS` order (None: the abstract does not say)."""
+    sides = note.aspects
+    if sides is None:
+        return [(COMPARE_ROWS[0], note.sentence)]
+    return list(zip(COMPARE_ROWS, (sides.proposes, sides.evaluated_on, sides.result), strict=True))
 
 
 def small_talk(reply: Reply) -> str:
@@ -74,7 +111,8 @@ def problem(error: PaperbotError, reply: Reply | None = None) -> str:
     if isinstance(error, PositionOutOfRange):
         return (
             f"There {'was' if error.available == 1 else 'were'} only "
-            f"{plural(error.available, 'result')}; pick a number from 1 to {error.available}."
+            f"{plural(error.available, 'result')}; pick a number from {error.first} "
+            f"to {error.available}."
         )
     if isinstance(error, NoPaperInFocus):
         return "Which one? Say “the first one”, a number, or a paper id."

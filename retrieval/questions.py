@@ -44,12 +44,14 @@ def collection_mask(corpus: Corpus, names: Sequence[str]) -> BoolArray | None:
 def rank_question(
     corpus: Corpus, options: RankOptions, question: str, collection: str | None, max_chars: int
 ) -> tuple[ParsedQuery, Ranking, str | None]:
-    """Parse and rank a question (query syntax honoured); a `collection` argument replaces any
-    `in:` filter written in it. Returns the parsed query, the ranking and a notice, if any."""
+    """Parse and rank a question (query syntax honoured); a `collection` argument (one name, or
+    slugs joined by commas: "neurips2023,neurips2024") replaces any `in:` filter written in it.
+    Returns the parsed query, the ranking and a notice, if any."""
     text, notice = shorten(question, max_chars)
     parsed = parse_query(text)
     if collection:
-        parsed = replace(parsed, collections=(collection,))
+        names = tuple(name.strip() for name in collection.split(",") if name.strip())
+        parsed = replace(parsed, collections=names or (collection,))
     if not (parsed.text or parsed.phrases):
         raise QueryError("There is nothing to search for in that question.")
     allowed = collection_mask(corpus, parsed.collections)

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from retrieval.api import ChatEngine, ConversationMemory
-from retrieval.conversation.errors import ConversationError, NoRecentAnswer
+from retrieval.conversation.errors import ConversationError, NoRecentAnswer, PositionOutOfRange
 from retrieval.conversation.intents import parse_message
 from retrieval.conversation.memory import (
     ConversationState,
+    PageRequest,
     focus_on,
     next_page,
     next_state,
@@ -27,6 +28,12 @@ from retrieval.conversation.memory import (
 from retrieval.conversation.model import Intent, IntentKind
 from retrieval.errors import PaperbotError
 from retrieval.models import Answer, Excerpt, Paper
+from retrieval.paper_answers import AboutPaper, Aspects, QuestionType, answer_about, aspects
+
+# A search the classifier is unsure of does not replace the list the user may still point into.
+UNSURE_SEARCH = 0.5
+# "#12" after 6 shown fetches the results up to it, up to this number.
+MAX_REACH = 50
 
 Clock = Callable[[], float]
 
@@ -45,10 +52,13 @@ class ReplyKind(Enum):
 
 @dataclass(frozen=True, slots=True)
 class PaperNote:
-    """A paper with what the reply says about it: its best sentence for the question, if any."""
+    """A paper with what the reply says about it: the answer to a question about it (`about`),
+    its proposal, data and result for a comparison (`aspects`), or its best sentence."""
 
     paper: Paper
     sentence: Excerpt | None = None
+    about: AboutPaper | None = None
+    aspects: Aspects | None = None
 
 
 @dataclass(frozen=True)
@@ -108,7 +118,8 @@ class ChatService:
         try:
             reply = await self._answer(intent, state, max_idle)
         except NoRecentAnswer as error:
-            if not (intent.kind is IntentKind.QUESTION_ABOUT_PAPER and intent.message):
+            searchable = (IntentKind.QUESTION_ABOUT_PAPER, IntentKind.REFINE)
+            if not (intent.kind in searchable and intent.message):
                 return Reply(ReplyKind.PROBLEM, intent, error=error)
             # "which one is faster?" with nothing to point into is a question to search.
             reply = await self._search(replace(intent, query=intent.message), state)
@@ -147,28 +158,22 @@ class ChatService:
         if kind in _SIMPLE:
             return Reply(_SIMPLE[kind], intent)
         if kind is IntentKind.MORE:
-            page = next_page(state, now, max_idle)
+            return await self._next_page(intent, state, now, max_idle)
+        if kind is IntentKind.REFINE:
+            if state is None or not state.query or not state.is_fresh(now, max_idle):
+                raise NoRecentAnswer(stale=state is not None and bool(state.query))
             answer = await self._engine.ask(
-                page.query, limit=self._page_size, offset=page.offset, collection=page.collection
+                state.query, limit=self._page_size, collection=intent.collection
             )
-            return self._answered(intent, answer, state, page.query, page.offset, page.collection)
-        if kind is IntentKind.SIMILAR:
-            (paper_id, *_) = resolve_refs(intent.refs, state, now, max_idle)
-            answer = await self._engine.similar(paper_id, limit=self._page_size)
-            return self._answered(intent, answer, state, None, 0, None)
+            return self._answered(intent, answer, state, state.query, 0, intent.collection)
         if kind is IntentKind.SEARCH:
             return await self._search(intent, state)
-        ids = resolve_refs(intent.refs, state, now, max_idle)
+        ids, state = await self._resolve(intent, state, now, max_idle)
+        if kind is IntentKind.SIMILAR:
+            answer = await self._engine.similar(ids[0], limit=self._page_size)
+            return self._answered(intent, answer, state, None, 0, None, similar_to=ids[0])
         papers = [await self._engine.paper(paper_id) for paper_id in ids]
-        question = intent.query if kind is IntentKind.QUESTION_ABOUT_PAPER else ""
-        if kind is IntentKind.COMPARE:
-            question = question or (state.query if state and state.query else "")
-        sentences = (
-            await self._engine.explain([p.id for p in papers], question)
-            if question
-            else [None] * len(papers)
-        )
-        notes = tuple(PaperNote(p, s) for p, s in zip(papers, sentences, strict=True))
+        notes = tuple(self._note(intent, paper) for paper in papers)
         reply_kind = {
             IntentKind.PAPER: ReplyKind.PAPERS,
             IntentKind.QUESTION_ABOUT_PAPER: ReplyKind.PAPER_QUESTION,
@@ -181,11 +186,81 @@ class ChatService:
         )
         return Reply(reply_kind, intent, papers=notes, state=new_state)
 
+    def _note(self, intent: Intent, paper: Paper) -> PaperNote:
+        if intent.kind is IntentKind.QUESTION_ABOUT_PAPER:
+            kind = QuestionType(intent.question_type) if intent.question_type else None
+            about = answer_about(
+                paper.abstract,
+                intent.query,
+                kind=kind,
+                collection=paper.collection,
+                urls=paper.urls,
+            )
+            return PaperNote(paper, about.sentences[0] if about.sentences else None, about=about)
+        if intent.kind is IntentKind.COMPARE:
+            sides = aspects(paper.abstract)
+            return PaperNote(paper, sides.proposes or sides.result, aspects=sides)
+        return PaperNote(paper)
+
+    async def _resolve(
+        self, intent: Intent, state: ConversationState | None, now: float, max_idle: float
+    ) -> tuple[list[str], ConversationState | None]:
+        """Paper ids for the intent's references; a number past what was shown ("#9" after six)
+        fetches the results up to it first, as if the user had said "more"."""
+        try:
+            return resolve_refs(intent.refs, state, now, max_idle), state
+        except PositionOutOfRange as error:
+            if state is None or error.wanted > MAX_REACH or error.wanted <= error.available:
+                raise
+            if state.query is None and state.similar_to is None:
+                raise
+            page = next_page(state, now, max_idle)
+            wanted = error.wanted - page.offset
+            answer = await self._page(page, wanted)
+            ids = [hit.paper.id for hit in answer.hits]
+            if not ids:
+                raise
+            longer = next_state(
+                state,
+                answer_ids=ids,
+                query=state.query,
+                offset=page.offset,
+                collection=state.collection,
+                now=now,
+                focus=state.focus,
+                similar_to=state.similar_to,
+            )
+            return resolve_refs(intent.refs, longer, now, max_idle), longer
+
+    async def _page(self, page: PageRequest, limit: int) -> Answer:
+        if page.similar_to is not None:
+            return await self._engine.similar(page.similar_to, limit=limit, offset=page.offset)
+        return await self._engine.ask(
+            page.query, limit=limit, offset=page.offset, collection=page.collection
+        )
+
+    async def _next_page(
+        self, intent: Intent, state: ConversationState | None, now: float, max_idle: float
+    ) -> Reply:
+        page = next_page(state, now, max_idle)
+        answer = await self._page(page, self._page_size)
+        return self._answered(
+            intent,
+            answer,
+            state,
+            page.query or None,
+            page.offset,
+            page.collection,
+            similar_to=page.similar_to,
+        )
+
     async def _search(self, intent: Intent, state: ConversationState | None) -> Reply:
         answer = await self._engine.ask(
             intent.query or intent.message, limit=self._page_size, collection=intent.collection
         )
         reply = self._answered(intent, answer, state, answer.question, 0, intent.collection)
+        if intent.confidence < UNSURE_SEARCH and state is not None and state.paper_ids:
+            reply = replace(reply, state=state)  # keep what "the second one" means
         return replace(reply, unknown_collection=intent.unknown_collection)
 
     def _answered(
@@ -196,6 +271,8 @@ class ChatService:
         query: str | None,
         offset: int,
         collection: str | None,
+        *,
+        similar_to: str | None = None,
     ) -> Reply:
         ids = [hit.paper.id for hit in answer.hits]
         new_state = (
@@ -206,6 +283,7 @@ class ChatService:
                 offset=offset,
                 collection=collection,
                 now=self._clock(),
+                similar_to=similar_to,
             )
             if ids
             else state

@@ -25,11 +25,13 @@ class NoRecentAnswer(ConversationError):
 
 
 class PositionOutOfRange(ConversationError):
-    """ "the ninth one" after 3 results: `wanted` is 1-based, `available` the number shown."""
+    """ "the ninth one" after 3 results: `wanted` is 1-based, `available` the last number
+    shown, `first` the first number that can still be pointed at."""
 
-    def __init__(self, *, wanted: int, available: int) -> None:
+    def __init__(self, *, wanted: int, available: int, first: int = 1) -> None:
         self.wanted = wanted
         self.available = available
+        self.first = first
         super().__init__(f"Result {wanted} was asked for, but there were {available}.")
 
 

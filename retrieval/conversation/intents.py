@@ -1,10 +1,11 @@
 """`parse_message`: one chat message -> one Intent (what to do), before anything is searched.
 
-Order: chit-chat and help, then a paper shown by reference, similar, compare, the next page,
-a question about a referenced paper, and otherwise a search. Ambiguity resolves toward SEARCH:
-"hi-res image synthesis papers", "paper on RLHF" and "more efficient attention" are searched.
-Chat rules only run on short messages (`patterns.MAX_CHAT_CHARS`); every regex here is linear,
-so any text, of any length, returns an Intent quickly and never raises.
+What a message asks for is decided by a classifier fitted on data (`classifier.py`, judged on
+a held-out set: docs/conversation.md); what it points at is read by rules that are about
+form, not language: paper ids in any spelling, positions ("#5", "the second one", "1 vs 2",
+"the first two"), the paper in focus ("it"), and collections ("iclr", "icml 24"). An intent
+that needs a paper but names none points at the paper in focus. Every regex here is linear, so
+any text returns an Intent quickly and never raises.
 """
 
 from __future__ import annotations
@@ -21,8 +22,11 @@ from retrieval.collection_names import (
     resolve_collection,
 )
 from retrieval.conversation import patterns
-from retrieval.conversation.model import FocusRef, Intent, IntentKind, Ref
-from retrieval.conversation.refs import refs_in_text, whole_ref, whole_refs
+from retrieval.conversation.classifier import IntentModel, shipped_model
+from retrieval.conversation.entities import named_collections, pointed_at, question_words
+from retrieval.conversation.model import ALL, FocusRef, Intent, IntentKind, PositionRef, Ref
+from retrieval.conversation.refs import whole_refs
+from retrieval.paper_answers import question_type
 
 # Control and invisible characters become spaces; typographic apostrophes become "'".
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\u2060\ufeff]")
@@ -37,12 +41,6 @@ _NOT_A_TERM = patterns.words(
     "paper papers on about for in of with best latest new recent some any good top the a an "
     "there you your this that it these those"
 )
-_SHORT_ANSWERS = {
-    patterns.GREETING: IntentKind.GREETING,
-    patterns.THANKS: IntentKind.THANKS,
-    patterns.SMALL_TALK: IntentKind.SMALL_TALK,
-    patterns.HELP: IntentKind.HELP,
-}
 
 
 def normalize(text: str) -> str:
@@ -59,90 +57,72 @@ def fold(text: str) -> str:
     return _OUTER_RIGHT.sub("", folded)
 
 
-def parse_message(text: str, collections: Sequence[NamedCollection]) -> Intent:
-    """What `text` asks for. Never raises; an unreadable message is a SEARCH (or HELP if empty)."""
+def parse_message(
+    text: str, collections: Sequence[NamedCollection], model: IntentModel | None = None
+) -> Intent:
+    """What `text` asks for. Never raises; an empty message is HELP."""
     clean = normalize(text)
-    slugs = frozenset(collection.slug for collection in collections)
-    intent = _chat_intent(clean, slugs) if len(clean) <= patterns.MAX_CHAT_CHARS else None
-    return replace(intent or _search(clean, collections), message=clean)
-
-
-def _chat_intent(clean: str, slugs: frozenset[str]) -> Intent | None:
     if not clean or set(clean) <= set("?!. "):
-        return Intent(IntentKind.HELP)
-    folded = fold(clean)
-    for rule, kind in _SHORT_ANSWERS.items():
-        if rule.pattern.fullmatch(folded):
-            return Intent(kind)
-    if not folded:
-        return None
-    shown = whole_refs(patterns.SHOW_VERB.sub("", folded), slugs)
-    if shown is not None:  # "icml2026-13", "the second one", "it", "2 and 3"
-        return Intent(IntentKind.PAPER, refs=shown)
-    return (
-        _similar(folded, slugs)
-        or _compare(folded, slugs)
-        or _more(folded)
-        or _question(clean, slugs)
-    )
+        return Intent(IntentKind.HELP, message=clean)
+    slugs = frozenset(collection.slug for collection in collections)
+    # A message that is nothing but references ("icml2026-13", "#3", "it", "the second one")
+    # shows them: a rule about form, not phrasing.
+    shown = whole_refs(patterns.SHOW_VERB.sub("", fold(clean)), slugs)
+    if shown is not None:
+        return Intent(IntentKind.PAPER, refs=shown, message=clean)
+    if len(clean) > patterns.MAX_CHAT_CHARS:  # a pasted abstract or a long query: search it
+        return replace(_search(clean, collections), message=clean)
+    probabilities = (model or shipped_model()).probabilities(clean)
+    label = max(probabilities, key=probabilities.__getitem__)
+    intent = _understood(label, clean, collections)
+    return replace(intent, message=clean, confidence=probabilities[label])
 
 
-def _similar(folded: str, slugs: frozenset[str]) -> Intent | None:
-    match = patterns.SIMILAR.pattern.fullmatch(folded)
-    if match is None:
-        return None
-    target = next((group for group in match.groups() if group), "")
-    target = re.sub(r"^(?:the )?(?:papers? |ones? )?(?:to |like )?", "", target.strip())
-    ref: Ref | None = FocusRef() if not target else whole_ref(target, slugs)
-    if ref is None:
-        return None  # "papers like transformers for vision": a search
-    return Intent(IntentKind.SIMILAR, refs=(ref,))
+_SIMPLE_KINDS = {
+    "greeting": IntentKind.GREETING,
+    "thanks": IntentKind.THANKS,
+    "small_talk": IntentKind.SMALL_TALK,
+    "help": IntentKind.HELP,
+    "more": IntentKind.MORE,
+}
 
 
-def _compare(folded: str, slugs: frozenset[str]) -> Intent | None:
-    match = patterns.COMPARE.pattern.fullmatch(folded)
-    if match is None:
-        return None
-    refs = whole_refs(match.group("refs"), slugs)
-    if refs is None:
-        return None  # "compare transformers and RNNs": a search
-    return Intent(IntentKind.COMPARE, refs=refs)
-
-
-def _more(folded: str) -> Intent | None:
-    return Intent(IntentKind.MORE) if patterns.MORE.pattern.fullmatch(folded) else None
-
-
-def _question(clean: str, slugs: frozenset[str]) -> Intent | None:
-    """A question about referenced papers: "what dataset does icml2026-6 use?"."""
-    found = refs_in_text(clean, slugs)
-    if not found:
-        return None
-    protected = _protected(clean)
-    found = [
-        span
-        for span in found
-        if not any(start < span[1] and span[0] < end for start, end in protected)
-    ]
-    if not found:
-        return None
-    wants_code = patterns.WANTS_CODE.search(clean) is not None
-    has_id = any(not isinstance(ref, FocusRef) for _, _, ref in found)
-    if not (has_id or wants_code or patterns.QUESTION.search(clean)):
-        return None
-    pieces: list[str] = []
-    position = 0
-    for start, end, _ in found:
-        pieces.append(clean[position:start])
-        position = end
-    pieces.append(clean[position:])
-    words = " ".join(" ".join(pieces).split()).rstrip(" ?!.")
+def _understood(label: str, clean: str, collections: Sequence[NamedCollection]) -> Intent:
+    """The Intent for the classifier's `label`, with what the message points at."""
+    if label in _SIMPLE_KINDS:
+        return Intent(_SIMPLE_KINDS[label])
+    slugs = frozenset(collection.slug for collection in collections)
+    if label == "refine":
+        named = named_collections(clean, collections)
+        if named is None:
+            return _search(clean, collections)
+        return Intent(IntentKind.REFINE, collection=named[0])
+    if label == "search":
+        return _search(clean, collections)
+    refs = pointed_at(clean, slugs, loose=True)
+    if label == "open":
+        if not refs:
+            return _search(clean, collections)
+        return Intent(IntentKind.PAPER, refs=refs)
+    if label == "similar":
+        return Intent(IntentKind.SIMILAR, refs=refs[:1] or (FocusRef(),))
+    if label == "compare":
+        if not refs:
+            refs = (PositionRef(0, ALL),)  # "which is better?": everything shown
+        elif len(refs) == 1 and not isinstance(refs[0], FocusRef) and _single(refs[0]):
+            refs = (FocusRef(), *refs)  # "compare it with the third"
+        return Intent(IntentKind.COMPARE, refs=refs)
     return Intent(
         IntentKind.QUESTION_ABOUT_PAPER,
-        query=words,
-        refs=tuple(dict.fromkeys(ref for _, _, ref in found)),
-        wants_code=wants_code,
+        query=question_words(clean, slugs),
+        refs=refs or (FocusRef(),),
+        wants_code=patterns.WANTS_CODE.search(clean) is not None,
+        question_type=question_type(clean).value,
     )
+
+
+def _single(ref: Ref) -> bool:
+    return not isinstance(ref, PositionRef) or ref.count == 1
 
 
 def _search(clean: str, collections: Sequence[NamedCollection]) -> Intent:
@@ -173,6 +153,15 @@ def _search(clean: str, collections: Sequence[NamedCollection]) -> Intent:
                 collection = loaded.slug
                 cuts.append(_cut(text, start, end))
                 break
+    if collection is None:
+        named = named_collections(text, collections, protected or _protected(text))
+        if named is not None:
+            venue_cuts = [_cut(text, start, end) for start, end in named[1]]
+            rest = _without(text, sorted(cuts + venue_cuts))
+            if any(c.isalnum() for c in rest):  # "ICML" alone is a search for it
+                collection = named[0]
+                cuts += venue_cuts
+                unknown = None
     query = _without(text, sorted(cuts))
     defines: str | None = None
     definition = patterns.DEFINITION.pattern.fullmatch(query.rstrip(" ?!."))

@@ -13,17 +13,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from retrieval.conversation.errors import NoPaperInFocus, NoRecentAnswer, PositionOutOfRange
-from retrieval.conversation.model import ALL, FocusRef, IdRef, PositionRef, Ref
+from retrieval.conversation.model import ALL, FocusRef, IdRef, PositionRef, Ref, RelativeRef
 
 
 @dataclass(frozen=True, slots=True)
 class ConversationState:
     """The last answer of one conversation.
 
-    `paper_ids` are the ids shown, in order (the page on screen: "the second one" is
-    `paper_ids[1]`); `offset` is where that page starts in the full result list; `query` and
-    `collection` are what was asked, so "more" can ask again with `offset + len(paper_ids)`.
-    `focus` is the paper "it" means; `updated_at` when the state last changed.
+    `paper_ids` are the ids shown so far for the last question, numbered as shown across its
+    pages ("#5" is `paper_ids[4]` once "more" showed 4-6), starting at result `offset` + 1;
+    `query` and `collection` are what was asked, so "more" asks again from
+    `offset + len(paper_ids)`; `similar_to` is the paper of a "papers like" list, which "more"
+    pages instead. `focus` is the paper "it" means; `updated_at` when the state last changed.
     """
 
     paper_ids: tuple[str, ...] = ()
@@ -32,6 +33,7 @@ class ConversationState:
     offset: int = 0
     collection: str | None = None
     updated_at: float = 0.0
+    similar_to: str | None = None
 
     def is_fresh(self, now: float, max_idle: float) -> bool:
         return now - self.updated_at <= max_idle
@@ -39,11 +41,12 @@ class ConversationState:
 
 @dataclass(frozen=True, slots=True)
 class PageRequest:
-    """What "more" asks for: the same question from `offset` on."""
+    """What "more" asks for: the same question (or the same "papers like") from `offset` on."""
 
     query: str
     offset: int
     collection: str | None
+    similar_to: str | None = None
 
 
 def next_state(
@@ -55,24 +58,35 @@ def next_state(
     collection: str | None,
     now: float,
     focus: str | None = None,
+    similar_to: str | None = None,
 ) -> ConversationState:
     """The state after an answer that showed `answer_ids` (a search page, similar papers ...).
 
-    The focus is `focus` if given, else the answer's only paper, else none: after three results
-    "it" is ambiguous. `state` is accepted so every shell calls this the same way; nothing of an
-    older answer survives a new one.
+    A next page of the same list (its `offset` is where the state's shown papers end) extends
+    the numbering; any other answer replaces the list. The focus is `focus` if given, else the
+    answer's only paper, else none: after three results "it" is ambiguous.
     """
-    del state  # a new answer replaces the old one entirely
     ids = tuple(answer_ids)
-    if focus is None and len(ids) == 1:
+    start = offset
+    same_list = (
+        state is not None
+        and offset > 0
+        and (state.query, state.collection, state.similar_to) == (query, collection, similar_to)
+        and offset == state.offset + len(state.paper_ids)
+    )
+    if same_list and state is not None:
+        ids = state.paper_ids + ids
+        start = state.offset
+    if focus is None and len(answer_ids) == 1 and not same_list:
         focus = ids[0]
     return ConversationState(
         paper_ids=ids,
         focus=focus,
         query=query,
-        offset=offset,
+        offset=start,
         collection=collection,
         updated_at=now,
+        similar_to=similar_to,
     )
 
 
@@ -91,11 +105,15 @@ def _fresh(state: ConversationState | None, now: float, max_idle: float) -> Conv
     return state
 
 
-def _positions(ref: PositionRef, shown: int) -> range:
+def _positions(ref: PositionRef, state: ConversationState) -> range:
+    """Indexes into `state.paper_ids` for a position numbered as shown (from `offset` + 1)."""
+    shown = len(state.paper_ids)
     count = shown if ref.count == ALL else ref.count
-    start = ref.index if ref.index >= 0 else shown + ref.index
-    if ref.index >= 0 and start + count > shown:
-        raise PositionOutOfRange(wanted=start + count, available=shown)
+    start = ref.index - state.offset if ref.index >= 0 else shown + ref.index
+    if ref.index >= 0 and (start < 0 or start + count > shown):
+        raise PositionOutOfRange(
+            wanted=ref.index + count, available=state.offset + shown, first=state.offset + 1
+        )
     if start < 0:
         raise PositionOutOfRange(wanted=-ref.index, available=shown)
     return range(start, start + count)
@@ -114,7 +132,17 @@ def resolve_refs(
             ids.append(ref.key)
         elif isinstance(ref, PositionRef):
             fresh = _fresh(state, now, max_idle)
-            ids.extend(fresh.paper_ids[i] for i in _positions(ref, len(fresh.paper_ids)))
+            ids.extend(fresh.paper_ids[i] for i in _positions(ref, fresh))
+        elif isinstance(ref, RelativeRef):
+            fresh = _fresh(state, now, max_idle)
+            if fresh.focus is None or fresh.focus not in fresh.paper_ids:
+                raise NoPaperInFocus(shown=len(fresh.paper_ids))
+            place = fresh.paper_ids.index(fresh.focus) + ref.step
+            if not 0 <= place < len(fresh.paper_ids):
+                raise PositionOutOfRange(
+                    wanted=fresh.offset + place + 1, available=fresh.offset + len(fresh.paper_ids)
+                )
+            ids.append(fresh.paper_ids[place])
         elif isinstance(ref, FocusRef):
             fresh = _fresh(state, now, max_idle)
             if fresh.focus is None:
@@ -126,6 +154,11 @@ def resolve_refs(
 def next_page(state: ConversationState | None, now: float, max_idle: float) -> PageRequest:
     """What "more" means now; NoRecentAnswer if there is no fresh searched answer."""
     fresh = _fresh(state, now, max_idle)
-    if fresh.query is None:
+    if fresh.query is None and fresh.similar_to is None:
         raise NoRecentAnswer(stale=False)
-    return PageRequest(fresh.query, fresh.offset + len(fresh.paper_ids), fresh.collection)
+    return PageRequest(
+        fresh.query or "",
+        fresh.offset + len(fresh.paper_ids),
+        fresh.collection,
+        fresh.similar_to,
+    )

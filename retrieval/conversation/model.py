@@ -21,6 +21,7 @@ class IntentKind(Enum):
     MORE = "more"  # the next page of the last answer
     QUESTION_ABOUT_PAPER = "question_about_paper"  # refs + the question words in `query`
     COMPARE = "compare"  # two or more papers side by side
+    REFINE = "refine"  # the last search again with another collection filter ("same but for iclr")
     SEARCH = "search"  # everything else: `query` is searched
 
 
@@ -48,7 +49,14 @@ class FocusRef:
     """The paper in focus: "it", "that paper", "this one"."""
 
 
-Ref = IdRef | PositionRef | FocusRef
+@dataclass(frozen=True, slots=True)
+class RelativeRef:
+    """A paper next to the one in focus in the last list: "the one before that" is -1."""
+
+    step: int
+
+
+Ref = IdRef | PositionRef | FocusRef | RelativeRef
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +81,10 @@ class Intent:
     wants_code: bool = False
     defines: str | None = None
     message: str = ""
+    # What a question about a paper asks for (`retrieval.paper_answers.QuestionType` values).
+    question_type: str | None = None
+    # The classifier's probability for the intent it chose (1.0 when no model was asked).
+    confidence: float = 1.0
 
     @property
     def needs_memory(self) -> bool:

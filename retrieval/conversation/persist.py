@@ -23,6 +23,7 @@ def state_from_json(text: str) -> ConversationState | None:
             offset=int(data.get("offset", 0)),
             collection=data.get("collection"),
             updated_at=float(data.get("updated_at", 0.0)),
+            similar_to=data.get("similar_to"),
         )
     except (ValueError, TypeError, AttributeError):
         return None

@@ -126,7 +126,7 @@ def test_chat_console_answers_and_opens_papers(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "papers loaded" in result.stdout
-    assert "icml2026-" in result.stdout and "papers matching" in result.stdout
+    assert "icml2026-" in result.stdout and "matching papers" in result.stdout
 
 
 def test_start_without_token_opens_console(tmp_path: Path) -> None:

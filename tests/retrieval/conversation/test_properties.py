@@ -8,7 +8,14 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from retrieval.conversation.intents import parse_message
-from retrieval.conversation.model import FocusRef, IdRef, Intent, IntentKind, PositionRef
+from retrieval.conversation.model import (
+    FocusRef,
+    IdRef,
+    Intent,
+    IntentKind,
+    PositionRef,
+    RelativeRef,
+)
 from tests.retrieval.conversation.conftest import COLLECTIONS
 from tests.timing import best_seconds
 
@@ -78,13 +85,14 @@ def _check(intent: Intent) -> None:
     assert isinstance(intent, Intent)
     assert isinstance(intent.kind, IntentKind)
     for ref in intent.refs:
-        assert isinstance(ref, IdRef | PositionRef | FocusRef)
+        assert isinstance(ref, IdRef | PositionRef | FocusRef | RelativeRef)
     if intent.kind in (IntentKind.PAPER, IntentKind.SIMILAR, IntentKind.COMPARE):
         assert intent.refs
     if intent.kind is IntentKind.QUESTION_ABOUT_PAPER:
         assert intent.refs
     if intent.collection is not None:
-        assert intent.collection in {c.slug for c in COLLECTIONS}
+        # One loaded slug, or several joined by commas ("NeurIPS": every loaded NeurIPS).
+        assert set(intent.collection.split(",")) <= {c.slug for c in COLLECTIONS}
 
 
 @settings(max_examples=400, deadline=None)

@@ -1,0 +1,163 @@
+"""What a message points at, read by rules about form: papers, positions, collections.
+
+The classifier says what a message asks for; these rules say which papers or collections it
+means. They are about the shape of text (an id, a number, an ordinal, a venue name), which
+does not depend on phrasing the way intents do: "#5", "number five", "the fifth one", "5" in
+"1 vs 5", "icml2026 13", "icml 24", "NeurIPS" (every loaded NeurIPS).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+
+from retrieval.collection_names import NamedCollection, collection_key, resolve_collection
+from retrieval.conversation import patterns
+from retrieval.conversation.model import PositionRef, Ref, RelativeRef
+from retrieval.conversation.refs import refs_in_text
+from retrieval.ids import find_paper_keys
+
+_NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+_ORDINAL = "|".join(sorted((re.escape(word) for word in patterns.ORDINALS), key=len, reverse=True))
+_NUMBER_WORD = "|".join(_NUMBER_WORDS)
+# Looser position forms, for messages the classifier already says point at papers.
+_LOOSE = re.compile(
+    r"(?<![\w#])(?:"
+    r"(?P<before>(?:the )?(?:one|paper|result) (?:before|above) (?:that|it|this)|previous one)"
+    r"|(?P<after>(?:the )?(?:next|following) (?:one|paper)"
+    r"|(?:the )?one (?:after|below) (?:that|it))"
+    r"|(?P<top>(?:the )?(?:top|best|first) (?:one|result|paper|hit|match))"
+    r"|(?:the )?(?:first|top) (?P<first_n>" + _NUMBER_WORD + r"|\d)\b"
+    r"|(?:the )?last (?P<last_n>" + _NUMBER_WORD + r"|\d)\b"
+    r"|(?P<both>both)"
+    r"|(?P<range>\d{1,2}) ?(?:-|–|to|through) ?(?P<range_end>\d{1,2})"
+    r"|(?:#|no\.? ?|number |num |nr\.? ?)(?P<word>" + _NUMBER_WORD + r")"
+    r"|(?:the )?(?P<ord>" + _ORDINAL + r")"
+    r"|#? ?(?P<num>\d{1,2})(?:st|nd|rd|th)?"
+    r")(?![\w%.]\w)",
+    re.IGNORECASE,
+)
+_VENUES = ("icml", "iclr", "neurips", "nips", "acl", "emnlp", "cvpr", "aaai")
+# "iclr", "NeurIPS", "icml 24", "ICML'24", "icml2024": a venue with or without a year.
+_VENUE = re.compile(
+    r"(?<![\w:\-])(?P<venue>"
+    + "|".join(_VENUES)
+    + r")(?:\s?['’]?(?P<year>(?:19|20)?\d\d))?(?![\w\-])",
+    re.IGNORECASE,
+)
+# Question words that are not about the paper's content ("what about", "can you tell me").
+_QUESTION_FILLER = re.compile(
+    r"^(?:(?:hey|ok|so|and|also|then|pls|please)[, ]+)*"
+    r"|\b(?:can|could) (?:you|u) (?:tell me|say)\b|\bpls\b|\bplease\b",
+    re.IGNORECASE,
+)
+
+
+def pointed_at(text: str, slugs: Collection[str], *, loose: bool) -> tuple[Ref, ...]:
+    """The papers `text` points at, in order, each once: ids, positions, relative, the focus.
+
+    `loose` also reads bare numbers and ordinals ("1 vs 2", "the first or the second"); use it
+    only once the message is known to be about papers, never for a search.
+    """
+    found: list[tuple[int, int, Ref]] = list(refs_in_text(text, slugs))
+    if loose:
+        # "the one before that" is one relation, not "the one" (the focus) and a "that".
+        relations = [
+            match.span()
+            for match in _LOOSE.finditer(text)
+            if match.group("before") or match.group("after")
+        ]
+        found = [
+            item for item in found if not any(s < item[1] and item[0] < e for s, e in relations)
+        ]
+        taken = [(start, end) for start, end, _ in found]
+        taken += [(start, end) for start, end, _ in find_paper_keys(text, slugs)]
+        for match in _LOOSE.finditer(text):
+            if any(start < match.end() and match.start() < end for start, end in taken):
+                continue
+            for ref in _loose_refs(match):
+                found.append((match.start(), match.end(), ref))
+            taken.append(match.span())
+    found.sort(key=lambda item: item[0])
+    return tuple(dict.fromkeys(ref for _, _, ref in found))
+
+
+def _loose_refs(match: re.Match[str]) -> list[Ref]:
+    groups = match.groupdict()
+    if groups["before"]:
+        return [RelativeRef(-1)]
+    if groups["after"]:
+        return [RelativeRef(1)]
+    if groups["top"]:
+        return [PositionRef(0)]
+    if groups["both"]:
+        return [PositionRef(0, 2)]
+    for name, from_end in (("first_n", False), ("last_n", True)):
+        if groups[name]:
+            text = groups[name].lower()
+            count = _NUMBER_WORDS.get(text) or int(text)
+            return [PositionRef(-count, count) if from_end else PositionRef(0, count)]
+    if groups["range"]:
+        first, last = int(groups["range"]), int(groups["range_end"])
+        if 0 < first <= last <= first + 9:
+            return [PositionRef(first - 1, last - first + 1)]
+        return []
+    if groups["word"]:
+        return [PositionRef(_NUMBER_WORDS[groups["word"].lower()] - 1)]
+    if groups["ord"]:
+        return [PositionRef(patterns.ORDINALS[groups["ord"].lower()])]
+    number = int(groups["num"])
+    return [PositionRef(number - 1)] if number > 0 else []
+
+
+def named_collections(
+    text: str,
+    collections: Sequence[NamedCollection],
+    protected: Sequence[tuple[int, int]] = (),
+) -> tuple[str, list[tuple[int, int]]] | None:
+    """Loaded collections `text` names, as the engine's filter (slugs joined by commas), and
+    where they are named; None when it names none. A venue without a year means every loaded
+    collection of that venue ("neurips" -> neurips2023); "icml 24" means ICML 2024."""
+    slugs: list[str] = []
+    spans: list[tuple[int, int]] = []
+    for match in _VENUE.finditer(text):
+        if any(start < match.end() and match.start() < end for start, end in protected):
+            continue
+        venue = match.group("venue").lower()
+        venue = "neurips" if venue == "nips" else venue
+        year = match.group("year")
+        if year:
+            found = resolve_collection(collection_key(f"{venue}{year}"), collections)
+            chosen = [found.slug] if found is not None else []
+        else:
+            chosen = [c.slug for c in collections if collection_key(c.name).startswith(venue)]
+        if chosen:
+            slugs += [slug for slug in chosen if slug not in slugs]
+            spans.append(match.span())
+    if not slugs:
+        return None
+    return ",".join(slugs), spans
+
+
+def question_words(text: str, slugs: Collection[str]) -> str:
+    """A question about papers without its references and filler: what to look for in them."""
+    spans = [(start, end) for start, end, _ in refs_in_text(text, slugs)]
+    pieces: list[str] = []
+    position = 0
+    for start, end in sorted(spans):
+        pieces.append(text[position:start])
+        position = max(position, end)
+    pieces.append(text[position:])
+    words = _QUESTION_FILLER.sub(" ", " ".join(pieces))
+    return " ".join(words.split()).strip(" ?!.,")

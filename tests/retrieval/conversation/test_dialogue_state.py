@@ -1,0 +1,117 @@
+"""Dialogue state over the real engine: numbering across pages, ellipsis, paging similar papers.
+
+Two small collections ("ICLR 2024", "ICML 2024") with eight papers each on the same topics, so
+"same but for icml" has something to find and "more" has pages to show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+
+from config.settings import Settings
+from retrieval.conversation import PositionOutOfRange
+from retrieval.conversation.chat import ChatService, Conversation, Reply, ReplyKind
+from retrieval.conversation.model import IntentKind
+from retrieval.engine import Engine
+from tests.conftest import write_list
+
+TOPICS = [
+    "We study sparse mixture of experts routing with load balancing losses for transformers.",
+    "Expert routing in mixture of experts models collapses; we add a router entropy bonus.",
+    "Mixture of experts language models route tokens to experts; we prune idle experts.",
+    "A routing benchmark for mixture of experts measures expert utilisation on GLUE.",
+    "Mixture of experts for vision routes image patches to experts and improves ImageNet accuracy.",
+    "Soft mixture of experts merges experts instead of routing tokens to one expert.",
+    "Mixture of experts inference is memory bound; expert offloading reduces latency by 40%.",
+    "Routing collapse in mixture of experts is explained by a simple token clustering model.",
+]
+
+
+@pytest.fixture
+async def engine(tmp_path: Path, make_settings: Callable[..., Settings]) -> AsyncIterator[Engine]:
+    seeds = tmp_path / "two-venues"
+    seeds.mkdir()
+    write_list(seeds / "iclr.txt", [f"{text} (ICLR variant.)" for text in TOPICS], "ICLR 2024")
+    write_list(seeds / "icml.txt", [f"{text} (ICML variant.)" for text in TOPICS], "ICML 2024")
+    opened = await Engine.open(make_settings(seeds_dir=seeds))
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+@pytest.fixture
+def chat(engine: Engine) -> ChatService:
+    return ChatService(engine, engine.memory, idle_seconds=1800, page_size=3)
+
+
+WHO = Conversation.of(7, 70)
+
+
+def ids(reply: Reply) -> list[str]:
+    return list(reply.paper_ids)
+
+
+async def test_numbers_after_more_point_at_what_was_shown_with_them(chat: ChatService) -> None:
+    first = await chat.handle("iclr 2024 papers on mixture of experts routing", WHO)
+    page_two = await chat.handle("more", WHO)
+    assert [hit.rank for hit in page_two.answer.hits] == [4, 5, 6]  # type: ignore[union-attr]
+    fifth = await chat.handle("#5", WHO)
+    assert ids(fifth) == [ids(page_two)[1]]
+    second = await chat.handle("the second one", WHO)
+    assert ids(second) == [ids(first)[1]]
+    before = await chat.handle("and the one before that?", WHO)
+    assert ids(before) == [ids(first)[0]]
+
+
+async def test_a_number_past_the_shown_page_fetches_it(chat: ChatService) -> None:
+    await chat.handle("iclr 2024 papers on mixture of experts routing", WHO)
+    seventh = await chat.handle("#7", WHO)
+    assert seventh.kind is ReplyKind.PAPERS and len(ids(seventh)) == 1
+    ninth = await chat.handle("#9", WHO)
+    assert ninth.kind is ReplyKind.PROBLEM
+    assert isinstance(ninth.error, PositionOutOfRange)
+    assert ninth.error.available == 8  # eight ICLR papers exist; all were fetched
+
+
+async def test_same_but_for_another_venue_keeps_the_topic(chat: ChatService) -> None:
+    first = await chat.handle("iclr 2024 papers on expert offloading latency", WHO)
+    assert all(paper_id.startswith("iclr2024-") for paper_id in ids(first))
+    again = await chat.handle("same but for icml", WHO)
+    assert again.intent.kind is IntentKind.REFINE
+    assert again.answer is not None and again.answer.question == first.answer.question  # type: ignore[union-attr]
+    assert ids(again) and all(paper_id.startswith("icml2024-") for paper_id in ids(again))
+    assert ids(again)[0] == "icml2024-7"  # the offloading paper, as ICLR's first was iclr2024-7
+    assert ids(first)[0] == "iclr2024-7"
+
+
+async def test_more_after_similar_pages_the_similar_papers(chat: ChatService) -> None:
+    similar = await chat.handle("papers similar to iclr2024-1", WHO)
+    assert similar.kind is ReplyKind.ANSWER
+    more = await chat.handle("more", WHO)
+    assert more.kind is ReplyKind.ANSWER
+    assert [hit.rank for hit in more.answer.hits] == [4, 5, 6]  # type: ignore[union-attr]
+    assert not set(ids(similar)) & set(ids(more))
+    assert "iclr2024-1" not in ids(more)
+
+
+async def test_a_question_after_opening_asks_that_paper(chat: ChatService) -> None:
+    await chat.handle("icml 2024 expert offloading", WHO)
+    await chat.handle("the first one", WHO)
+    result = await chat.handle("what's the main result?", WHO)
+    assert result.kind is ReplyKind.PAPER_QUESTION
+    assert ids(result) == ["icml2024-7"]
+    about = result.papers[0].about
+    assert about is not None and about.sentences
+    assert "40%" in about.sentences[0].plain
+
+
+async def test_compare_by_numbers_puts_papers_side_by_side(chat: ChatService) -> None:
+    shown = await chat.handle("iclr 2024 mixture of experts routing", WHO)
+    compared = await chat.handle("1 vs 2", WHO)
+    assert compared.kind is ReplyKind.COMPARE
+    assert ids(compared) == ids(shown)[:2]
+    assert all(note.aspects is not None for note in compared.papers)
