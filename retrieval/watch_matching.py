@@ -28,8 +28,8 @@ from retrieval import text as analysis
 from retrieval.corpus import Corpus
 from retrieval.index import BoolArray
 from retrieval.models import ParsedQuery
-from retrieval.questions import collection_mask, rank_question, shorten
 from retrieval.query import parse_query
+from retrieval.questions import collection_mask, rank_question, shorten
 from retrieval.ranking import RankOptions, rank
 
 
