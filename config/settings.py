@@ -149,14 +149,20 @@ class Settings(BaseSettings):
         description="After this, follow-ups need a new question.",
     )
 
-    # Watches (docs/watches.md: how watch_min_score was calibrated, and its precision)
+    # Watches (docs/watches.md: the matching rule, its precision and recall)
     watch_max_per_user: int = Field(default=10, ge=0, le=1000)
     watch_max_per_guild: int = Field(default=200, ge=0, le=100_000)
     watch_top_k: int = Field(
-        default=10, ge=1, le=1000, description="A new paper must rank this high for the query."
+        default=10,
+        ge=1,
+        le=1000,
+        description="A new paper holding every query word fires when it ranks this high...",
     )
     watch_min_score: float = Field(
-        default=1.05, ge=0, le=5, description="...and reach this normalised score."
+        default=0.35,
+        ge=0,
+        le=1,
+        description="...or when its normalised BM25 score for the query reaches this.",
     )
     watch_poll_seconds: float = Field(
         default=15.0, gt=0, le=3600, description="How often the bot looks for digests to send."

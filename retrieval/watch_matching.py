@@ -1,42 +1,111 @@
 """Whether a new paper matches a watch (pure, CPU-bound: run it in a worker thread).
 
-A paper matches when, ranked over the whole corpus for the watch's query (query syntax as
-/search: phrases, -term, in:), it is among the top `top_k` AND its normalised score reaches
-`threshold`. The normalised score is the BM25 score divided by the highest score the query's
-words could give, (k1 + 1) * sum of their idf: a query-length-free number, ~1.0 when a paper
-uses every query word often. Sharing one common word scores far below the calibrated
-threshold (docs/watches.md has the calibration and its measured precision).
+A new paper matches a watch when it passes the query's filters (query syntax as /search:
+phrases, -term, in:), holds EVERY main word of the query (its distinct index terms; a word
+also counts as held through an acronym the corpus defines, "MoE" for "mixture of experts"),
+and either
+- ranks among the top `top_k` papers of the whole corpus for the query, or
+- reaches `min_score` in normalised BM25: the paper's BM25 score for the query's words divided
+  by the most they could give, (k1 + 1) x the sum of their idf. That is the idf-weighted mean
+  of tf / (tf + k1 * length norm) over the words: ~0.45 for each word used once in an abstract
+  of average length, more the more often the words are used. It does not grow with the
+  query's length or the corpus's size.
+
+So a paper that ranks first for the watch's words and contains all of them always fires (the
+first path, whatever the threshold), a paper sharing one word with the query never does, and a
+large ingest is not cut to the corpus's top K when many new papers are about the topic (the
+second path). docs/watches.md has the calibration: precision and recall on two query lists.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import replace
+
+import numpy as np
 
 from retrieval import text as analysis
 from retrieval.corpus import Corpus
-from retrieval.questions import rank_question
-from retrieval.ranking import RankOptions
+from retrieval.index import BoolArray
+from retrieval.models import ParsedQuery
+from retrieval.query import parse_query
+from retrieval.questions import collection_mask, rank_question, shorten
+from retrieval.ranking import RankOptions, rank
 
 
-def normaliser(corpus: Corpus, query_text: str, options: RankOptions) -> float:
-    """(k1 + 1) x the idf sum of the query's distinct known words; 0.0 when none is known."""
+def main_words(options: RankOptions, text: str) -> list[str]:
+    """The query's distinct index terms, as ranking uses them (stopwords dropped)."""
+    return list(dict.fromkeys(analysis.analyze(text)))[: options.max_terms]
+
+
+def normaliser(corpus: Corpus, words: Sequence[str], k1: float) -> float:
+    """(k1 + 1) x the idf sum of the known `words`; 0.0 when none is known."""
     index = corpus.index
-    terms = dict.fromkeys(analysis.analyze(query_text)[: options.max_terms])
-    idf = sum(index.idf_of(term) for term in terms if term in index)
-    return (index.params.k1 + 1.0) * idf
+    return (k1 + 1.0) * sum(index.idf_of(word) for word in words if word in index)
+
+
+def _holding(corpus: Corpus, terms: Sequence[str]) -> BoolArray:
+    index = corpus.index
+    mask = np.ones(index.size, dtype=np.bool_)
+    for term in terms:
+        holding = np.zeros(index.size, dtype=np.bool_)
+        holding[index.postings(term)] = True
+        mask &= holding
+    return mask
+
+
+def holds_all(corpus: Corpus, words: Sequence[str]) -> BoolArray:
+    """Documents holding every word; a run of words an acronym stands for (or the acronym, for
+    its long form) may be written the other way."""
+    index = corpus.index
+    mask = np.ones(index.size, dtype=np.bool_)
+    if not words:
+        return ~mask
+    covered: set[str] = set()
+    for alternative in corpus.acronyms.alternatives(words):
+        written = [word for word in alternative.written if word in words]
+        if not written or covered.intersection(written):
+            continue
+        either = _holding(corpus, alternative.written) | _holding(corpus, alternative.other)
+        mask &= either
+        covered.update(written)
+    return mask & _holding(corpus, [word for word in words if word not in covered])
+
+
+def normalised_scores(corpus: Corpus, words: Sequence[str], docs: Sequence[int]) -> list[float]:
+    """Each document's BM25 score for `words` over the most those words could give."""
+    index = corpus.index
+    scale = normaliser(corpus, words, index.params.k1)
+    if scale <= 0 or not docs:
+        return [0.0 for _ in docs]
+    values = index.score([(word, 1.0) for word in words]).values
+    return [float(values[doc]) / scale for doc in docs]
 
 
 def scored_top(
     corpus: Corpus, options: RankOptions, query: str, top_k: int, max_chars: int
 ) -> list[tuple[int, float]]:
-    """(document, normalised score) of the query's top `top_k` over the corpus, best first."""
+    """(document, normalised BM25 score) of the query's top `top_k` over the corpus, best
+    first (the order of /search)."""
     deep = replace(options, max_results=top_k)
     parsed, ranking, _ = rank_question(corpus, deep, query, None, max_chars)
-    scale = normaliser(corpus, parsed.text, options)
-    if scale <= 0:
-        return []
-    return [(doc, score / scale) for doc, score in zip(ranking.docs, ranking.scores, strict=True)]
+    docs = list(ranking.docs)
+    words = main_words(options, parsed.text)
+    return list(zip(docs, normalised_scores(corpus, words, docs), strict=True))
+
+
+def _candidates(
+    corpus: Corpus, options: RankOptions, parsed: ParsedQuery, new: Sequence[int]
+) -> list[int]:
+    """The new documents that pass the query's filters and hold a query word, as /search
+    would list them if the corpus were only the new papers."""
+    allowed = np.zeros(corpus.index.size, dtype=np.bool_)
+    allowed[list(new)] = True
+    restrict = collection_mask(corpus, parsed.collections)
+    if restrict is not None:
+        allowed &= restrict
+    wide = replace(options, max_results=max(len(new), 1), proximity_weight=0.0)
+    return list(rank(corpus, parsed, wide, analysis.analyze, allowed=allowed).docs)
 
 
 def matching_docs(
@@ -46,12 +115,22 @@ def matching_docs(
     new_docs: Collection[int],
     *,
     top_k: int,
-    threshold: float,
+    min_score: float,
     max_chars: int,
 ) -> list[tuple[int, float]]:
-    """The new documents that match the watch, best first, with their normalised scores."""
-    return [
-        (doc, score)
-        for doc, score in scored_top(corpus, options, query, top_k, max_chars)
-        if doc in new_docs and score >= threshold
-    ]
+    """The new documents that match the watch with their normalised BM25 scores, best first."""
+    text, _ = shorten(query, max_chars)
+    top = {doc for doc, _ in scored_top(corpus, options, text, top_k, max_chars)}
+    new = sorted(doc for doc in new_docs if 0 <= doc < corpus.index.size)
+    if not new:
+        return []
+    parsed = parse_query(text)
+    words = main_words(options, parsed.text)
+    if not words:
+        # Only phrases: ranking already requires every phrase word of every match.
+        words = main_words(options, " ".join(parsed.phrases))
+    holding = holds_all(corpus, words)
+    docs = [doc for doc in _candidates(corpus, options, parsed, new) if holding[doc]]
+    scored = zip(docs, normalised_scores(corpus, words, docs), strict=True)
+    found = [(doc, score) for doc, score in scored if doc in top or score >= min_score]
+    return sorted(found, key=lambda pair: (-pair[1], pair[0]))

@@ -190,7 +190,7 @@ class Watches:
                     watch.query,
                     new_docs,
                     top_k=settings.watch_top_k,
-                    threshold=settings.watch_min_score,
+                    min_score=settings.watch_min_score,
                     max_chars=MAX_QUERY_CHARS,
                 )
             except PaperbotError:

@@ -12,12 +12,13 @@ import pytest
 from bot.client import PaperBot
 from bot.cogs.watches import WatchCog
 from bot.digests import DigestSender
+from config.settings import Settings
 from retrieval.engine import Engine
 from tests.bot.discordfakes import ALICE, BOB, CHANNEL_ID, MANAGE_GUILD, Recorder, slash
 from tests.bot.helpers import run
 from tests.bot.test_real_engine import real, real_settings  # noqa: F401  (fixtures)
 from tests.conftest import write_list
-from tests.retrieval.test_watches import MOE, UNRELATED
+from tests.retrieval.test_watches import FOLDDIFF, MOE, UNRELATED, ZORBLAX
 
 DM_CHANNEL = CHANNEL_ID + 1
 OTHER_CHANNEL = CHANNEL_ID + 50
@@ -150,3 +151,38 @@ async def test_who_sends_which_digest(real: tuple[PaperBot, Engine]) -> None:  #
     assert not send.responsible(elsewhere)  # a guild this process is not connected to
     bot.settings = bot.settings.model_copy(update={"shard_count": 2, "shard_ids": [1]})
     assert not send.responsible(dm)  # DMs go to shard 0's process
+
+
+async def test_issue_23_watches_get_digests_after_an_ingest_by_another_engine(
+    real: tuple[PaperBot, Engine],  # noqa: F811
+    real_settings: Settings,  # noqa: F811
+    recorder: Recorder,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """A DM and a channel watch, then `paperbot ingest` elsewhere (another engine on the same
+    database): the bot finds the stored digests and sends both."""
+    bot, _ = real
+    await run(bot, slash(bot, "watch", {"query": "zorblax quantum gardening"}))
+    chan = slash(
+        bot,
+        "watch",
+        {"query": "protein diffusion", "channel": str(OTHER_CHANNEL)},
+        user_id=BOB,
+        permissions=MANAGE_GUILD,
+        resolved=channel_option(OTHER_CHANNEL),
+    )
+    assert f"in <#{OTHER_CHANNEL}>" in recorder.text(await run(bot, chan))
+    async with await Engine.open(real_settings) as other:
+        await other.ingest([write_list(tmp_path / "new.txt", [ZORBLAX, FOLDDIFF])])
+    send = sender(bot, monkeypatch)
+    before = len(recorder.sent)
+    assert await send.run_once() == 2
+    embeds = [s.body["embeds"][0] for s in recorder.sent[before:] if s.kind == "channel_message"]
+    titles = sorted(embed["title"] for embed in embeds)
+    assert titles == [
+        "New papers for your watch: protein diffusion",
+        "New papers for your watch: zorblax quantum gardening",
+    ]
+    papers = sorted(embed["fields"][0]["value"].split("\n")[0] for embed in embeds)
+    assert papers == ["`fixture2026-1`", "`fixture2026-2`"]

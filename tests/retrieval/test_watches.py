@@ -18,7 +18,7 @@ from config.settings import Settings
 from retrieval.engine import Engine
 from retrieval.errors import PaperbotError, StoreError
 from retrieval.stores.sqlite import SqliteStore
-from retrieval.watch_matching import matching_docs, scored_top
+from retrieval.watch_matching import holds_all, matching_docs, scored_top
 from retrieval.watches import DIGEST_PAPERS, Digest, WatchError
 from tests.conftest import SEEDS, write_list
 
@@ -63,12 +63,12 @@ async def test_moe_watch_fires_for_moe_paper_not_for_one_expert_mention(
     [digest] = [d for d in digests if d.watch_id == moe.id]
     assert digest.by_dm and digest.user_id == 1 and digest.more == 0
     assert "routing" in digest.papers[0].sentence.lower()
-    # The one-mention paper was judged by the score, not merely left out of the top 10.
+    # The one-mention paper was left out for lacking the other words, not for its rank.
     corpus = engine.corpus
     doc = corpus.papers.doc_of("fixture2026-1")
     assert doc is not None
-    scores = dict(scored_top(corpus, engine.options, "mixture of experts routing", 100, 300))
-    assert 0 < scores[doc] < engine.settings.watch_min_score
+    top = dict(scored_top(corpus, engine.options, "mixture of experts routing", 10, 300))
+    assert doc in top and not holds_all(corpus, ["mixtur", "expert", "rout"])[doc]
 
 
 async def test_one_digest_per_ingest_and_never_a_paper_twice(
@@ -184,20 +184,21 @@ _QUERY = st.text(
 
 @hyp_settings(max_examples=150, deadline=None)
 @given(query=_QUERY, threshold=st.floats(min_value=0, max_value=2), new=st.sets(st.integers(0, 40)))
-def test_matching_is_bounded_filtered_and_ordered(
+def test_matching_is_filtered_and_ordered(
     seed_corpus: Any, query: str, threshold: float, new: set[int]
 ) -> None:
     corpus, options = seed_corpus
     try:
         found = matching_docs(
-            corpus, options, query, new, top_k=10, threshold=threshold, max_chars=300
+            corpus, options, query, new, top_k=10, min_score=threshold, max_chars=300
         )
+        top = {doc for doc, _ in scored_top(corpus, options, query, 10, 300)}
     except PaperbotError:
         return  # an unsearchable query is refused with a message, as /search does
     scores = [score for _, score in found]
-    assert len(found) <= 10
     assert all(doc in new for doc, _ in found)
-    assert all(math.isfinite(score) and score >= threshold for score in scores)
+    assert all(math.isfinite(score) for score in scores)
+    assert all(doc in top or score >= threshold for doc, score in found)
     assert scores == sorted(scores, reverse=True)
 
 
@@ -215,3 +216,49 @@ async def test_a_digest_failure_does_not_fail_the_ingest(
     assert report.papers_added == 1
     assert (await engine.paper("fixture2026-1")).abstract == MOE
     assert "watch digests for this ingest failed: The disk" in caplog.text
+
+
+ZORBLAX = (
+    "We introduce zorblax, a quantum gardening protocol that schedules watering and light for "
+    "greenhouse plants with a small quantum annealer. Zorblax encodes each bed as a qubit and "
+    "finds schedules that raise yield by 12% over a greedy baseline in three seasons of field "
+    "trials, and we release the sensor logs and the scheduler."
+)
+FOLDDIFF = (
+    "Protein design with diffusion models has produced backbones that fold in silico, but few "
+    "designs express in the lab. We propose FoldDiff, a diffusion model over residue frames "
+    "that conditions on expression data, and show that 41% of its sampled proteins express "
+    "and fold, against 18% for the strongest baseline."
+)
+# Shares one ordinary word ("quantum") with the zorblax watch and nothing else.
+QUANTUM_ONLY = (
+    "Quantum error correction needs fast decoders. We train a small recurrent network that "
+    "decodes surface codes in real time and matches minimum-weight matching on hardware noise."
+)
+
+
+async def test_a_first_ranked_paper_with_every_watch_word_fires(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """Issue 23: a fresh store (seeds only), a watch, then a paper about exactly that."""
+    zorblax = await engine.watches.add(1, "zorblax quantum gardening")
+    protein = await engine.watches.add(2, "protein diffusion")
+    await engine.ingest([write_list(tmp_path / "new.txt", [ZORBLAX, FOLDDIFF])])
+    found = ids_in(await engine.watches.pending())
+    assert found == {zorblax.id: ["fixture2026-1"], protein.id: ["fixture2026-2"]}
+    corpus = engine.corpus
+    for query, paper in (("zorblax quantum gardening", 1), ("protein diffusion", 2)):
+        [(first, _), *_] = scored_top(corpus, engine.options, query, 1, 300)
+        assert corpus.papers.paper_id(first) == f"fixture2026-{paper}"
+
+
+async def test_a_paper_sharing_one_word_does_not_fire_though_it_ranks_first(
+    engine: Engine, tmp_path: Path
+) -> None:
+    watch = await engine.watches.add(1, "zorblax quantum gardening")
+    await engine.ingest([write_list(tmp_path / "new.txt", [QUANTUM_ONLY])])
+    assert watch.id not in ids_in(await engine.watches.pending())
+    # It is the only paper holding a watch word, so rank alone would have announced it.
+    corpus = engine.corpus
+    [(first, _)] = scored_top(corpus, engine.options, "zorblax quantum gardening", 10, 300)
+    assert corpus.papers.paper_id(first) == "fixture2026-1"
