@@ -1,0 +1,2333 @@
+"""Write the TRAINING set of the chat-intent classifier: benchmarks/data/intents_train.jsonl.
+
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/intent_data.py \
+        [--abstracts ../shared/data/conference_abstracts] \
+        [--out benchmarks/data/intents_train.jsonl]
+
+One `{"text": ..., "intent": ...}` per line, with exactly these labels: greeting, thanks,
+small_talk, help, open, similar, more, question, compare, refine, search (see `INTENTS`).
+
+How it is written (issue 24), deterministic for a given abstracts folder (`SEED`, sorted inputs):
+
+1. Hand-written messages per intent, kept in this file as plain blocks (`HAND`), written to be
+   varied rather than to match `retrieval/conversation/patterns.py`: paraphrases, slang, typos,
+   indirect requests, and searches that contain the words of other intents ("help vectors for
+   steering", "more efficient attention", "thanks to scaling laws", "open-set recognition").
+2. Slot templates (`TEMPLATES`) filled with paper ids in many spellings ("icml2024-55",
+   "ICML 2026 #13", "neurips23-1200"), positions as words and digits ("the fifth one", "#12",
+   "number three", "the one before that"), collections and their short forms ("icml 24",
+   "NeurIPS", "iclr'24"), and topics taken from the conference titles in `--abstracts`: whole
+   titles, the part after "NAME:", two-to-three word keyword queries, and questions such as
+   "which ICML 2026 papers <verb> <topic>?". Each template gives at most `TEMPLATE_CAP`
+   messages, so no template floods its intent with near-duplicates.
+3. Noise (`noisy`): a typo (swap, drop, double, neighbour key) in one word that is not an id,
+   casing, emoji, trailing punctuation, politeness ("pls", "could you") and filler
+   ("hey bot,", "ok so"), chosen per intent so the label stays true.
+
+Messages are de-duplicated on a folded form across all intents (a message keeps one label), and
+any message that also occurs in the development set is dropped from training.
+
+benchmarks/data/intents_dev.jsonl (300 messages, same format) was written by hand, not by this
+script or its templates, for development checks while fitting; it is not the held-out set.
+
+This is training data only. Neither this set nor the dev set measures the classifier: the judge
+is a held-out set of at least 300 messages written separately, by someone who has not seen this
+script or the patterns, kept outside this folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+SEED = 24
+TEMPLATE_CAP = 36
+ROOT = Path(__file__).resolve().parent
+DEFAULT_OUT = ROOT / "data" / "intents_train.jsonl"
+DEV = ROOT / "data" / "intents_dev.jsonl"
+DEFAULT_ABSTRACTS = ROOT.parent.parent / "shared" / "data" / "conference_abstracts"
+
+INTENTS = (
+    "greeting",
+    "thanks",
+    "small_talk",
+    "help",
+    "open",
+    "similar",
+    "more",
+    "question",
+    "compare",
+    "refine",
+    "search",
+)
+# How many messages each intent gets (hand-written first, templates fill the rest).
+TARGETS = {
+    "greeting": 230,
+    "thanks": 250,
+    "small_talk": 320,
+    "help": 360,
+    "open": 560,
+    "similar": 360,
+    "more": 280,
+    "question": 660,
+    "compare": 360,
+    "refine": 360,
+    "search": 2400,
+}
+
+
+def _block(text: str) -> list[str]:
+    return [line.strip() for line in text.strip().splitlines() if line.strip()]
+
+
+# ---------------------------------------------------------------- hand-written messages
+HAND: dict[str, list[str]] = {
+    "greeting": _block(
+        """
+        hi
+        hello
+        hey
+        hey bot
+        hey paperbot
+        yo
+        yo bot
+        hiya
+        heya
+        hii
+        hiiii
+        helloo
+        heyyy
+        good morning
+        good morning paperbot
+        morning
+        morning all
+        gm
+        gm gm
+        good afternoon
+        good evening
+        evening folks
+        hello there
+        hi there!
+        hi again
+        hello again
+        hey, it's me again
+        hey hey
+        howdy
+        sup
+        sup bot
+        what's up
+        wassup
+        whats up paperbot
+        greetings
+        greetings, bot
+        hola
+        bonjour
+        hallo
+        ciao
+        salut
+        namaste
+        o/
+        👋
+        hi 👋
+        hey 👋 paperbot
+        hello world
+        hi paperbot :)
+        hey there bot
+        ello
+        oi
+        heeey
+        hi hi
+        hello hello
+        hey y'all
+        hi everyone
+        hey all
+        hello friend
+        hi bot, good to see you
+        hey, how's it going?
+        hi! how are you today?
+        hello, anyone home?
+        knock knock
+        hi, i'm new here
+        hey, first time using this
+        hello :D
+        hey :)
+        good day
+        top of the morning
+        mornin
+        gmorning
+        gud morning
+        helo
+        hellp there
+        hallo bot
+        heyo
+        hey paper bot
+        hi paper bot
+        hey @paperbot
+        @paperbot hi
+        """
+    ),
+    "thanks": _block(
+        """
+        thanks
+        thank you
+        ty
+        thx
+        tysm
+        tyvm
+        thanks!
+        thanks a lot
+        thanks a lot, that helped
+        thank you so much
+        thank you so much 🙏
+        thanks, that's exactly what i needed
+        much appreciated
+        appreciate it
+        appreciated!
+        cheers
+        cheers mate
+        cheers bot
+        thanks bot
+        thank u
+        thnx
+        thnks
+        thanx
+        tanks
+        merci
+        merci beaucoup
+        danke
+        danke schön
+        gracias
+        grazie
+        arigato
+        many thanks
+        big thanks
+        thanks heaps
+        thanks a bunch
+        thanks a ton
+        thanks again
+        ty ty
+        thank youuu
+        thankss
+        perfect, thanks
+        great, thank you!
+        awesome, thanks!!
+        cool thx
+        nice one, thanks
+        ok thanks
+        ok ty
+        got it, thanks
+        thanks for the help
+        thanks for your help
+        thank you for the papers
+        thanks for finding that
+        super helpful, thanks
+        that was helpful, thank you
+        that helped a lot, thanks
+        this is great, thank you
+        you saved me hours, thanks
+        thanks, that's the one
+        thanks, that's perfect
+        ty bot
+        ty, that's what i was after
+        thank you kindly
+        kudos, thanks
+        much obliged
+        thanks so much, this is really useful
+        thank you very much
+        thanks, legend
+        ta
+        🙏
+        thanks 🙏
+        thx 🙏
+        🙏🙏 thank you
+        thanks!! ❤️
+        ok cool, thanks
+        alright thanks
+        thanks, that'll do
+        thanks, that's all for now
+        thank you, that answers it
+        grateful, thanks
+        thanks for the quick answer
+        thx a lot
+        tyty
+        thank you paperbot
+        thanks paperbot!
+        """
+    ),
+    "small_talk": _block(
+        """
+        lol nice
+        great job bot
+        good bot
+        bad bot
+        you're useless
+        you are useless
+        are you a bot
+        are you a bot?
+        are you human?
+        are you real
+        are you chatgpt?
+        are you an llm?
+        who made you
+        who built you
+        who are you
+        what are you
+        what's your name
+        how are you
+        how are you doing today?
+        how's it going
+        lol
+        lmao
+        haha
+        hahaha
+        rofl
+        😂
+        👍
+        👍👍
+        🤖
+        ok
+        okay
+        k
+        kk
+        cool
+        nice
+        neat
+        sweet
+        awesome
+        wow
+        whoa
+        interesting
+        hmm
+        hmmm
+        huh
+        oh
+        ah i see
+        i see
+        got it
+        makes sense
+        fair enough
+        sure
+        yes
+        no
+        nope
+        yep
+        yeah
+        nah
+        bye
+        goodbye
+        bye bot
+        see ya
+        see you later
+        cya
+        gn
+        good night
+        brb
+        nvm
+        never mind
+        nevermind
+        oops
+        oops wrong channel
+        sorry, wrong chat
+        ignore that
+        ignore me
+        test
+        testing
+        testing 123
+        ping
+        is this thing on?
+        are you there?
+        you there?
+        you alive?
+        that's wild
+        that's crazy
+        no way
+        this is so slow
+        you're slow today
+        you're wrong
+        that's not what i asked
+        that's not it
+        not helpful
+        not helpful at all
+        meh
+        ugh
+        wtf
+        terrible
+        useless bot
+        dumb bot
+        smart bot
+        clever bot
+        you rock
+        you're the best
+        love this bot
+        i love you paperbot
+        this bot is amazing
+        this is actually useful
+        this is pretty cool
+        wow that was fast
+        fast!
+        impressive
+        not bad
+        not bad at all
+        well done
+        nice work
+        good job
+        great work
+        10/10
+        5 stars
+        lol you tried
+        lol what
+        lol that's a weird one
+        haha nice
+        nice lol
+        that's funny
+        tell me a joke
+        do you dream?
+        are you sentient
+        do you read papers yourself?
+        do you have feelings
+        what's the weather like
+        what time is it
+        i'm bored
+        i'm tired
+        long day
+        coffee time
+        ok cool
+        sounds good
+        alright
+        right
+        fine
+        whatever
+        ok bot
+        good to know
+        noted
+        roger
+        lgtm
+        big if true
+        same
+        mood
+        rip
+        f
+        oof
+        yikes
+        damn
+        bruh
+        sheesh
+        :)
+        :(
+        :D
+        xD
+        ¯\\_(ツ)_/¯
+        ...
+        what
+        why
+        really?
+        seriously?
+        is that so
+        you sure?
+        hm ok
+        ok lol
+        sorry
+        my bad
+        thanks but no
+        you're funny
+        you're weird
+        are you open source?
+        what model are you
+        how old are you
+        do you like icml?
+        do you sleep
+        who's a good bot
+        """
+    ),
+    "help": _block(
+        """
+        help
+        help!
+        help me
+        help pls
+        hlep
+        halp
+        hepl
+        hekp
+        /help
+        !help
+        ?
+        ??
+        how does this bot work?
+        how does this work
+        how do i use this
+        how do i use you
+        how am i supposed to use this
+        how to use
+        how do i use paperbot
+        what can you do
+        what can you do?
+        what do you do
+        what are you able to do
+        what can i ask
+        what can i ask you
+        what should i ask
+        what should i type
+        what commands do you support
+        what commands are there
+        list commands
+        commands
+        commands pls
+        command list
+        usage
+        usage?
+        instructions
+        instructions please
+        is there a manual
+        is there a tutorial
+        getting started
+        how do i get started
+        where do i start
+        i'm lost
+        i don't get how this works
+        i'm confused, how does this work
+        explain how to use you
+        how do i filter by conference?
+        how do i filter by venue
+        how do i search only iclr
+        how can i restrict results to one conference
+        can i filter by year?
+        how do i limit to icml 2026
+        what collections do you have
+        which conferences are loaded?
+        which venues can you search
+        what papers do you know about
+        what data do you have
+        how many papers do you have
+        how do i open a paper
+        how do i see the abstract
+        how do i get more results
+        how do i see the next page
+        how do i compare two papers
+        can i compare papers?
+        how do i find similar papers
+        can i ask questions about a paper?
+        can you answer questions about papers
+        what kind of questions can i ask
+        what's the syntax for filters
+        how do i exclude a word
+        how do quotes work in queries
+        what does in: do
+        how do i search for an exact phrase
+        can i use boolean operators
+        does this support arxiv?
+        can you search arxiv
+        do you have neurips 2024?
+        is there a way to search by author
+        can i search by author name
+        how do i reference a result
+        how do the numbers work
+        what do the numbers mean
+        how do i go back to the previous results
+        how do i start a new search
+        how do i reset
+        what are the rules here
+        what's this bot for
+        what is this bot
+        what is paperbot
+        what does paperbot do
+        tell me what you can do
+        show me what you can do
+        give me some examples
+        examples?
+        example queries
+        can you show me example queries
+        what are some good queries
+        how should i phrase my question
+        any tips?
+        tips for searching
+        how do i search
+        how do i search for papers
+        how do searches work
+        how is the ranking done
+        how do you rank papers
+        what does the score mean
+        how do i get the code link
+        how do i watch a topic
+        can you notify me of new papers
+        what are your features
+        features?
+        capabilities?
+        menu
+        options
+        help me out here
+        need help
+        i need help using this
+        can someone explain this bot
+        what are the commands again
+        remind me the commands
+        forgot the commands
+        man paperbot
+        paperbot --help
+        -h
+        info
+        about
+        about this bot
+        how do i talk to you
+        do i need to use slash commands
+        can i dm you
+        do you work in dms
+        how do i ask about a specific paper
+        how do i open the third result
+        how do i see more than three results
+        what do i type to get the next page
+        how to filter neurips only
+        how do i switch collections
+        """
+    ),
+    "open": _block(
+        """
+        the second one
+        second one
+        the 2nd
+        #5
+        # 5
+        number three
+        no. 4
+        the top result
+        the first one
+        first
+        the first two
+        the last one
+        last one pls
+        and the one before that?
+        the one before that
+        what about number three
+        open 2
+        show 3
+        open #7
+        open the 4th
+        lemme see the third
+        let me see #2
+        show me the first one
+        show me number 1
+        gimme the top one
+        the top one
+        top hit
+        open the top hit
+        show the best match
+        i'll take the second
+        2 please
+        3
+        the third one looks good
+        tell me about the second one
+        tell me more about #3
+        more about the first one
+        details on #2
+        abstract of the third
+        abstract for 4
+        read #6
+        go to 5
+        expand the first
+        open them
+        open both
+        show both
+        the first three
+        open 1 and 3
+        show 2 and 5
+        #1 and #4
+        open all three
+        the previous one
+        the one after that
+        next one down
+        the bottom one
+        the penultimate one
+        second to last
+        the second last one
+        the eleventh
+        #12
+        number 14
+        no 9
+        result 8
+        item 6
+        paper 10
+        show paper 10
+        what's the 4th one?
+        what is number 2?
+        which is #3
+        what was the first one again?
+        go back to the first one
+        back to #2
+        the one about diffusion
+        the one on graph transformers
+        the diffusion one
+        the one with the robots
+        that one
+        open that one
+        show it
+        open it
+        open it please
+        show me that paper
+        can you open that
+        pull that up
+        pull up the second
+        pull up #3
+        bring up number 4
+        display the first result
+        view 2
+        fetch #3
+        can i see the fifth?
+        could you show the sixth one
+        what does the first one say
+        show me the abstract of the second
+        full abstract of #1 pls
+        let's look at the third
+        the third, please
+        ok the second
+        ok show 1
+        hmm #4
+        let's see 7
+        try the last one
+        give me the first paper
+        first paper
+        the first result
+        1st
+        3rd one
+        4th pls
+        fifth
+        the sixth
+        seventh one
+        """
+    ),
+    "similar": _block(
+        """
+        more like the 2nd
+        more like this
+        more like that one
+        papers like this one
+        papers like that
+        similar papers
+        similar ones
+        anything similar?
+        anything else like it?
+        find similar papers to #3
+        similar to the first one
+        similar to it
+        related papers
+        related work for the second one
+        what else is like #2
+        others like this
+        other papers like the third one
+        more of this kind
+        more in this direction
+        more along these lines
+        papers in the same vein
+        same vein as #4
+        stuff like the first one
+        i liked #2, more like it
+        i like the third one, anything similar?
+        give me papers similar to this
+        show me similar work
+        find related work
+        find related papers to this one
+        neighbours of #1
+        nearest neighbours of the first
+        closest papers to #5
+        papers close to the second one
+        papers near this one
+        what's related to it?
+        recommend similar papers
+        recommend more like #2
+        suggest similar ones
+        any related ones?
+        anything related to the last one?
+        similar to that but newer
+        something like #1 but in iclr
+        more like 3 from neurips
+        papers that resemble the first one
+        papers resembling #2
+        ones like the top result
+        like the top one
+        like #2
+        like the second one but more
+        same topic as #3
+        same area as the first one
+        same idea as 2
+        things like this
+        more of these
+        more like these two
+        similar to 1 and 3
+        like 2 and 4
+        more like the last one
+        similar to the one before
+        siblings of this paper
+        papers that build on this one
+        follow-up work to #2
+        follow ups to the first one
+        what cites this one?
+        other work in this area
+        the same but other papers
+        other approaches like this
+        alternatives to #3
+        papers similar in spirit to it
+        semantically similar papers to #2
+        more papers like this one please
+        """
+    ),
+    "more": _block(
+        """
+        more
+        more!
+        more please
+        more pls
+        moar
+        moar 🙏
+        mooore
+        show me more
+        show more
+        give me more
+        gimme more
+        more results
+        more papers
+        more of those
+        any more?
+        any others?
+        anything else?
+        others?
+        next
+        next page
+        next page pls
+        next 3
+        next five
+        next results
+        next batch
+        page 2
+        page two
+        go to page 3
+        next one page
+        keep going
+        keep em coming
+        continue
+        go on
+        and more?
+        load more
+        see more
+        show the rest
+        the rest
+        rest pls
+        what else?
+        what else do you have
+        what else is there
+        is that all?
+        that's it?
+        only three?
+        just three? show more
+        more results please
+        scroll down
+        further
+        further results
+        additional results
+        beyond these
+        after these
+        the following ones
+        following page
+        ➡️
+        ⏭️
+        >>
+        next ->
+        more →
+        more, please
+        ok more
+        ok next
+        cool, more
+        hmm, more
+        more of the same
+        more like... more results
+        another page
+        another batch
+        another three
+        a few more
+        some more
+        a couple more
+        show me a few more
+        list more
+        more hits
+        more matches
+        more entries
+        even more
+        more more
+        nexttt
+        nxt
+        mroe
+        moer
+        nect
+        show next
+        display more
+        get more
+        fetch more
+        more pls 🙏
+        any more results?
+        is there more?
+        are there more?
+        are there any others?
+        got any more?
+        """
+    ),
+    "question": _block(
+        """
+        what's the main result?
+        what is the main result of the second one?
+        does the second one have code?
+        is it evaluated on navier-stokes?
+        who wrote icml2026-13?
+        how many parameters is the model in icml2026-6
+        what dataset do they use?
+        which datasets?
+        what benchmarks does it report?
+        is there code?
+        is the code public?
+        any github link?
+        github?
+        code?
+        link to the repo?
+        where's the code for #2
+        what's the method?
+        how does it work?
+        how does their method work
+        what's the key idea
+        what's the core idea of the first one
+        what problem does it solve?
+        what problem are they tackling
+        what's the motivation
+        why does this matter
+        what are the limitations?
+        any limitations mentioned?
+        weaknesses?
+        what are the downsides
+        who are the authors?
+        authors?
+        who wrote it
+        which lab is it from
+        where was it published?
+        what venue is it from
+        what conference is #3 from
+        is it icml or iclr
+        what year is this from
+        is it peer reviewed
+        what's the tl;dr
+        tl;dr?
+        summarize it
+        summary of the second one?
+        give me a one-line summary of #1
+        what does it claim?
+        what are the contributions
+        main contributions of the first one?
+        what did they find
+        what are the findings
+        how good are the results
+        does it beat sota?
+        does it outperform the baselines?
+        what baselines do they compare against
+        what do they compare to
+        what metric do they use
+        how do they evaluate it
+        how is it evaluated
+        is it evaluated on imagenet?
+        does it use imagenet
+        do they test on real data
+        is it only synthetic experiments?
+        does the third one use reinforcement learning?
+        is the first one theoretical or empirical?
+        is there a proof?
+        does it have theory
+        what assumptions does it make
+        what model do they train
+        how big is the model
+        what architecture?
+        is it a transformer?
+        does it need a gpu cluster?
+        how much compute do they use
+        how long does training take
+        is the data released?
+        can i use it commercially
+        what license is the code
+        does it work for text too?
+        does it scale?
+        how does it scale with data
+        what's new compared to prior work?
+        what's novel here
+        how is #2 different from prior work
+        what's the takeaway
+        key findings of the last one?
+        in the second one, what's the dataset?
+        for #3, is there code?
+        for the first paper, what's the main claim?
+        re: #2 — which benchmark?
+        and the dataset?
+        and the code?
+        and who wrote it?
+        what about its limitations?
+        ok but what's the result
+        so what's the contribution
+        does it mention robustness?
+        does it discuss fairness
+        is it reproducible
+        which tasks do they evaluate on
+        what languages does it cover
+        is it multilingual?
+        how many tasks
+        what's the speedup they report
+        how much faster is it
+        what accuracy do they get
+        what's the error rate
+        by how much does it improve
+        what's the sample size
+        is it supervised?
+        is it self-supervised or supervised
+        do they fine-tune or train from scratch
+        what optimizer do they use
+        what loss do they use
+        which llm do they use
+        do they use gpt-4?
+        what simulator do they use
+        is it on-policy?
+        is it model-based?
+        what's the theoretical guarantee
+        what's the regret bound
+        what's the convergence rate
+        do they release weights?
+        is there a demo
+        is there a project page
+        arxiv link?
+        doi?
+        """
+    ),
+    "compare": _block(
+        """
+        compare 1 and 3
+        compare 2 and 4
+        compair 2 and 4
+        comapre 1 and 2
+        1 vs 2
+        2 vs 3
+        1 v 3
+        #1 vs #2
+        first vs second
+        the first vs the last
+        which is better, the first or the second?
+        which is better: 1 or 2
+        which one is better, #2 or #5?
+        which of the two is stronger
+        which of these two should i read
+        which of the top two is more recent?
+        compare the first two
+        compare the top 3
+        compare all three
+        compare them
+        compare these
+        compare both
+        compare those two
+        compare it with #3
+        compare this one with the second
+        how does it compare to #2?
+        how does 1 compare to 3
+        how do 1 and 2 differ?
+        how are the first and second different
+        difference between 1 and 2
+        differences between #2 and #3?
+        what's the difference between the first two
+        what's different between them
+        contrast 1 and 4
+        contrast the first with the third
+        diff 1 2
+        1 or 2?
+        #2 or #3, which one?
+        side by side 1 and 2
+        put 1 and 3 side by side
+        1 and 2 side by side please
+        pros and cons of 1 vs 2
+        is #1 better than #2?
+        is the second one better than the first?
+        does 3 beat 1?
+        which one has better results, 1 or 3?
+        which one has code, 1 or 2?
+        which is newer, 2 or 4
+        which is more practical, the first or the third?
+        which uses less compute, 1 or 2?
+        how do the two approaches differ
+        how do these methods differ
+        do 1 and 2 use the same dataset?
+        do the first two agree?
+        are 2 and 3 solving the same problem?
+        what do 1 and 2 have in common
+        similarities and differences between 1 and 2
+        1 versus 2
+        first versus third
+        compare first and second
+        cmp 1 2
+        compare #1, #2 and #3
+        compare 1, 3, 5
+        weigh 1 against 2
+        stack 1 up against 2
+        head to head: 1 vs 4
+        1 & 2 compared?
+        comparison of 1 and 2
+        comparison between the first two
+        give me a comparison of 2 and 3
+        rank 1, 2 and 3
+        which of these three is best?
+        which one should i cite, 1 or 2
+        """
+    ),
+    "refine": _block(
+        """
+        same but for iclr
+        same but for neurips
+        same but icml 2024
+        what about neurips?
+        what about iclr 2024
+        and in icml 24?
+        and neurips?
+        and for iclr?
+        only iclr 2024 pls
+        only neurips
+        just icml 2026
+        just the iclr ones
+        only the neurips ones
+        neurips only
+        iclr only please
+        same search in iclr
+        same query for neurips 2023
+        redo that for iclr
+        redo it with icml 2024
+        do the same for neurips
+        same thing but neurips
+        same thing for icml 2026
+        now iclr
+        now neurips 2023
+        now try icml 2024
+        try iclr instead
+        try neurips
+        switch to iclr
+        switch to neurips 23
+        how about iclr?
+        how about in neurips
+        how about icml 2024 papers
+        any in neurips?
+        any from iclr?
+        anything from icml 2024?
+        what does neurips have on that?
+        what does iclr have?
+        what's in iclr for that
+        same for iclr 2024 please
+        limit to iclr
+        limit that to neurips
+        restrict to icml 2026
+        restrict it to iclr 24
+        filter to neurips
+        filter by iclr
+        filter that by icml 2024
+        narrow it to iclr
+        narrow down to neurips 2023
+        only 2024 papers
+        only 2026
+        just 2023
+        from neurips instead
+        in iclr instead
+        iclr instead
+        neurips instead pls
+        search iclr for that
+        search neurips for the same
+        look in iclr
+        look in neurips too
+        check iclr
+        check icml 2024 as well
+        also in neurips?
+        also iclr
+        and iclr too
+        include neurips
+        add iclr
+        exclude neurips
+        without neurips
+        drop the icml ones
+        not icml
+        everything except iclr
+        across all conferences
+        all collections please
+        search everywhere
+        everywhere, not just icml
+        all venues
+        same but all venues
+        same but newer
+        same but only the newest
+        same topic, iclr
+        same topic in neurips
+        that topic in icml 2024
+        same question for iclr
+        repeat for neurips
+        redo in icml 2026
+        again but for neurips
+        ok now neurips
+        hmm what about iclr then
+        and the icml 2024 ones?
+        how about the 2023 ones
+        the iclr version?
+        any iclr papers on that?
+        any neurips papers like that?
+        iclr?
+        neurips?
+        icml 24?
+        icml 2026?
+        icml26?
+        """
+    ),
+    "search": _block(
+        """
+        papers that compare optimizers
+        help vectors for steering
+        more efficient attention
+        similarity search
+        question answering over tables
+        best practices for RLHF
+        hi-res image synthesis
+        thanks to scaling laws
+        which ICML 2026 papers attack RAG retrievers?
+        diffusion distillation
+        next-token prediction pitfalls
+        open-set recognition
+        open vocabulary segmentation
+        open-ended learning
+        comparing representations across networks
+        comparison of uncertainty estimation methods
+        a comparison of federated optimizers
+        similarity measures for graphs
+        similar images retrieval
+        more data or more parameters
+        more is different: scaling
+        help or harm of data augmentation
+        helpful and harmless assistants
+        when do skills help reinforcement learning
+        question generation for education
+        visual question answering
+        questions about calibration
+        show and tell captioning
+        next generation reservoir computing
+        next best view planning
+        first-order methods for minimax
+        the second-order optimizer zoo
+        second order optimization for deep learning
+        top-k sparse attention
+        last-iterate convergence
+        last layer retraining
+        previous work on model merging
+        thanks and acknowledgements in llm outputs
+        hello world programs for neural program synthesis
+        greeting detection in dialogue
+        small talk in dialogue systems
+        chit-chat dialogue models
+        bot detection on social media
+        chatbot evaluation
+        conversational search
+        intent classification
+        open problems in mechanistic interpretability
+        more robust reward models
+        more like humans: human-like generalization
+        compare and contrast learning
+        contrastive learning
+        refining llm outputs with feedback
+        iterative refinement for generation
+        search-based planning with llms
+        monte carlo tree search
+        beam search decoding
+        neural architecture search
+        what is DRIFT?
+        what's rlhf
+        what does RAG stand for
+        define mixture of experts
+        what are lora adapters
+        papers on mixture of experts
+        anything about watermarking LLM text?
+        is there any work on watermarking language models?
+        has anyone studied grokking in transformers?
+        i'm looking for papers on offline rl
+        recent work on in-context learning
+        any papers about graph neural networks and oversmoothing?
+        find me something on protein design
+        show me papers on diffusion for molecules
+        give me papers about federated learning with differential privacy
+        i need references on neural operators for pdes
+        what's new in reinforcement learning from human feedback
+        who works on causal representation learning
+        which papers use the navier-stokes equations?
+        which papers evaluate on imagenet?
+        papers with code for sparse autoencoders
+        papers that release code for llm agents
+        state space models vs transformers
+        mamba vs transformers for long context
+        transformers versus cnns for vision
+        adam vs sgd generalization
+        which is better for tabular data, trees or neural nets?
+        benchmarks for llm reasoning
+        datasets for robot manipulation
+        evaluation of llm agents
+        limitations of in-context learning
+        authorship attribution with llms
+        code generation with llms
+        github copilot studies
+        repository-level code completion
+        open source llm evaluation
+        ICML 2026 papers about mixture of experts
+        iclr papers on diffusion models
+        neurips 2023 work on offline rl
+        icml 24 papers on conformal prediction
+        graph transformers in neurips
+        rlhf iclr 2024
+        diffusion icml
+        kv cache compression
+        speculative decoding
+        quantization llm
+        lora
+        moe routing
+        sae features
+        test-time compute
+        reasoning rl
+        chain of thought faithfulness
+        jailbreak attacks
+        prompt injection
+        membership inference attacks
+        machine unlearning
+        data poisoning in rag
+        attacks on retrieval-augmented generation
+        fairness in ranking
+        causal inference with text
+        time series forecasting foundation models
+        weather forecasting with neural networks
+        physics-informed neural networks
+        neural odes
+        equivariant networks for molecules
+        protein language models
+        single-cell foundation models
+        medical imaging segmentation
+        3d gaussian splatting
+        nerf
+        video generation
+        text-to-image alignment
+        image editing with diffusion
+        world models for rl
+        robot learning from demonstrations
+        multi-agent reinforcement learning
+        bandits with delayed feedback
+        online learning regret bounds
+        sampling with langevin dynamics
+        optimal transport
+        kernel methods
+        gaussian processes
+        bayesian optimization
+        active learning for llms
+        curriculum learning
+        continual learning without forgetting
+        meta-learning
+        few-shot learning
+        domain adaptation
+        out-of-distribution detection
+        uncertainty quantification
+        calibration of language models
+        hallucination detection
+        factuality
+        retrieval augmented generation
+        long context evaluation
+        tokenization
+        byte-level models
+        multilingual llms
+        low-resource languages
+        speech recognition
+        music generation
+        graph generation
+        combinatorial optimization with gnns
+        neural theorem proving
+        math reasoning
+        program synthesis
+        symbolic regression
+        interpretability of vision transformers
+        circuit discovery
+        probing
+        model editing
+        knowledge distillation
+        pruning
+        efficient fine-tuning
+        federated learning
+        differential privacy sgd
+        synthetic data generation
+        data selection for pretraining
+        scaling laws
+        emergent abilities
+        grokking
+        loss landscape
+        implicit bias of gradient descent
+        neural tangent kernel
+        mean field theory of neural nets
+        double descent
+        sharpness-aware minimization
+        learning rate schedules
+        batch size scaling
+        distributed training
+        pipeline parallelism
+        """
+    ),
+}
+
+# ---------------------------------------------------------------- slot fillers
+ORDINAL_WORDS = [
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+]
+NUMBER_WORDS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+SUFFIX = {1: "st", 2: "nd", 3: "rd"}
+
+# (name spellings, years spellings) of the loaded collections.
+COLLECTION_FORMS = {
+    "icml2026": ["ICML 2026", "icml 2026", "icml2026", "icml 26", "icml26", "ICML'26", "icml-2026"],
+    "icml2024": ["ICML 2024", "icml 2024", "icml2024", "icml 24", "icml24", "ICML '24"],
+    "iclr2024": ["ICLR 2024", "iclr 2024", "iclr2024", "iclr 24", "iclr'24", "ICLR", "iclr"],
+    "neurips2023": [
+        "NeurIPS 2023",
+        "neurips 2023",
+        "neurips2023",
+        "neurips 23",
+        "NeurIPS",
+        "neurips",
+        "nips 2023",
+        "nips",
+        "NIPS'23",
+    ],
+    "icml": ["ICML", "icml", "the icml ones", "both icmls"],
+}
+ID_RANGES = {"icml2026": 40, "icml2024": 2610, "iclr2024": 2260, "neurips2023": 3218}
+NAME_CASES = {"icml": "ICML", "iclr": "ICLR", "neurips": "NeurIPS"}
+FOCUS = ["it", "this paper", "this one", "that paper", "that one", "the paper", "this work"]
+BENCHES = [
+    "imagenet",
+    "navier-stokes",
+    "mmlu",
+    "gsm8k",
+    "cifar-10",
+    "coco",
+    "humaneval",
+    "atari",
+    "mujoco",
+    "d4rl",
+    "glue",
+    "wikitext",
+    "real robots",
+    "ogb",
+    "swe-bench",
+    "math",
+    "the darcy flow problem",
+    "librispeech",
+    "kinetics",
+]
+TRAP_WORDS = re.compile(
+    r"\b(?:compar\w*|similar\w*|help\w*|open\w*|question\w*|more|next|best|find\w*"
+    r"|show\w*|first|second|last|top|previous|refin\w*|search\w*|related|like|versus|vs)\b",
+    re.IGNORECASE,
+)
+SEARCH_VERBS = [
+    "study",
+    "use",
+    "attack",
+    "improve",
+    "benchmark",
+    "tackle",
+    "are about",
+    "propose",
+    "scale up",
+    "analyze",
+    "look at",
+    "deal with",
+    "evaluate",
+]
+ACRONYMS = [
+    "RLHF",
+    "DPO",
+    "LoRA",
+    "MoE",
+    "RAG",
+    "SAE",
+    "NTK",
+    "PPO",
+    "ViT",
+    "GNN",
+    "SSM",
+    "KV cache",
+]
+EMOJI = ["🙏", "🙂", "😅", "👀", "🤔", "🔥", "🙌", ":)", "😊", "✨", "🤖", "👍"]
+POLITE_PREFIX = ["pls ", "please ", "could you ", "can you ", "can u ", "would you "]
+POLITE_SUFFIX = [" pls", " please", " plz", " thanks", " thx", " ty"]
+FILLER_PREFIX = [
+    "hey bot, ",
+    "ok so ",
+    "ok ",
+    "so ",
+    "hmm, ",
+    "alright, ",
+    "@paperbot ",
+    "um ",
+    "btw ",
+    "wait, ",
+    "quick one: ",
+    "paperbot, ",
+    "hey, ",
+    "yo, ",
+    "oh and ",
+    "also ",
+]
+# Verbs after which "could you" reads naturally.
+REQUEST_VERBS = {
+    "show",
+    "open",
+    "find",
+    "give",
+    "get",
+    "compare",
+    "search",
+    "look",
+    "pull",
+    "list",
+    "fetch",
+    "bring",
+    "tell",
+    "redo",
+    "do",
+    "check",
+    "filter",
+    "restrict",
+    "limit",
+    "recommend",
+    "suggest",
+    "load",
+    "display",
+}
+STOPWORDS = frozenset(
+    " ".join(
+        _block(
+            """
+    a an the of for and or in on with to via by from at as is are be its their our we without
+    into over under towards toward through using based beyond between than not can do does how
+    when why what which who new via vs
+    """
+        )
+    ).split()
+)
+KEYBOARD_NEIGHBOURS = {
+    "a": "sq",
+    "e": "wr",
+    "i": "uo",
+    "o": "ip",
+    "n": "bm",
+    "r": "et",
+    "s": "ad",
+    "t": "ry",
+    "l": "k",
+    "m": "n",
+    "c": "xv",
+    "h": "gj",
+    "p": "o",
+    "u": "yi",
+}
+
+
+class Slots:
+    """Random slot values; every `{slot}` in a template draws anew."""
+
+    def __init__(self, rng: random.Random, titles: list[str]) -> None:
+        self.rng = rng
+        self.phrases = _topic_phrases(titles)
+        self.keywords = _keyword_queries(titles)
+        # Titles that contain the words of other intents: searches all the same.
+        self.traps = [p for p in self.phrases if TRAP_WORDS.search(p)]
+
+    def paper_id(self) -> str:
+        rng = self.rng
+        slug = rng.choice(["icml2026"] * 5 + ["icml2024"] * 2 + ["iclr2024"] * 2 + ["neurips2023"])
+        number = rng.randint(1, ID_RANGES[slug])
+        name, year = slug[:-4], slug[-4:]
+        digits = rng.choice([str(number)] * 4 + [f"{number:02d}", f"{number:05d}"])
+        name = rng.choice([name, name, NAME_CASES[name], name.upper()])
+        yy = year[2:]
+        forms = [
+            f"{name}{year}-{digits}",
+            f"{name}{year}-{digits}",
+            f"{name}{year} {digits}",
+            f"{name} {year}-{digits}",
+            f"{name} {year} {digits}",
+            f"{name}{year}_{digits}",
+            f"{name}-{year}-{digits}",
+            f"{name}{yy}-{digits}",
+            f"{name} {year} #{digits}",
+            f"{name}{year}/{digits}",
+            f"{name} {yy}-{digits}",
+        ]
+        return rng.choice(forms)
+
+    def position(self) -> str:
+        rng = self.rng
+        n = rng.choice([1, 1, 2, 2, 3, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14])
+        word = ORDINAL_WORDS[min(n, 12) - 1]
+        digit_ord = f"{n}{SUFFIX.get(n if n < 20 else n % 10, 'th')}"
+        num_word = NUMBER_WORDS[n - 1] if n <= 10 else str(n)
+        noun = rng.choice(["one", "one", "paper", "result", "hit", "entry"])
+        forms = [
+            f"the {word} {noun}",
+            f"the {word}",
+            f"{word} one",
+            f"the {digit_ord} {noun}",
+            f"the {digit_ord}",
+            f"#{n}",
+            f"# {n}",
+            f"no. {n}",
+            f"number {n}",
+            f"number {num_word}",
+            f"result {n}",
+            f"paper {n}",
+            f"nr {n}",
+            f"item {n}",
+        ]
+        special = [
+            "the top result",
+            "the top one",
+            "the last one",
+            "the last paper",
+            "the one before that",
+            "the previous one",
+            "the one after that",
+            "the bottom one",
+            "the second to last one",
+            "the penultimate one",
+            "the first result",
+        ]
+        return rng.choice(forms + special[: rng.randint(0, len(special))])
+
+    def ref(self) -> str:
+        return self.paper_id() if self.rng.random() < 0.35 else self.position()
+
+    def any_ref(self) -> str:
+        roll = self.rng.random()
+        if roll < 0.3:
+            return self.paper_id()
+        if roll < 0.55:
+            return self.rng.choice(FOCUS)
+        return self.position()
+
+    def short(self) -> str:
+        """A short position for compare/open lists: "1", "#2", "the third", "icml2026-5"."""
+        rng = self.rng
+        n = rng.randint(1, 9)
+        return rng.choice(
+            [str(n), str(n), f"#{n}", f"the {ORDINAL_WORDS[n - 1]}", f"number {n}", self.paper_id()]
+        )
+
+    def several(self) -> str:
+        rng = self.rng
+        a, b = rng.sample(range(1, 10), 2)
+        c = rng.randint(1, 12)
+        forms = [
+            "the first two",
+            "the first three",
+            "the top 3",
+            "the top two",
+            "both",
+            "all three",
+            f"{a} and {b}",
+            f"#{a} and #{b}",
+            f"{a}, {b} and {c}",
+            f"{min(a, b)}-{max(a, b)}",
+            f"{a} & {b}",
+            f"the {ORDINAL_WORDS[a - 1]} and {ORDINAL_WORDS[b - 1]}",
+            f"{self.paper_id()} and {self.paper_id()}",
+        ]
+        return rng.choice(forms)
+
+    def pair(self) -> tuple[str, str]:
+        first = self.short()
+        second = self.short()
+        while fold(second) == fold(first):
+            second = self.short()
+        return first, second
+
+    def collection(self) -> str:
+        slug = self.rng.choice(list(COLLECTION_FORMS))
+        return self.rng.choice(COLLECTION_FORMS[slug])
+
+    def _other_collection(self) -> str:
+        slug = self.rng.choice(["iclr2024", "neurips2023", "icml2024"])
+        return self.rng.choice(COLLECTION_FORMS[slug])
+
+    def topic(self) -> str:
+        roll = self.rng.random()
+        if roll < 0.45:
+            return self.rng.choice(self.phrases)
+        if roll < 0.9:
+            return self.rng.choice(self.keywords)
+        return self.rng.choice(ACRONYMS)
+
+    def values(self) -> dict[str, str]:
+        a, b = self.pair()
+        topic = self.topic()
+        return {
+            "id": self.paper_id(),
+            "pos": self.position(),
+            "ref": self.ref(),
+            "anyref": self.any_ref(),
+            "focus": self.rng.choice(FOCUS),
+            "several": self.several(),
+            "a": a,
+            "b": b,
+            "coll": self.collection(),
+            "coll2": self._other_collection(),
+            "trap": self.rng.choice(self.traps),
+            "verb": self.rng.choice(SEARCH_VERBS),
+            "topic": topic,
+            "topic2": self.topic(),
+            "kw": self.rng.choice(self.keywords),
+            "title": self.rng.choice(self.phrases),
+            "bench": self.rng.choice(BENCHES),
+            "acr": self.rng.choice(ACRONYMS),
+            "n": str(self.rng.randint(2, 10)),
+        }
+
+
+def _topic_phrases(titles: list[str]) -> list[str]:
+    """Titles as a user would type them: the part after "NAME:", at most nine words."""
+    phrases = []
+    for title in titles:
+        head, sep, tail = title.partition(": ")
+        text = tail if sep and len(head.split()) <= 3 else title
+        words = text.split()
+        if len(words) > 9:
+            continue
+        phrases.append(text.lower() if len(phrases) % 3 else text)
+    return phrases
+
+
+def _keyword_queries(titles: list[str]) -> list[str]:
+    """Two or three adjacent content words of a title: "diffusion distillation"."""
+    queries = []
+    for index, title in enumerate(titles):
+        words = [w.strip(",.?!()\"'").lower() for w in title.replace(":", " ").split()]
+        runs: list[list[str]] = [[]]
+        for word in words:
+            if word in STOPWORDS or len(word) < 3 or not re.search("[a-z]", word):
+                runs.append([])
+            else:
+                runs[-1].append(word)
+        best = [run for run in runs if len(run) >= 2]
+        if best:
+            run = best[index % len(best)]
+            queries.append(" ".join(run[: 2 + index % 2]))
+    return queries
+
+
+# ---------------------------------------------------------------- templates
+TEMPLATES: dict[str, list[str]] = {
+    "greeting": [
+        "hi {x}",
+        "hello {x}",
+        "hey {x}",
+        "good morning {x}",
+        "yo {x}",
+        "hiya {x}",
+    ],
+    "thanks": [
+        "thanks {x}",
+        "thank you {x}",
+        "ty {x}",
+        "{x}, thanks",
+        "thx {x}",
+    ],
+    "small_talk": [
+        "{x}",
+    ],
+    "help": [
+        "how do i {x}?",
+        "can i {x}?",
+        "is it possible to {x} with you?",
+        "how can i {x}",
+        "help: how to {x}",
+        "what's the way to {x}",
+        "is there a command to {x}",
+    ],
+    "open": [
+        "{id}",
+        "{id}",
+        "show {id}",
+        "open {id}",
+        "show me {id}",
+        "pull up {id}",
+        "can u show me the paper {id}",
+        "can you open {id}?",
+        "paper {id}",
+        "abstract of {id}",
+        "details for {id}",
+        "i want to read {id}",
+        "let me see {id}",
+        "what is {id}?",
+        "what's {id} about",
+        "tell me about {id}",
+        "get {id}",
+        "look up {id}",
+        "display {id}",
+        "{pos}",
+        "{pos} please",
+        "open {pos}",
+        "show {pos}",
+        "show me {pos}",
+        "let's see {pos}",
+        "can i see {pos}?",
+        "what about {pos}?",
+        "tell me about {pos}",
+        "more about {pos}",
+        "details on {pos}",
+        "pull up {pos}",
+        "{pos} looks interesting",
+        "i'd like to read {pos}",
+        "and {pos}?",
+        "open {several}",
+        "show {several}",
+        "show me {several}",
+        "{several} please",
+    ],
+    "similar": [
+        "more like {ref}",
+        "find similar papers to {ref}",
+        "papers similar to {ref}",
+        "similar to {ref}",
+        "anything like {ref}?",
+        "others like {ref}",
+        "related work to {ref}",
+        "papers related to {ref}",
+        "what else is like {ref}",
+        "show me stuff like {ref}",
+        "papers in the same vein as {ref}",
+        "recommend papers like {ref}",
+        "find me papers close to {ref}",
+        "similar to {ref} but from {coll}",
+        "more like {ref} in {coll}",
+        "anything similar to {focus}?",
+        "more like {focus}",
+        "papers like {focus}",
+        "{ref}: similar ones?",
+        "i liked {ref}, got anything similar?",
+        "nearest neighbours of {id}",
+        "papers like {several}",
+        "more like {several}",
+    ],
+    "more": [
+        "next {n}",
+        "show {n} more",
+        "{n} more",
+        "give me {n} more",
+        "next {n} please",
+        "more, {n} at a time",
+    ],
+    "question": [
+        "what dataset does {anyref} use?",
+        "which datasets are used in {anyref}",
+        "is {anyref} evaluated on {bench}?",
+        "does {anyref} test on {bench}",
+        "what benchmarks does {anyref} report?",
+        "does {anyref} have code?",
+        "is there code for {anyref}?",
+        "github for {anyref}?",
+        "link to the repo of {anyref}",
+        "is {anyref} open source?",
+        "what's the main result of {anyref}?",
+        "what did {anyref} find",
+        "what's the key finding in {anyref}",
+        "how much does {anyref} improve over the baselines",
+        "does {anyref} beat the state of the art?",
+        "how does {anyref} work?",
+        "what method does {anyref} propose",
+        "what's the approach in {anyref}",
+        "what architecture does {anyref} use",
+        "what problem does {anyref} solve?",
+        "what problem is {anyref} addressing",
+        "what is {anyref} trying to do",
+        "what are the limitations of {anyref}?",
+        "any limitations in {anyref}?",
+        "who wrote {anyref}?",
+        "who are the authors of {anyref}",
+        "where was {anyref} published?",
+        "which conference is {anyref} from",
+        "how many parameters is the model in {anyref}",
+        "how big is the model in {anyref}?",
+        "does {anyref} use {acr}?",
+        "is {anyref} theoretical or empirical?",
+        "summarize {anyref}",
+        "tl;dr of {anyref}",
+        "what's the contribution of {anyref}",
+        "in {pos}, what's the dataset?",
+        "for {ref}, is there code?",
+        "{ref}: what's the main result?",
+        "{ref} - which baselines?",
+        "does {pos} mention {bench}?",
+    ],
+    "compare": [
+        "compare {a} and {b}",
+        "compare {a} with {b}",
+        "compare {a} to {b}",
+        "compair {a} and {b}",
+        "{a} vs {b}",
+        "{a} vs. {b}",
+        "{a} versus {b}",
+        "{a} or {b}, which is better?",
+        "which is better, {a} or {b}?",
+        "which one is better: {a} or {b}",
+        "how does {a} compare to {b}?",
+        "how do {a} and {b} differ?",
+        "difference between {a} and {b}",
+        "what's the difference between {a} and {b}?",
+        "contrast {a} with {b}",
+        "is {a} better than {b}?",
+        "{a} and {b} side by side",
+        "put {a} and {b} side by side",
+        "which has better results, {a} or {b}?",
+        "pros and cons of {a} vs {b}",
+        "compare {several}",
+        "how do {several} differ",
+        "which of {several} is best?",
+        "do {a} and {b} use the same data?",
+    ],
+    "refine": [
+        "same but for {coll}",
+        "what about {coll}?",
+        "and in {coll}?",
+        "only {coll} pls",
+        "same search in {coll}",
+        "same thing for {coll}",
+        "redo that for {coll}",
+        "do that for {coll} instead",
+        "how about {coll}?",
+        "now {coll}",
+        "try {coll}",
+        "switch to {coll}",
+        "just {coll}",
+        "{coll} only",
+        "{coll} instead",
+        "any from {coll}?",
+        "limit it to {coll}",
+        "restrict to {coll}",
+        "filter to {coll}",
+        "what does {coll} have?",
+        "and {coll}?",
+        "same query, {coll}",
+        "same but {coll} and {coll2}",
+        "only {coll} and {coll2}",
+        "without {coll}",
+        "exclude {coll}",
+        "search {coll} for that instead",
+        "look in {coll} too",
+        "now only the {coll} papers",
+        "{coll}?",
+    ],
+    "search": [
+        "{topic}",
+        "{topic}",
+        "{kw}",
+        "{kw}",
+        "{title}",
+        "{trap}",
+        "{trap}",
+        "papers on {trap}",
+        "{trap} in {coll}",
+        "anything on {trap}?",
+        "which {coll} papers {verb} {kw}?",
+        "which papers {verb} {topic}?",
+        "do any {coll} papers {verb} {kw}?",
+        "papers on {topic}",
+        "papers about {topic}",
+        "any papers on {topic}?",
+        "anything about {topic}?",
+        "work on {topic}",
+        "recent work on {topic}",
+        "research on {topic}",
+        "is there research on {topic}?",
+        "has anyone looked at {topic}?",
+        "i'm looking for papers about {topic}",
+        "looking for work on {topic}",
+        "find papers on {topic}",
+        "find me something on {topic}",
+        "search {topic}",
+        "search for {topic}",
+        "show me papers on {topic}",
+        "show me work about {topic}",
+        "give me papers about {topic}",
+        "list papers on {topic}",
+        "i need references on {topic}",
+        "what's new in {topic}?",
+        "what's the latest on {topic}",
+        "state of the art in {topic}",
+        "survey of {topic}",
+        "{topic} papers",
+        "{kw} in {coll}",
+        "{coll} papers on {topic}",
+        "{coll} {kw}",
+        "{topic} {coll}",
+        "papers on {topic} from {coll}",
+        "which {coll} papers study {topic}?",
+        "which {coll} papers use {topic}?",
+        "which papers propose {topic}?",
+        "are there {coll} papers about {topic}?",
+        "does {coll} have anything on {topic}?",
+        "{kw} and {topic2}",
+        "{topic} for {kw}",
+        "{kw} with {acr}",
+        "papers comparing {kw} and {topic2}",
+        "{kw} vs {topic2}",
+        "more efficient {kw}",
+        "more robust {kw}",
+        "similarity of {kw}",
+        "help with {kw}",
+        "open problems in {topic}",
+        "open-source {kw}",
+        "questions about {kw}",
+        "best {kw} methods",
+        "how to do {kw}",
+        "how does {kw} work in practice",
+        "what is {acr}?",
+        "what are {kw}?",
+        "papers that evaluate on {bench}",
+        "papers using {bench}",
+        "{kw} on {bench}",
+        "{kw} with code",
+        "{kw} github",
+        "who studies {topic}",
+    ],
+}
+# Fillers for the chat templates whose slot is not a paper.
+CHAT_FILLERS = {
+    "greeting": [
+        "there",
+        "bot",
+        "paperbot",
+        "all",
+        "everyone",
+        "folks",
+        "friend",
+        "again",
+        "team",
+        "paper bot",
+        ":)",
+        "👋",
+        "y'all",
+        "people",
+    ],
+    "thanks": [
+        "so much",
+        "a lot",
+        "very much",
+        "again",
+        "bot",
+        "paperbot",
+        "for the help",
+        "for that",
+        "for the list",
+        "for the papers",
+        "for the summary",
+        "for the link",
+        "that helped",
+        "that's useful",
+        "perfect",
+        "great",
+        "awesome",
+        "nice",
+        "🙏",
+        "❤️",
+        "a million",
+        "mate",
+    ],
+    "small_talk": [
+        "lol ok",
+        "haha fair",
+        "nice one bot",
+        "great job",
+        "good job paperbot",
+        "you're doing great",
+        "you're hopeless",
+        "useless",
+        "that was useless",
+        "cool bot",
+        "are you a real person",
+        "is this a bot",
+        "who is this",
+        "who runs you",
+        "what are you made of",
+        "lol nice try",
+        "ok whatever",
+        "wow ok",
+        "heh",
+        "lolol",
+        "ha",
+        "lmaooo",
+        "hehe",
+        "ok cool cool",
+        "nice nice",
+        "sure thing",
+        "ah ok",
+        "oh nice",
+        "oh wow",
+        "omg",
+        "cool stuff",
+        "good stuff",
+        "that's cool",
+        "love it",
+        "so good",
+        "nice bot",
+        "that's hilarious",
+        "are you ok?",
+        "bye for now",
+        "later",
+        "ttyl",
+        "catch you later",
+        "have a nice day",
+        "good night bot",
+        "sleep well bot",
+        "you're kinda dumb",
+        "you misunderstood",
+        "that's wrong",
+        "wrong answer",
+        "not what i wanted",
+        "meh, not great",
+        "hmm ok",
+        "interesting...",
+        "fascinating",
+        "cool cool",
+        "do you know everything?",
+        "can you think?",
+        "how smart are you",
+        "are you gpt",
+        "what llm are you",
+        "are you listening",
+        "hello? anyone?",
+        "ok i'm back",
+        "one sec",
+        "hold on",
+        "wait",
+        "gimme a sec",
+        "let me think",
+    ],
+    "help": [
+        "filter by conference",
+        "filter by year",
+        "search only iclr",
+        "restrict to neurips",
+        "open a paper",
+        "see an abstract",
+        "get more results",
+        "see the next page",
+        "compare two papers",
+        "compare papers",
+        "find similar papers",
+        "ask about a paper",
+        "ask questions about a paper",
+        "get the code for a paper",
+        "exclude a term",
+        "search an exact phrase",
+        "search by author",
+        "switch collections",
+        "reference a result by number",
+        "go back to old results",
+        "start over",
+        "use filters",
+        "use this bot",
+        "search icml 2026 only",
+        "watch a topic",
+        "get notified about new papers",
+        "see which collections are loaded",
+        "use in: filters",
+        "page through results",
+        "look up a paper by id",
+    ],
+    "more": [],
+}
+
+
+# ---------------------------------------------------------------- noise
+def _typo(text: str, rng: random.Random) -> str:
+    words = text.split(" ")
+    choices = [i for i, word in enumerate(words) if len(word) >= 4 and word.isalpha()]
+    if not choices:
+        return text
+    index = rng.choice(choices)
+    word = words[index]
+    pos = rng.randrange(1, len(word) - 1)
+    kind = rng.choice(["swap", "drop", "double", "neighbour"])
+    if kind == "swap":
+        word = word[: pos - 1] + word[pos] + word[pos - 1] + word[pos + 1 :]
+    elif kind == "drop":
+        word = word[:pos] + word[pos + 1 :]
+    elif kind == "double":
+        word = word[:pos] + word[pos] + word[pos:]
+    else:
+        near = KEYBOARD_NEIGHBOURS.get(word[pos].lower())
+        if near:
+            word = word[:pos] + rng.choice(near) + word[pos + 1 :]
+    words[index] = word
+    return " ".join(words)
+
+
+def _case(text: str, rng: random.Random) -> str:
+    roll = rng.random()
+    if roll < 0.55:
+        return text
+    if roll < 0.8:
+        return text.lower()
+    if roll < 0.95:
+        return text[:1].upper() + text[1:]
+    return text.upper() if len(text) < 40 else text
+
+
+# Which kinds of noise keep which label true.
+POLITE_OK = {"open", "similar", "more", "compare", "refine", "search", "help", "question"}
+FILLER_OK = POLITE_OK | {"small_talk", "thanks"}
+
+
+def noisy(text: str, intent: str, rng: random.Random) -> str:
+    """One noisy variant of `text` that still means `intent`."""
+    if rng.random() < 0.35:
+        text = _typo(text, rng)
+    if intent in POLITE_OK and rng.random() < 0.2:
+        first = text.split(" ", 1)[0].lower()
+        if first in REQUEST_VERBS:
+            text = rng.choice(POLITE_PREFIX) + text[:1].lower() + text[1:]
+        elif not text.endswith("?"):
+            text = text.rstrip(".!") + rng.choice(POLITE_SUFFIX)
+    if intent in FILLER_OK and rng.random() < 0.2:
+        text = rng.choice(FILLER_PREFIX) + text
+    text = _case(text, rng)
+    roll = rng.random()
+    if roll < 0.12:
+        text = text + " " + rng.choice(EMOJI)
+    elif roll < 0.3 and text[-1:].isalnum():
+        text = text + rng.choice(["?", "!", "...", " ?", "!!", "."])
+    elif roll < 0.4:
+        text = text.rstrip("?!.")
+    return text or "?"
+
+
+def fold(text: str) -> str:
+    """The de-duplication key: lowercase, words only (or the bare text when it has no word)."""
+    return " ".join(re.findall(r"[\w#'-]+|\?", text.lower())) or text.strip()
+
+
+# ---------------------------------------------------------------- assembly
+def _fill(template: str, intent: str, slots: Slots) -> str:
+    if "{x}" in template:
+        return template.replace("{x}", slots.rng.choice(CHAT_FILLERS[intent]))
+    return template.format(**slots.values())
+
+
+def _from_templates(intent: str, slots: Slots, seen: set[str], wanted: int) -> list[str]:
+    """Up to `TEMPLATE_CAP` new messages per template, round-robin, until `wanted`."""
+    templates = TEMPLATES[intent]
+    made: Counter[int] = Counter()
+    out: list[str] = []
+    stalls = 0
+    while len(out) < wanted and stalls < 40 * len(templates):
+        index = slots.rng.randrange(len(templates))
+        if made[index] >= TEMPLATE_CAP:
+            stalls += 1
+            continue
+        text = _fill(templates[index], intent, slots)
+        if slots.rng.random() < 0.6:
+            text = noisy(text, intent, slots.rng)
+        key = fold(text)
+        if not key or key in seen:
+            stalls += 1
+            continue
+        seen.add(key)
+        made[index] += 1
+        out.append(" ".join(text.split()))
+    return out
+
+
+def _load_titles(folder: Path) -> list[str]:
+    files = sorted(folder.glob("*.jsonl"))
+    if not files:
+        sys.exit(f"no *.jsonl under {folder}: pass --abstracts pointing at conference_abstracts/")
+    titles = []
+    for path in files:
+        with path.open(encoding="utf-8") as handle:
+            titles.extend(json.loads(line)["title"] for line in handle if line.strip())
+    return sorted(set(titles))
+
+
+def _dev_keys() -> set[str]:
+    if not DEV.exists():
+        return set()
+    with DEV.open(encoding="utf-8") as handle:
+        return {fold(json.loads(line)["text"]) for line in handle if line.strip()}
+
+
+def build(titles: list[str], dev_keys: set[str]) -> list[dict[str, str]]:
+    rng = random.Random(SEED)
+    slots = Slots(rng, titles)
+    rows: list[dict[str, str]] = []
+    # Shared across intents: a message keeps the label of the first intent that made it.
+    seen = set(dev_keys)
+    for intent in INTENTS:
+        messages: list[str] = []
+        hand = HAND[intent]
+        for text in hand:
+            if fold(text) not in seen:
+                seen.add(fold(text))
+                messages.append(text)
+        # One noisy copy of each hand-written message, for robustness to typos and casing.
+        for text in hand:
+            variant = noisy(text, intent, rng)
+            if fold(variant) not in seen:
+                seen.add(fold(variant))
+                messages.append(variant)
+        if len(messages) > TARGETS[intent]:
+            originals = messages[: len(hand)]
+            variants = messages[len(hand) :]
+            rng.shuffle(variants)
+            messages = originals + variants[: max(0, TARGETS[intent] - len(originals))]
+        messages += _from_templates(intent, slots, seen, TARGETS[intent] - len(messages))
+        rows.extend({"text": text, "intent": intent} for text in messages)
+    rng.shuffle(rows)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--abstracts", type=Path, default=DEFAULT_ABSTRACTS)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = parser.parse_args(argv)
+    rows = build(_load_titles(args.abstracts), _dev_keys())
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    with args.out.open("w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    counts = Counter(row["intent"] for row in rows)
+    total = len(rows)
+    print(f"wrote {total} messages to {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
+    for intent in INTENTS:
+        print(f"  {intent:<11} {counts[intent]:>5}  {100 * counts[intent] / total:5.1f} %")
+    short = [intent for intent in INTENTS if intent != "search" and counts[intent] < 200]
+    share = counts["search"] / total
+    ok = not short and 0.35 <= share <= 0.40 and 4000 <= total <= 8000
+    print("verdict:", "OK" if ok else f"NOT OK (under 200: {short}, search {share:.1%})")
+
+
+if __name__ == "__main__":
+    main()
