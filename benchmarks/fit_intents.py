@@ -43,13 +43,23 @@ def log_loss(model: IntentModel, texts: list[str], labels: list[str]) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--train", type=Path, default=DATA / "intents_train.jsonl")
+    parser.add_argument(
+        "--train",
+        type=Path,
+        nargs="+",
+        default=[DATA / "intents_train.jsonl", DATA / "intents_table.jsonl"],
+        help="training files: the generated set and the former rules' table of 228 messages",
+    )
     parser.add_argument("--dev", type=Path, default=DATA / "intents_dev.jsonl")
     parser.add_argument("--l2", type=float, default=1e-4)
     parser.add_argument("--epochs", type=int, default=300)
     parser.add_argument("--out", type=Path, default=MODEL_FILE)
     args = parser.parse_args()
-    texts, labels = read(args.train)
+    texts, labels = [], []
+    for path in args.train:
+        more_texts, more_labels = read(path)
+        texts += more_texts
+        labels += more_labels
     print(f"training on {len(texts)} messages: {dict(Counter(labels))}")
     started = time.perf_counter()
     model = fit(texts, labels, l2=args.l2, epochs=args.epochs)

@@ -24,7 +24,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from config.settings import Settings
-from retrieval.conversation import ChatService, Conversation
+from retrieval.conversation.chat import ChatService, Conversation
 from retrieval.conversation.classifier import INTENTS, shipped_model
 from retrieval.conversation.memory import ConversationState
 from retrieval.conversation.model import (

@@ -42,7 +42,9 @@ def _words(*alternatives: str) -> re.Pattern[str]:
 _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
     (
         QuestionType.CODE,
-        _words(r"code", r"github", r"repo\w*", r"implementation", r"open[- ]?sourc\w*", r"weights"),
+        _words(
+            r"code", r"github", r"repos?", r"repositor\w*", r"implementation", r"open[- ]?sourc\w*"
+        ),
     ),
     (
         QuestionType.AUTHORS,
@@ -120,12 +122,13 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
 )
 # Words that show a sentence answers a type, marked in the answer.
 _CUES: Mapping[QuestionType, re.Pattern[str]] = {
+    QuestionType.CODE: _words(r"codes?", r"implementation", r"available", r"released"),
     QuestionType.DATASET: re.compile(
         r"\b(?:data ?sets?|benchmarks?|corpus|corpora|suites?|tasks?|environments?"
         r"|(?:evaluat\w*|experiments?|tested|trained) on|[A-Z][A-Za-z]*[A-Z0-9][\w\-]*)\b"
     ),
     QuestionType.RESULT: re.compile(
-        r"\d+(?:\.\d+)?\s?(?:%|x\b|×|times\b)|"
+        r"\d+(?:\.\d+)?\s?(?:\\?%|x\b|×|times\b)|"
         + _words(
             r"outperform\w*",
             r"improv\w*",
@@ -186,6 +189,10 @@ _CUES: Mapping[QuestionType, re.Pattern[str]] = {
         r"only (?:works|applies)",
     ),
 }
+_CODE_SAID = re.compile(
+    r"\b(?:code|codes|implementation|github|source)\b.{0,40}\b(?:available|released|public)",
+    re.IGNORECASE,
+)
 # The roles that answer each type, and how much a matching role counts.
 _ROLES: Mapping[QuestionType, frozenset[Role]] = {
     QuestionType.DATASET: frozenset({Role.METHOD, Role.RESULT}),
@@ -223,6 +230,33 @@ class Aspects:
     result: Excerpt | None
 
 
+_QUESTION_SHAPE = re.compile(
+    r"^(?:what|which|who|whom|whose|where|when|why|how|does|did|do|is|are|was|were|can|could"
+    r"|will|would|has|have|should|any|so)\b|\?\s*$",
+    re.IGNORECASE,
+)
+
+
+def is_question(message: str) -> bool:
+    """Shaped as a question: a question word first, or a question mark last."""
+    return _QUESTION_SHAPE.search(message.strip()) is not None
+
+
+def about_the_paper(question: str, abstract: str) -> bool:
+    """Whether a question reads as one about this paper: at least half of its topic words are
+    the abstract's (the words that only say what kind of answer is wanted do not count), or
+    it has no topic words of its own beyond one ("where can I get the code?")."""
+    topic = [
+        term for term in dict.fromkeys(analysis.analyze(question)) if term not in _QUESTION_TERMS
+    ]
+    if len(topic) <= 1 and question_type(question) is not QuestionType.OTHER:
+        return True
+    if not topic:
+        return False
+    held = set(analysis.analyze(abstract))
+    return sum(term in held for term in topic) * 2 >= len(topic)
+
+
 def question_type(question: str) -> QuestionType:
     for kind, asks in _ASKS:
         if asks.search(question):
@@ -246,12 +280,15 @@ def answer_about(
     if kind is QuestionType.VENUE:
         where = f" It is in {collection}." if collection else ""
         return AboutPaper(kind, statement=f"The list holds no venue details.{where}")
+    clean, sentences = analyse(abstract)
+    texts = [clean[s.start : s.end] for s in sentences]
     if kind is QuestionType.CODE:
         if urls:
             return AboutPaper(kind, statement="Code: " + " ".join(urls[:5]))
-        return AboutPaper(kind, statement="No code or project link appears in its abstract.")
-    clean, sentences = analyse(abstract)
-    texts = [clean[s.start : s.end] for s in sentences]
+        said = [_marked(text, kind, frozenset()) for text in texts if _CODE_SAID.search(text)]
+        return AboutPaper(
+            kind, tuple(said[:1]), None if said else "No code or project link appears in it."
+        )
     roles = sentence_roles(texts)
     wanted = frozenset(analysis.analyze(question)) - _QUESTION_TERMS
     scored = []
@@ -291,7 +328,8 @@ _QUESTION_TERMS = frozenset(
     analysis.analyze(
         "what which how does do did is are the main result results dataset datasets data set "
         "benchmark benchmarks evaluate evaluated method approach problem propose paper it this "
-        "show work use key idea limitation limitations"
+        "show work use key idea limitation limitations code get where find much many better "
+        "need needs does do"
     )
 )
 

@@ -25,10 +25,19 @@ from retrieval.conversation.memory import (
     next_state,
     resolve_refs,
 )
-from retrieval.conversation.model import Intent, IntentKind
+from retrieval.conversation.model import FocusRef, Intent, IntentKind
 from retrieval.errors import PaperbotError
 from retrieval.models import Answer, Excerpt, Paper
-from retrieval.paper_answers import AboutPaper, Aspects, QuestionType, answer_about, aspects
+from retrieval.paper_answers import (
+    AboutPaper,
+    Aspects,
+    QuestionType,
+    about_the_paper,
+    answer_about,
+    aspects,
+    is_question,
+    question_type,
+)
 
 # A search the classifier is unsure of does not replace the list the user may still point into.
 UNSURE_SEARCH = 0.5
@@ -115,6 +124,7 @@ class ChatService:
         the engine refuses (a bad query); reference problems come back as PROBLEM replies."""
         intent = parse_message(text, await self._engine.loaded_collections())
         state, max_idle = await self._memory(who, reply_to)
+        intent = await self._in_context(intent, state, max_idle)
         try:
             reply = await self._answer(intent, state, max_idle)
         except NoRecentAnswer as error:
@@ -132,6 +142,33 @@ class ChatService:
         if reply.state is not None:
             await self._memory_store.save(who.scope, who.user_id, reply.state)
         return reply
+
+    async def _in_context(
+        self, intent: Intent, state: ConversationState | None, max_idle: float
+    ) -> Intent:
+        """A question right after a paper was opened is about that paper when its words are
+        the paper's ("does SEABO need reward labels?") or it asks for no topic of its own
+        ("where can I get the code"); otherwise it stays what the classifier said."""
+        if intent.kind not in (IntentKind.SEARCH, IntentKind.HELP) or intent.collection:
+            return intent
+        if state is None or state.focus is None or not state.is_fresh(self._clock(), max_idle):
+            return intent
+        if not is_question(intent.message):
+            return intent
+        try:
+            paper = await self._engine.paper(state.focus)
+        except PaperbotError:
+            return intent
+        if not about_the_paper(intent.message, paper.abstract):
+            return intent
+        return replace(
+            intent,
+            kind=IntentKind.QUESTION_ABOUT_PAPER,
+            query=intent.message,
+            refs=(FocusRef(),),
+            question_type=question_type(intent.message).value,
+            wants_code=question_type(intent.message) is QuestionType.CODE,
+        )
 
     async def remember_sent(self, message_id: int, who: Conversation, reply: Reply) -> None:
         """Record which answer a sent message showed, so replies to it resolve against it."""

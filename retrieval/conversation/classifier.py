@@ -157,15 +157,19 @@ def fit(
         np.zeros_like(bias),
     ]
     for step in range(1, epochs + 1):
-        logits = np.zeros((len(rows), len(INTENTS)))
-        np.add.at(logits, owner, weights[inverse])
+        picked = weights[inverse]
+        logits: npt.NDArray[np.float64] = np.stack(
+            [np.bincount(owner, picked[:, c], len(rows)) for c in range(len(INTENTS))], axis=1
+        )
         logits += bias
         logits -= logits.max(axis=1, keepdims=True)
         probabilities = np.exp(logits)
         probabilities /= probabilities.sum(axis=1, keepdims=True)
         error = (probabilities - targets) / len(rows)
-        grad_w = np.zeros_like(weights)
-        np.add.at(grad_w, inverse, error[owner])
+        spread = error[owner]
+        grad_w: npt.NDArray[np.float64] = np.stack(
+            [np.bincount(inverse, spread[:, c], len(weights)) for c in range(len(INTENTS))], axis=1
+        )
         grad_w += l2 * weights
         grad_b = error.sum(axis=0)
         for value, grad, first, second in (

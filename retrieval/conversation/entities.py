@@ -13,7 +13,7 @@ from collections.abc import Collection, Sequence
 
 from retrieval.collection_names import NamedCollection, collection_key, resolve_collection
 from retrieval.conversation import patterns
-from retrieval.conversation.model import PositionRef, Ref, RelativeRef
+from retrieval.conversation.model import ALL, PositionRef, Ref, RelativeRef
 from retrieval.conversation.refs import refs_in_text
 from retrieval.ids import find_paper_keys
 
@@ -41,10 +41,11 @@ _LOOSE = re.compile(
     r"|(?:the )?(?:first|top) (?P<first_n>" + _NUMBER_WORD + r"|\d)\b"
     r"|(?:the )?last (?P<last_n>" + _NUMBER_WORD + r"|\d)\b"
     r"|(?P<both>both)"
+    r"|(?P<all>(?:all of )?(?:them|these|those)(?: (?:papers|ones|results))?)"
     r"|(?P<range>\d{1,2}) ?(?:-|–|to|through) ?(?P<range_end>\d{1,2})"
     r"|(?:#|no\.? ?|number |num |nr\.? ?)(?P<word>" + _NUMBER_WORD + r")"
     r"|(?:the )?(?P<ord>" + _ORDINAL + r")"
-    r"|#? ?(?P<num>\d{1,2})(?:st|nd|rd|th)?"
+    r"|#? ?(?P<num>\d{1,2})(?!\d)(?:st|nd|rd|th)?"
     r")(?![\w%.]\w)",
     re.IGNORECASE,
 )
@@ -103,6 +104,8 @@ def _loose_refs(match: re.Match[str]) -> list[Ref]:
         return [PositionRef(0)]
     if groups["both"]:
         return [PositionRef(0, 2)]
+    if groups["all"]:
+        return [PositionRef(0, ALL)]
     for name, from_end in (("first_n", False), ("last_n", True)):
         if groups[name]:
             text = groups[name].lower()

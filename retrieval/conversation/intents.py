@@ -24,7 +24,7 @@ from retrieval.collection_names import (
 from retrieval.conversation import patterns
 from retrieval.conversation.classifier import IntentModel, shipped_model
 from retrieval.conversation.entities import named_collections, pointed_at, question_words
-from retrieval.conversation.model import ALL, FocusRef, Intent, IntentKind, PositionRef, Ref
+from retrieval.conversation.model import FocusRef, Intent, IntentKind, PositionRef, Ref
 from retrieval.conversation.refs import whole_refs
 from retrieval.paper_answers import question_type
 
@@ -67,13 +67,13 @@ def parse_message(
     slugs = frozenset(collection.slug for collection in collections)
     # A message that is nothing but references ("icml2026-13", "#3", "it", "the second one")
     # shows them: a rule about form, not phrasing.
-    shown = whole_refs(patterns.SHOW_VERB.sub("", fold(clean)), slugs)
-    if shown is not None:
-        return Intent(IntentKind.PAPER, refs=shown, message=clean)
     if len(clean) > patterns.MAX_CHAT_CHARS:  # a pasted abstract or a long query: search it
         return replace(_search(clean, collections), message=clean)
     probabilities = (model or shipped_model()).probabilities(clean)
     label = max(probabilities, key=probabilities.__getitem__)
+    shown = whole_refs(patterns.SHOW_VERB.sub("", fold(clean)), slugs)
+    if shown is not None and label not in ("compare", "similar"):
+        return Intent(IntentKind.PAPER, refs=shown, message=clean)
     intent = _understood(label, clean, collections)
     return replace(intent, message=clean, confidence=probabilities[label])
 
@@ -93,10 +93,10 @@ def _understood(label: str, clean: str, collections: Sequence[NamedCollection]) 
         return Intent(_SIMPLE_KINDS[label])
     slugs = frozenset(collection.slug for collection in collections)
     if label == "refine":
-        named = named_collections(clean, collections)
-        if named is None:
-            return _search(clean, collections)
-        return Intent(IntentKind.REFINE, collection=named[0])
+        searched = _search(clean, collections)
+        if searched.collection is None:
+            return searched
+        return replace(searched, kind=IntentKind.REFINE)
     if label == "search":
         return _search(clean, collections)
     refs = pointed_at(clean, slugs, loose=True)
@@ -108,10 +108,12 @@ def _understood(label: str, clean: str, collections: Sequence[NamedCollection]) 
         return Intent(IntentKind.SIMILAR, refs=refs[:1] or (FocusRef(),))
     if label == "compare":
         if not refs:
-            refs = (PositionRef(0, ALL),)  # "which is better?": everything shown
-        elif len(refs) == 1 and not isinstance(refs[0], FocusRef) and _single(refs[0]):
+            return _search(clean, collections)  # "compare transformers and RNNs"
+        if len(refs) == 1 and not isinstance(refs[0], FocusRef) and _single(refs[0]):
             refs = (FocusRef(), *refs)  # "compare it with the third"
         return Intent(IntentKind.COMPARE, refs=refs)
+    # Bare numbers in a question are quantities ("at 4 bit"), not positions.
+    refs = pointed_at(clean, slugs, loose=False)
     return Intent(
         IntentKind.QUESTION_ABOUT_PAPER,
         query=question_words(clean, slugs),

@@ -1,0 +1,61 @@
+"""The intent classifier: features, fitting, saving, and the shipped model's contract."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from retrieval.conversation.classifier import (
+    INTENTS,
+    IntentModel,
+    feature_hashes,
+    fit,
+    shipped_model,
+    tokens,
+)
+
+
+def test_ids_and_numbers_are_abstracted_so_the_model_learns_their_shape() -> None:
+    assert tokens("Pull up ICML2026-13 and #5!") == ["pull", "up", "<id>", "and", "#", "<n>", "!"]
+    assert tokens("icml 2024 55") == ["<id>"]
+
+
+def test_features_are_stable_and_typos_share_most_of_them() -> None:
+    assert feature_hashes("compare 1 and 2").tolist() == feature_hashes("compare 1 and 2").tolist()
+    right, typo = set(feature_hashes("compare").tolist()), set(feature_hashes("compair").tolist())
+    assert len(right & typo) >= len(right) // 3
+
+
+def test_fit_learns_a_small_task_and_survives_a_round_trip(tmp_path: Path) -> None:
+    texts = [
+        "hello there",
+        "hi friend",
+        "thanks a lot",
+        "thank you",
+        "papers on rlhf",
+        "gnn papers",
+    ]
+    labels = ["greeting", "greeting", "thanks", "thanks", "search", "search"]
+    model = fit(texts, labels, epochs=150, learning_rate=0.1)
+    for text, label in zip(texts, labels, strict=True):
+        probabilities = model.probabilities(text)
+        assert max(probabilities, key=probabilities.__getitem__) == label
+    path = tmp_path / "model.npz"
+    model.save(path)
+    loaded = IntentModel.load(path)
+    for text in texts:
+        before, after = model.probabilities(text), loaded.probabilities(text)
+        assert before.keys() == after.keys()
+        assert all(abs(before[k] - after[k]) < 1e-2 for k in before)  # saved as float16
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.text(max_size=400))
+def test_the_shipped_model_gives_a_distribution_for_any_text(text: str) -> None:
+    probabilities = shipped_model().probabilities(text)
+    assert tuple(probabilities) == INTENTS
+    assert sum(probabilities.values()) == pytest.approx(1.0)
+    assert all(0.0 <= p <= 1.0 for p in probabilities.values())
