@@ -176,6 +176,12 @@ def report(rows: list[dict[str, object]], classifier_ms: float) -> bool:
     times = sorted(float(r["ms"]) for r in rows)
     p50, p95 = times[len(times) // 2], times[int(len(times) * 0.95)]
     print(f"reply latency: p50 {p50:.1f} ms, p95 {p95:.1f} ms; classifier {classifier_ms:.3f} ms")
+    by_kind: dict[str, list[float]] = defaultdict(list)
+    for row in rows:
+        by_kind[str(row["got"])].append(float(row["ms"]))
+    print("  p95 by understood intent: " + ", ".join(
+        f"{kind} {sorted(times)[int(len(times) * 0.95)]:.0f}" for kind, times in sorted(by_kind.items())
+    ))
     verdicts.append(("reply p95 < 50 ms", p95 < 50))
     verdicts.append(("classifier <= 2 ms", classifier_ms <= 2))
     print("\nwrong:")

@@ -14,9 +14,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 from retrieval import text as analysis
-from retrieval.excerpts import analyse
+from retrieval.excerpts import Sentence, analyse
 from retrieval.models import Excerpt, Span
 from retrieval.sentence_roles import Role, sentence_roles
 
@@ -280,8 +281,7 @@ def answer_about(
     if kind is QuestionType.VENUE:
         where = f" It is in {collection}." if collection else ""
         return AboutPaper(kind, statement=f"The list holds no venue details.{where}")
-    clean, sentences = analyse(abstract)
-    texts = [clean[s.start : s.end] for s in sentences]
+    sentences, texts, roles = _read(abstract)
     if kind is QuestionType.CODE:
         if urls:
             return AboutPaper(kind, statement="Code: " + " ".join(urls[:5]))
@@ -289,7 +289,6 @@ def answer_about(
         return AboutPaper(
             kind, tuple(said[:1]), None if said else "No code or project link appears in it."
         )
-    roles = sentence_roles(texts)
     wanted = frozenset(analysis.analyze(question)) - _QUESTION_TERMS
     scored = []
     for index, (sentence, role) in enumerate(zip(sentences, roles, strict=True)):
@@ -307,6 +306,15 @@ def answer_about(
     top = best[0][0]
     chosen = sorted(index for score, index in best if score >= top * 0.75)
     return AboutPaper(kind, tuple(_marked(texts[i], kind, wanted) for i in chosen))
+
+
+@lru_cache(maxsize=256)
+def _read(abstract: str) -> tuple[tuple[Sentence, ...], tuple[str, ...], tuple[Role, ...]]:
+    """An abstract's sentences, their text and their roles, once per abstract (a comparison
+    asks three questions of each paper)."""
+    clean, sentences = analyse(abstract)
+    texts = tuple(clean[s.start : s.end] for s in sentences)
+    return sentences, texts, tuple(sentence_roles(texts))
 
 
 def aspects(abstract: str) -> Aspects:
