@@ -225,20 +225,30 @@ TABLES: tuple[str, ...] = (
 )
 
 
-async def schema_version(connection: Db) -> int | None:
-    """The version, or None if the database has no paperbot schema table."""
-    if await connection.fetchval("SELECT to_regclass('paperbot_schema')") is None:
-        return None
-    return int(await connection.fetchval("SELECT version FROM paperbot_schema"))
+async def _state(connection: Db) -> tuple[int | None, int]:
+    """(schema version or None, how many tables the schema holds), from one snapshot.
+
+    One REPEATABLE READ transaction, and the table list read from pg_tables (not with
+    to_regclass, which looks at the catalog as it is now): two separate reads could see
+    "no paperbot_schema" before another process commits its first migration and "tables" after
+    it, and take a half-seen paperbot database for another program's.
+    """
+    async with connection.transaction(isolation="repeatable_read", readonly=True):
+        names = {
+            str(row[0])
+            for row in await connection.fetch(
+                "SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema()"
+            )
+        }
+        if "paperbot_schema" not in names:
+            return None, len(names)
+        return int(await connection.fetchval("SELECT version FROM paperbot_schema")), len(names)
 
 
 async def check_compatible(connection: Db, where: str) -> int:
     """The schema version, or StoreError if this code must not touch the database."""
-    version = await schema_version(connection)
+    version, tables = await _state(connection)
     if version is None:
-        tables = await connection.fetchval(
-            "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema()"
-        )
         if tables:
             raise StoreError(
                 f"The PostgreSQL database {where} holds another program's tables, not "
@@ -258,13 +268,14 @@ async def migrate(connection: Db, where: str) -> int:
     """Apply the migrations the database has not had, each in its own transaction.
 
     Returns the new version. Raises StoreError (one line) for a foreign or newer database.
+    Only "already current" is decided without the lock; every other verdict (foreign, newer,
+    what to apply) is taken under it, where no other paperbot can be halfway through.
     """
-    version = await check_compatible(connection, where)
+    version, _ = await _state(connection)
     if version == len(MIGRATIONS):
         return version  # the common case: no lock, no wait behind another process
     await connection.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
     try:
-        # Another process may have migrated while this one waited for the lock.
         version = await check_compatible(connection, where)
         while version < len(MIGRATIONS):
             async with connection.transaction():

@@ -211,17 +211,27 @@ def statements(script: str) -> list[str]:
     return found
 
 
-async def schema_version(connection: aiosqlite.Connection) -> int:
-    rows = list(await connection.execute_fetchall("PRAGMA user_version"))
-    return int(rows[0][0])
-
-
 async def check_compatible(connection: aiosqlite.Connection, where: str) -> int:
-    """The schema version, or StoreError if this code must not touch the database."""
-    version = await schema_version(connection)
+    """The schema version, or StoreError if this code must not touch the database.
+
+    The version and the table count come from one statement, hence one snapshot: read apart,
+    another process's first migration could commit in between, and a half-seen paperbot
+    database would pass for another program's.
+    """
+    rows = list(
+        await connection.execute_fetchall(
+            "SELECT (SELECT user_version FROM pragma_user_version), "
+            "(SELECT count(*) FROM sqlite_master)"
+        )
+    )
+    version, objects = int(rows[0][0]), int(rows[0][1])
     _refuse_newer(version, where)
-    if version == 0:
-        await _refuse_foreign(connection, where)
+    if version == 0 and objects:
+        # Version 0 with tables in it is another program's database, not an empty one of ours.
+        raise StoreError(
+            f"{where} is another program's SQLite database, not paperbot's; "
+            "set another database path."
+        )
     return version
 
 
@@ -258,14 +268,4 @@ def _refuse_newer(version: int, where: str) -> None:
         raise StoreError(
             f"The database {where} was written by a newer paperbot (schema {version}, this one "
             f"knows {len(MIGRATIONS)}); upgrade paperbot or point it at another database."
-        )
-
-
-async def _refuse_foreign(connection: aiosqlite.Connection, where: str) -> None:
-    # Version 0 with tables in it is another program's database, not an empty one of ours.
-    rows = list(await connection.execute_fetchall("SELECT count(*) FROM sqlite_master"))
-    if rows[0][0]:
-        raise StoreError(
-            f"{where} is another program's SQLite database, not paperbot's; "
-            "set another database path."
         )

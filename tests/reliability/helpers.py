@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from config.settings import Settings
-from tests.unprivileged import child_user
+from tests.unprivileged import child_python
 
 ROOT = Path(__file__).resolve().parents[2]
 # PAPERBOT_LONG_RELIABILITY=1 runs the long fuzz, kill and concurrency loops (docs/reliability.md).
@@ -189,6 +189,13 @@ def run_cli(
     **extra: str,
 ) -> subprocess.CompletedProcess[str]:
     """Run `paperbot ARGS`; `unprivileged` runs it as nobody when the suite runs as root."""
+    if unprivileged:
+        return child_python().run(
+            ["-m", "bot", *args],
+            cwd=workdir,
+            env=cli_env(db_path, workdir, **extra),
+            timeout=timeout,
+        )
     return subprocess.run(
         paperbot(*args),
         cwd=workdir,
@@ -197,7 +204,6 @@ def run_cli(
         text=True,
         timeout=timeout,
         check=False,
-        **(child_user() if unprivileged else {}),
     )
 
 
