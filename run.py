@@ -10,38 +10,77 @@ The virtual environment lives in .venv and is reinstalled only when pyproject.to
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import subprocess
 import sys
+import threading
+import time
 import venv
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".paperbot-installed"
+# How often a silent step says it is still running.
+TICK_SECONDS = 10.0
+
+
+def _say(line: str) -> None:
+    print(f"paperbot: {line}", file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def _ticking(what: str, estimate: str, every: float = TICK_SECONDS) -> Iterator[None]:
+    """While the block runs, a line every `every` seconds saying how long `what` has taken, so
+    a long silent step (numba prints nothing while it compiles) visibly moves."""
+    started = time.monotonic()
+    done = threading.Event()
+
+    def tick() -> None:
+        while not done.wait(every):
+            _say(f"  ... still {what}: {time.monotonic() - started:.0f} s so far ({estimate})")
+
+    ticker = threading.Thread(target=tick, daemon=True)
+    ticker.start()
+    try:
+        yield
+    finally:
+        done.set()
+        ticker.join()
 
 
 def _ensure_environment() -> None:
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text() == wanted:
         return
+    _say("first run: setting up in two steps, one to two minutes in all (later runs skip this)")
     if not (BIN / "python").exists():
-        print("paperbot: creating the virtual environment in .venv ...", file=sys.stderr)
+        _say(f"creating a private Python environment in {VENV} ...")
         venv.EnvBuilder(with_pip=True).create(VENV)
-    print("paperbot: installing dependencies (first run only) ...", file=sys.stderr)
+    # pip's own lines (each package as it is fetched and installed) are the progress here.
+    _say("step 1 of 2: installing dependencies (about a minute; pip lists each package) ...")
     subprocess.run(
-        [str(BIN / "python"), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[dev]"],
+        [str(BIN / "python"), "-m", "pip", "install", "-e", f"{ROOT}[dev]"],
         check=True,
+        cwd=ROOT,
     )
     # numba compiles the search kernels at their first call (most of a minute on a small
     # machine): do it now, once, so the first question is not the slow one. Not fatal: without
     # the cache, kernels compile at first use, and a running bot answers meanwhile.
-    print("paperbot: compiling the search kernels (first run only) ...", file=sys.stderr)
-    kernels = subprocess.run([str(BIN / "python"), "-m", "retrieval.precompile"], check=False)
+    estimate = "usually under a minute"
+    _say(f"step 2 of 2: preparing the search engine, {estimate}; it prints nothing meanwhile ...")
+    with _ticking("preparing the search engine", estimate):
+        # From ROOT, so `-m` imports this checkout's engine, not a `retrieval` folder that
+        # happens to sit in the caller's working directory.
+        kernels = subprocess.run(
+            [str(BIN / "python"), "-m", "retrieval.precompile"], check=False, cwd=ROOT
+        )
     if kernels.returncode != 0:
-        print("paperbot: compiling the kernels failed; they compile at first use", file=sys.stderr)
+        _say("compiling the kernels failed; they compile at first use")
     # Last: an install or compile cut short by Ctrl-C is done again by the next run.
     STAMP.write_text(wanted)
 
@@ -69,7 +108,8 @@ def _test_commands() -> list[list[str]]:
 
 
 def main() -> int:
-    os.chdir(ROOT)
+    # No chdir: paths on the command line (`ingest inputs/x.jsonl`, `-o out.csv`) and a `.env`
+    # are the caller's, relative to where they run this, as with `.venv/bin/paperbot`.
     try:
         _ensure_environment()
     except subprocess.CalledProcessError as error:
@@ -82,7 +122,7 @@ def main() -> int:
     if sys.argv[1:2] == ["test"]:
         for command in _test_commands():
             print("$", " ".join(command[2:]), flush=True)
-            if subprocess.run(command).returncode != 0:
+            if subprocess.run(command, cwd=ROOT).returncode != 0:
                 return 1
         return 0
     arguments = sys.argv[1:] or ["start"]

@@ -3,9 +3,14 @@ exit 5, "no tests collected") fails the whole run."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import shutil
 import subprocess
+import sys
+import threading
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -118,3 +123,58 @@ def test_ctrl_c_while_compiling_is_one_line_and_leaves_no_stamp(
     assert run.main() == 130
     assert not run.STAMP.exists()  # the next run installs and compiles again
     assert capsys.readouterr().err.strip().splitlines()[-1] == "paperbot: interrupted"
+
+
+def test_relative_paths_are_the_callers_not_the_repositorys(tmp_path: Path) -> None:
+    """`cd elsewhere && python3 repo/run.py ingest inputs/x.jsonl`: paperbot runs in `elsewhere`,
+    so `inputs/x.jsonl` (and `-o out.csv`, and `.env`) are read where the user is."""
+    repo = tmp_path / "repo"
+    binaries = repo / ".venv" / "bin"
+    binaries.mkdir(parents=True)
+    shutil.copy(ROOT / "run.py", repo / "run.py")
+    (repo / "pyproject.toml").write_text("[project]\nname = 'fake'\n")
+    wanted = hashlib.sha256((repo / "pyproject.toml").read_bytes()).hexdigest()
+    (repo / ".venv" / ".paperbot-installed").write_text(wanted)  # installed: no pip here
+    fake = binaries / "paperbot"  # stands in for the console script: where and what it ran
+    fake.write_text('#!/bin/sh\necho "cwd=$(pwd)"\necho "args=$*"\n')
+    fake.chmod(0o755)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = subprocess.run(
+        [sys.executable, str(repo / "run.py"), "ingest", "inputs/x.jsonl"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [f"cwd={elsewhere}", "args=ingest inputs/x.jsonl"]
+
+
+def test_the_first_run_says_what_each_step_is_and_how_long_it_takes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run, ran = _fake_install(monkeypatch, tmp_path, lambda: 0)
+    run._ensure_environment()
+    pip = next(command for command in ran if command[:2] == ["-m", "pip"])
+    assert "--quiet" not in pip and "-q" not in pip  # pip's per-package lines are the progress
+    lines = capsys.readouterr().err.splitlines()
+    assert any("installing dependencies (about a minute" in line for line in lines)
+    assert any("preparing the search engine, usually under a minute" in line for line in lines)
+    assert all("kernel" not in line for line in lines)  # words a user understands
+
+
+def test_a_long_silent_step_prints_elapsed_ticks(capsys: pytest.CaptureFixture[str]) -> None:
+    run = load_run()
+    ticked = threading.Event()
+    real_say = run._say
+
+    def say(line: str) -> None:
+        real_say(line)
+        ticked.set()
+
+    run._say = say
+    with run._ticking("compiling", "about a minute", every=0.01):
+        assert ticked.wait(30)  # the step is still running when the first tick comes
+    err = capsys.readouterr().err
+    assert "paperbot:   ... still compiling: " in err and "s so far (about a minute)" in err
