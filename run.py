@@ -57,7 +57,7 @@ def _ensure_environment() -> None:
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text() == wanted:
         return
-    _say("first run: setting up in two steps, one to two minutes in all (later runs skip this)")
+    _say("first run: setting up in two steps, two or three minutes in all (later runs skip it)")
     if not (BIN / "python").exists():
         _say(f"creating a private Python environment in {VENV} ...")
         venv.EnvBuilder(with_pip=True).create(VENV)
@@ -71,8 +71,8 @@ def _ensure_environment() -> None:
     # numba compiles the search kernels at their first call (most of a minute on a small
     # machine): do it now, once, so the first question is not the slow one. Not fatal: without
     # the cache, kernels compile at first use, and a running bot answers meanwhile.
-    estimate = "usually under a minute"
-    _say(f"step 2 of 2: preparing the search engine, {estimate}; it prints nothing meanwhile ...")
+    estimate = "about a minute in all"
+    _say("step 2 of 2: preparing the search engine (about a minute) ...")
     with _ticking("preparing the search engine", estimate):
         # From ROOT, so `-m` imports this checkout's engine, not a `retrieval` folder that
         # happens to sit in the caller's working directory.

@@ -6,8 +6,10 @@ The console is one conversation (the local user, no channel), so follow-ups work
 
 from __future__ import annotations
 
+import signal
 import sys
 import textwrap
+import threading
 
 from bot import console, wording
 from retrieval.conversation import IntentKind
@@ -18,6 +20,7 @@ from retrieval.errors import PaperbotError
 # The console's one conversation: user 0 in a DM-like scope of its own.
 LOCAL_USER = 0
 QUIT_WORDS = frozenset({"quit", "exit", ":q", "q"})
+CTRL_C_HINT = "(line cleared; type quit or press Ctrl-D to leave)"
 
 CHAT_HELP = """Ask a question in plain words, then follow up:
   the second one / #2 / 2     that paper in full       more         the next results
@@ -27,6 +30,24 @@ CHAT_HELP = """Ask a question in plain words, then follow up:
   help, quit
 Name a collection in words ("ICML 2026 papers about MoE routing") or use the query syntax:
 "exact phrase"  -excluded  in:collection"""
+
+
+def read_line(prompt: str) -> str:
+    """input(), with Ctrl-C raising KeyboardInterrupt at once.
+
+    The console reads on the event loop's own thread (a worker thread would keep asyncio.run
+    waiting for it), where asyncio.run's SIGINT handler only cancels the main task: input()
+    would go on waiting, and the next line typed would be dropped by the cancellation. While
+    reading, Python's own handler is in place instead; between prompts asyncio's is back, so
+    Ctrl-C during an answer still stops the program.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return input(prompt)  # signal handlers can only be set from the main thread
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return input(prompt)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def render_reply(reply: Reply, colour: bool) -> str:
@@ -86,12 +107,14 @@ async def run_chat(engine: Engine) -> int:
     colour = sys.stdout.isatty()
     while True:
         try:
-            # Read on the loop's own thread: Ctrl-C then interrupts input() at once (a worker
-            # thread would keep asyncio.run waiting for it). Nothing else runs meanwhile.
-            line = input("paperbot> ").strip()  # noqa: ASYNC250 - see the comment above
-        except (EOFError, KeyboardInterrupt):
+            line = read_line("paperbot> ").strip()
+        except EOFError:
             print()
             return 0
+        except KeyboardInterrupt:
+            # Like a shell: Ctrl-C drops what was typed and gives a fresh prompt.
+            print(f"\n{CTRL_C_HINT}")
+            continue
         if not line:
             continue
         if line.lower() in QUIT_WORDS:
