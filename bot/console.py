@@ -107,6 +107,12 @@ def render_nodes(rows: list[NodeRow], now: float, interval: float) -> str:
 def render_stats(stats: EngineStats) -> str:
     p50 = "-" if stats.latency_p50_ms is None else f"{stats.latency_p50_ms:.1f} ms"
     p95 = "-" if stats.latency_p95_ms is None else f"{stats.latency_p95_ms:.1f} ms"
+    # Counted in memory by the process that answers: a console or bot session's questions are
+    # not in a separate `paperbot stats` process's count, so the line says whose figure it is.
+    if stats.questions_answered:
+        questions = f"{stats.questions_answered:,} answered by this process (p50 {p50}, p95 {p95})"
+    else:
+        questions = "none asked in this process (each bot or console counts its own: /stats)"
     return "\n".join(
         [
             f"papers        {stats.papers:,}",
@@ -114,7 +120,7 @@ def render_stats(stats: EngineStats) -> str:
             f"vocabulary    {stats.vocabulary:,} terms, {stats.postings:,} postings",
             f"index         {stats.index_bytes / 1e6:.1f} MB in memory",
             f"database      {stats.database_bytes / 1e6:.1f} MB",
-            f"questions     {stats.questions_answered:,} answered (p50 {p50}, p95 {p95})",
+            f"questions     {questions}",
         ]
     )
 
