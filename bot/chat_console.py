@@ -54,7 +54,7 @@ def render_reply(reply: Reply, colour: bool) -> str:
     """A chat reply for a terminal."""
     kind = reply.kind
     if kind in (ReplyKind.GREETING, ReplyKind.THANKS, ReplyKind.SMALL_TALK):
-        return wording.small_talk(reply)
+        return wording.small_talk(reply, console=True)
     if kind is ReplyKind.HELP:
         return CHAT_HELP
     if kind is ReplyKind.PROBLEM:
@@ -64,7 +64,9 @@ def render_reply(reply: Reply, colour: bool) -> str:
         lines.append(wording.unknown_collection(reply.unknown_collection))
     if kind is ReplyKind.ANSWER and reply.answer is not None:
         if reply.intent.kind is IntentKind.SIMILAR:
-            lines.append(f"{reply.answer.question.capitalize()}:")
+            # Only the first letter: str.capitalize() lower-cased the paper's label too.
+            question = reply.answer.question
+            lines.append(f"{question[:1].upper()}{question[1:]}:")
         lines.append(console.render_answer(reply.answer, colour))
         return "\n".join(lines)
     for number, note in enumerate(reply.papers, start=1):
