@@ -34,52 +34,78 @@ def _say(line: str) -> None:
 
 
 @contextlib.contextmanager
-def _ticking(what: str, estimate: str, every: float = TICK_SECONDS) -> Iterator[None]:
-    """While the block runs, a line every `every` seconds saying how long `what` has taken, so
-    a long silent step (numba prints nothing while it compiles) visibly moves."""
+def _ticking(what: str, estimate: str, every: float = TICK_SECONDS) -> Iterator[list[float]]:
+    """While the block runs, after each `every` seconds of silence a line saying how long `what`
+    has taken, so a long quiet step visibly moves. The block sets `[0]` of what it is given to
+    time.monotonic() whenever it prints something itself."""
     started = time.monotonic()
+    last = [started]
     done = threading.Event()
 
     def tick() -> None:
-        while not done.wait(every):
-            _say(f"  ... still {what}: {time.monotonic() - started:.0f} s so far ({estimate})")
+        while not done.wait(min(every, 1.0)):
+            now = time.monotonic()
+            if now - last[0] >= every:
+                _say(f"  ... still {what}: {now - started:.0f} s so far ({estimate})")
+                last[0] = now
 
     ticker = threading.Thread(target=tick, daemon=True)
     ticker.start()
     try:
-        yield
+        yield last
     finally:
         done.set()
         ticker.join()
+
+
+def _run_step(command: list[str], what: str, estimate: str, every: float = TICK_SECONDS) -> int:
+    """Run `command` from ROOT (so `-m` imports this checkout, not a folder of the caller's),
+    its output passed through to stderr (stdout may be a command's JSON), with a line after
+    each `every` seconds of silence; its exit status."""
+    with _ticking(what, estimate, every) as last:
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+        )
+        try:
+            assert process.stdout is not None
+            for line in process.stdout:
+                last[0] = time.monotonic()
+                sys.stderr.write(line)
+                sys.stderr.flush()
+            return process.wait()
+        finally:
+            if process.poll() is None:  # Ctrl-C reached it too; let it stop
+                process.wait()
 
 
 def _ensure_environment() -> None:
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text() == wanted:
         return
-    _say("first run: setting up in two steps, two or three minutes in all (later runs skip it)")
+    _say("first run: setting up in two steps, two to four minutes in all (later runs skip it)")
+    python = str(BIN / "python")
     if not (BIN / "python").exists():
-        _say(f"creating a private Python environment in {VENV} ...")
-        venv.EnvBuilder(with_pip=True).create(VENV)
-    # pip's own lines (each package as it is fetched and installed) are the progress here.
-    _say("step 1 of 2: installing dependencies (about a minute; pip lists each package) ...")
-    subprocess.run(
-        [str(BIN / "python"), "-m", "pip", "install", "-e", f"{ROOT}[dev]"],
-        check=True,
-        cwd=ROOT,
-    )
+        _say(f"creating a private Python environment in {VENV} (about half a minute) ...")
+        with _ticking("creating the environment", "about half a minute in all"):
+            venv.EnvBuilder(with_pip=True).create(VENV)
+    # pip's own lines (each package as it is fetched) are the progress here; unpacking them all
+    # ("Installing collected packages") is a minute without a line, which the ticks fill.
+    _say("step 1 of 2: installing dependencies (one to two minutes; pip lists each package) ...")
+    install = [python, "-m", "pip", "install", "-e", f"{ROOT}[dev]"]
+    status = _run_step(install, "installing dependencies", "one to two minutes in all")
+    if status != 0:
+        raise subprocess.CalledProcessError(status, install)
     # numba compiles the search kernels at their first call (most of a minute on a small
     # machine): do it now, once, so the first question is not the slow one. Not fatal: without
     # the cache, kernels compile at first use, and a running bot answers meanwhile.
-    estimate = "about a minute in all"
     _say("step 2 of 2: preparing the search engine (about a minute) ...")
-    with _ticking("preparing the search engine", estimate):
-        # From ROOT, so `-m` imports this checkout's engine, not a `retrieval` folder that
-        # happens to sit in the caller's working directory.
-        kernels = subprocess.run(
-            [str(BIN / "python"), "-m", "retrieval.precompile"], check=False, cwd=ROOT
-        )
-    if kernels.returncode != 0:
+    compile_kernels = [python, "-m", "retrieval.precompile"]
+    if _run_step(compile_kernels, "preparing the search engine", "about a minute in all") != 0:
         _say("compiling the kernels failed; they compile at first use")
     # Last: an install or compile cut short by Ctrl-C is done again by the next run.
     STAMP.write_text(wanted)
