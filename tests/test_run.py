@@ -195,7 +195,7 @@ def test_a_long_silent_step_prints_elapsed_ticks(
 def test_a_failed_install_fails_the_run_and_leaves_no_stamp(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
-    run, ran = _fake_install(monkeypatch, tmp_path, lambda: 0)
+    run, _ = _fake_install(monkeypatch, tmp_path, lambda: 0)
     monkeypatch.setattr(run, "_run_step", lambda command, *args, **kwargs: 1)
     monkeypatch.setattr(run.sys, "argv", ["run.py", "test"])
     assert run.main() == 1
