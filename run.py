@@ -10,38 +10,103 @@ The virtual environment lives in .venv and is reinstalled only when pyproject.to
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import subprocess
 import sys
+import threading
+import time
 import venv
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".paperbot-installed"
+# How often a silent step says it is still running.
+TICK_SECONDS = 10.0
+
+
+def _say(line: str) -> None:
+    print(f"paperbot: {line}", file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def _ticking(what: str, estimate: str, every: float = TICK_SECONDS) -> Iterator[list[float]]:
+    """While the block runs, after each `every` seconds of silence a line saying how long `what`
+    has taken, so a long quiet step visibly moves. The block sets `[0]` of what it is given to
+    time.monotonic() whenever it prints something itself."""
+    started = time.monotonic()
+    last = [started]
+    done = threading.Event()
+
+    def tick() -> None:
+        while not done.wait(min(every, 1.0)):
+            now = time.monotonic()
+            if now - last[0] >= every:
+                _say(f"  ... still {what}: {now - started:.0f} s so far ({estimate})")
+                last[0] = now
+
+    ticker = threading.Thread(target=tick, daemon=True)
+    ticker.start()
+    try:
+        yield last
+    finally:
+        done.set()
+        ticker.join()
+
+
+def _run_step(command: list[str], what: str, estimate: str, every: float = TICK_SECONDS) -> int:
+    """Run `command` from ROOT (so `-m` imports this checkout, not a folder of the caller's),
+    its output passed through to stderr (stdout may be a command's JSON), with a line after
+    each `every` seconds of silence; its exit status."""
+    with _ticking(what, estimate, every) as last:
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+        )
+        try:
+            assert process.stdout is not None
+            for line in process.stdout:
+                last[0] = time.monotonic()
+                sys.stderr.write(line)
+                sys.stderr.flush()
+            return process.wait()
+        finally:
+            if process.poll() is None:  # Ctrl-C reached it too; let it stop
+                process.wait()
 
 
 def _ensure_environment() -> None:
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text() == wanted:
         return
+    _say("first run: setting up in two steps, two to four minutes in all (later runs skip it)")
+    python = str(BIN / "python")
     if not (BIN / "python").exists():
-        print("paperbot: creating the virtual environment in .venv ...", file=sys.stderr)
-        venv.EnvBuilder(with_pip=True).create(VENV)
-    print("paperbot: installing dependencies (first run only) ...", file=sys.stderr)
-    subprocess.run(
-        [str(BIN / "python"), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[dev]"],
-        check=True,
-    )
+        _say(f"creating a private Python environment in {VENV} (about half a minute) ...")
+        with _ticking("creating the environment", "about half a minute in all"):
+            venv.EnvBuilder(with_pip=True).create(VENV)
+    # pip's own lines (each package as it is fetched) are the progress here; unpacking them all
+    # ("Installing collected packages") is a minute without a line, which the ticks fill.
+    _say("step 1 of 2: installing dependencies (one to two minutes; pip lists each package) ...")
+    install = [python, "-m", "pip", "install", "-e", f"{ROOT}[dev]"]
+    status = _run_step(install, "installing dependencies", "one to two minutes in all")
+    if status != 0:
+        raise subprocess.CalledProcessError(status, install)
     # numba compiles the search kernels at their first call (most of a minute on a small
     # machine): do it now, once, so the first question is not the slow one. Not fatal: without
     # the cache, kernels compile at first use, and a running bot answers meanwhile.
-    print("paperbot: compiling the search kernels (first run only) ...", file=sys.stderr)
-    kernels = subprocess.run([str(BIN / "python"), "-m", "retrieval.precompile"], check=False)
-    if kernels.returncode != 0:
-        print("paperbot: compiling the kernels failed; they compile at first use", file=sys.stderr)
+    _say("step 2 of 2: preparing the search engine (about a minute) ...")
+    compile_kernels = [python, "-m", "retrieval.precompile"]
+    if _run_step(compile_kernels, "preparing the search engine", "about a minute in all") != 0:
+        _say("compiling the kernels failed; they compile at first use")
     # Last: an install or compile cut short by Ctrl-C is done again by the next run.
     STAMP.write_text(wanted)
 
@@ -69,7 +134,8 @@ def _test_commands() -> list[list[str]]:
 
 
 def main() -> int:
-    os.chdir(ROOT)
+    # No chdir: paths on the command line (`ingest inputs/x.jsonl`, `-o out.csv`) and a `.env`
+    # are the caller's, relative to where they run this, as with `.venv/bin/paperbot`.
     try:
         _ensure_environment()
     except subprocess.CalledProcessError as error:
@@ -82,7 +148,7 @@ def main() -> int:
     if sys.argv[1:2] == ["test"]:
         for command in _test_commands():
             print("$", " ".join(command[2:]), flush=True)
-            if subprocess.run(command).returncode != 0:
+            if subprocess.run(command, cwd=ROOT).returncode != 0:
                 return 1
         return 0
     arguments = sys.argv[1:] or ["start"]

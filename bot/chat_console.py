@@ -6,8 +6,10 @@ The console is one conversation (the local user, no channel), so follow-ups work
 
 from __future__ import annotations
 
+import signal
 import sys
 import textwrap
+import threading
 from collections.abc import Callable
 
 from bot import console, wording
@@ -20,22 +22,44 @@ from retrieval.models import Excerpt
 # The console's one conversation: user 0 in a DM-like scope of its own.
 LOCAL_USER = 0
 QUIT_WORDS = frozenset({"quit", "exit", ":q", "q"})
+CTRL_C_HINT = "(line cleared; type quit or press Ctrl-D to leave)"
 
 CHAT_HELP = """Ask a question in plain words, then follow up:
-  the second one / #2 / 2     that paper in full       more         the next results
-  similar 2 / more like it    papers like that one     compare 1 3  two papers side by side
-  does it have code?          links of the paper in focus
-  paper ICML2026-7            a paper by id            collections  what is loaded
+  the second one / #5 / 2      that paper in full (numbers as shown, across pages)
+  more                          the next results          similar 2 / more like it
+  compare 1 3 / 1 vs 2          papers side by side: what each proposes, data, result
+  what's the main result?       a question about the paper in focus (data sets, method,
+  which datasets? any code?     problem, limitations, code, authors, venue)
+  same but for iclr             the last question in another collection
+  paper ICML2026-7              a paper by id             collections  what is loaded
   help, quit
-Name a collection in words ("ICML 2026 papers about MoE routing") or use the query syntax:
-"exact phrase"  -excluded  in:collection"""
+Name a collection in words ("ICML 2026 papers about MoE routing", "neurips", "icml 24") or use
+the query syntax: "exact phrase"  -excluded  in:collection"""
+
+
+def read_line(prompt: str) -> str:
+    """input(), with Ctrl-C raising KeyboardInterrupt at once.
+
+    The console reads on the event loop's own thread (a worker thread would keep asyncio.run
+    waiting for it), where asyncio.run's SIGINT handler only cancels the main task: input()
+    would go on waiting, and the next line typed would be dropped by the cancellation. While
+    reading, Python's own handler is in place instead; between prompts asyncio's is back, so
+    Ctrl-C during an answer still stops the program.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return input(prompt)  # signal handlers can only be set from the main thread
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return input(prompt)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def render_reply(reply: Reply, colour: bool) -> str:
     """A chat reply for a terminal."""
     kind = reply.kind
     if kind in (ReplyKind.GREETING, ReplyKind.THANKS, ReplyKind.SMALL_TALK):
-        return wording.small_talk(reply)
+        return wording.small_talk(reply, console=True)
     if kind is ReplyKind.HELP:
         return CHAT_HELP
     if kind is ReplyKind.PROBLEM:
@@ -45,7 +69,9 @@ def render_reply(reply: Reply, colour: bool) -> str:
         lines.append(wording.unknown_collection(reply.unknown_collection))
     if kind is ReplyKind.ANSWER and reply.answer is not None:
         if reply.intent.kind is IntentKind.SIMILAR:
-            lines.append(f"{reply.answer.question.capitalize()}:")
+            # Only the first letter: str.capitalize() lower-cased the paper's label too.
+            question = reply.answer.question
+            lines.append(f"{question[:1].upper()}{question[1:]}:")
         lines.append(console.render_answer(reply.answer, colour))
         return "\n".join(lines)
 
@@ -115,12 +141,14 @@ async def run_chat(engine: Engine) -> int:
     colour = sys.stdout.isatty()
     while True:
         try:
-            # Read on the loop's own thread: Ctrl-C then interrupts input() at once (a worker
-            # thread would keep asyncio.run waiting for it). Nothing else runs meanwhile.
-            line = input("paperbot> ").strip()  # noqa: ASYNC250 - see the comment above
-        except (EOFError, KeyboardInterrupt):
+            line = read_line("paperbot> ").strip()
+        except EOFError:
             print()
             return 0
+        except KeyboardInterrupt:
+            # Like a shell: Ctrl-C drops what was typed and gives a fresh prompt.
+            print(f"\n{CTRL_C_HINT}")
+            continue
         if not line:
             continue
         if line.lower() in QUIT_WORDS:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import difflib
 import logging
 import os
 import sys
@@ -27,6 +28,11 @@ NO_TOKEN = (
     "to run the bot; `paperbot chat` works without one."
 )
 
+# --top-k bounds: at least one result; at most what a ranking can keep (PAPERBOT_MAX_RESULTS's
+# own ceiling), so `--batch` evaluations can still ask 100 or 1000 deep.
+TOP_K_MAX = 1000
+TOP_K_HELP = f"how many results, 1 to {TOP_K_MAX}"
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -40,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--json", action="store_true", help="machine-readable output")
     search = commands.add_parser("search", help="ranked papers for a query")
     search.add_argument("query", nargs="*")
-    search.add_argument("--top-k", type=int, default=None, metavar="N")
+    search.add_argument("--top-k", type=int, default=None, metavar="N", help=TOP_K_HELP)
     search.add_argument("--in", dest="collection", metavar="COLLECTION")
     search.add_argument("--json", action="store_true", help="machine-readable output")
     search.add_argument(
@@ -54,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("id", nargs="?", help="a paper id, e.g. icml2026-7")
         sub.add_argument("--json", action="store_true", help="machine-readable output")
         if name == "similar":
-            sub.add_argument("--top-k", type=int, default=None, metavar="N")
+            sub.add_argument("--top-k", type=int, default=None, metavar="N", help=TOP_K_HELP)
     ingest = commands.add_parser("ingest", help="add paper-list files or folders")
     ingest.add_argument("paths", nargs="+", type=Path)
     ingest.add_argument("--collection", help="collection name for every file")
@@ -378,8 +384,45 @@ def settings_for(args: argparse.Namespace) -> Settings:
     return load_settings(labels, **overrides)
 
 
+def _innermost(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> argparse.ArgumentParser:
+    """The (sub-)command parser `args` went through: `search`, `eval beir`, ..."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = action.choices.get(getattr(args, action.dest, None) or "")
+            if isinstance(chosen, argparse.ArgumentParser):
+                return _innermost(chosen, args)
+    return parser
+
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    """The arguments, or exit 2 with the usage of the command the mistake is in.
+
+    argparse leaves a sub-command's unknown options to the top-level parser, which printed the
+    top-level usage for `search --topk 3`; the sub-command's usage (and a close option name)
+    says what to type instead.
+    """
+    parser = _parser()
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        command = _innermost(parser, args)
+        known = [name for action in command._actions for name in action.option_strings]
+        close = difflib.get_close_matches(extras[0], known, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        command.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+    top_k = getattr(args, "top_k", None)
+    if top_k is not None and not 1 <= top_k <= TOP_K_MAX:
+        print(
+            f"paperbot: --top-k must be a number from 1 to {TOP_K_MAX} (got {top_k})",
+            file=sys.stderr,
+        )
+        raise SystemExit(2)
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    args = _parse(argv)
     warning = env_file_warning()
     if warning:
         print(f"paperbot: {warning}", file=sys.stderr)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from typing import Any
 
 from bot import wording
 from bot.text import unmark_protected
 from bot.wording import plural
+from retrieval.labels.markup import MAX_SCAN, clean
 from retrieval.models import Answer, CollectionInfo, EngineStats, Excerpt, Paper
 from retrieval.nodes import is_stale
 from retrieval.stores.protocol import NodeRow
@@ -18,6 +20,9 @@ NO_NODES = "No bot process has reported yet."
 BOLD_YELLOW = "\x1b[1;33m"
 DIM = "\x1b[2m"
 RESET = "\x1b[0m"
+WIDTH = 100
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_SPACES = re.compile(r"(\s+)")
 
 
 def _clean(text: str) -> str:
@@ -29,15 +34,57 @@ def excerpt_text(excerpt: Excerpt, colour: bool) -> str:
     parts = []
     for span in unmark_protected(excerpt.spans):
         text = _clean(span.text)
-        if span.match:
-            parts.append(f"{BOLD_YELLOW}{text}{RESET}" if colour else f"[{text}]")
-        else:
+        if not span.match:
             parts.append(text)
+        elif colour:
+            # Each word coloured on its own, so a line break between two highlighted words
+            # never leaves the colour open into the next line's indent.
+            parts.extend(
+                f"{BOLD_YELLOW}{piece}{RESET}" if piece.strip() else piece
+                for piece in _SPACES.split(text)
+            )
+        else:
+            parts.append(f"[{text}]")
     return "".join(parts)
 
 
-def _wrap(text: str, indent: str = "    ") -> str:
-    return textwrap.fill(text, width=100, initial_indent=indent, subsequent_indent=indent)
+def _width(text: str) -> int:
+    """Columns `text` takes on a terminal: colour codes take none."""
+    return len(_ANSI.sub("", text))
+
+
+def _wrap(text: str, indent: str = "    ", width: int = WIDTH) -> str:
+    """textwrap.fill by visible width: textwrap counts colour codes as characters, which broke
+    highlighted lines well before the edge. A word longer than a line gets a line of its own."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        if line and _width(line) + 1 + _width(word) > width:
+            lines.append(line)
+            line = ""
+        line = f"{line} {word}" if line else f"{indent}{word}"
+    if line:
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def readable(text: str) -> str:
+    """`text` with its LaTeX and markdown reduced to what a reader sees (`\\url{x}` -> x,
+    `$D$` -> D), for the terminal paper view. Long abstracts go through in word-aligned pieces,
+    as the reducer reads at most MAX_SCAN characters at a time."""
+    if len(text) <= MAX_SCAN:
+        return clean(text)
+    pieces: list[str] = []
+    piece: list[str] = []
+    size = 0
+    for word in text.split(" "):
+        if size + len(word) + 1 > MAX_SCAN // 2 and piece:
+            pieces.append(clean(" ".join(piece)))
+            piece, size = [], 0
+        piece.append(word)
+        size += len(word) + 1
+    pieces.append(clean(" ".join(piece)))
+    return " ".join(piece for piece in pieces if piece)
 
 
 def render_answer(answer: Answer, colour: bool = False) -> str:
@@ -68,12 +115,12 @@ def render_answer(answer: Answer, colour: bool = False) -> str:
 
 
 def render_paper(paper: Paper) -> str:
-    lines = [f"{_clean(paper.display_title)}", f"{paper.id} · {paper.collection}"]
+    lines = [_clean(readable(paper.display_title)), f"{paper.id} · {paper.collection}"]
     if paper.also_in:
         lines.append("also in: " + ", ".join(paper.also_in))
     lines.append(f"source: {paper.external_id}")
     lines.append("")
-    lines.append(textwrap.fill(_clean(paper.abstract), width=100))
+    lines.append(textwrap.fill(_clean(readable(paper.abstract)), width=WIDTH))
     lines.extend(f"link: {url}" for url in paper.urls)
     return "\n".join(lines)
 
@@ -108,6 +155,12 @@ def render_nodes(rows: list[NodeRow], now: float, interval: float) -> str:
 def render_stats(stats: EngineStats) -> str:
     p50 = "-" if stats.latency_p50_ms is None else f"{stats.latency_p50_ms:.1f} ms"
     p95 = "-" if stats.latency_p95_ms is None else f"{stats.latency_p95_ms:.1f} ms"
+    # Counted in memory by the process that answers: a console or bot session's questions are
+    # not in a separate `paperbot stats` process's count, so the line says whose figure it is.
+    if stats.questions_answered:
+        questions = f"{stats.questions_answered:,} answered by this process (p50 {p50}, p95 {p95})"
+    else:
+        questions = "none asked in this process (each bot or console counts its own: /stats)"
     return "\n".join(
         [
             f"papers        {stats.papers:,}",
@@ -115,7 +168,7 @@ def render_stats(stats: EngineStats) -> str:
             f"vocabulary    {stats.vocabulary:,} terms, {stats.postings:,} postings",
             f"index         {stats.index_bytes / 1e6:.1f} MB in memory",
             f"database      {stats.database_bytes / 1e6:.1f} MB",
-            f"questions     {stats.questions_answered:,} answered (p50 {p50}, p95 {p95})",
+            f"questions     {questions}",
         ]
     )
 

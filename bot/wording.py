@@ -92,10 +92,14 @@ def compare_rows(note: PaperNote) -> list[tuple[str, Excerpt | None]]:
     return list(zip(COMPARE_ROWS, (sides.proposes, sides.evaluated_on, sides.result), strict=True))
 
 
-def small_talk(reply: Reply) -> str:
+def small_talk(reply: Reply, *, console: bool = False) -> str:
+    """Greetings, thanks, chit-chat; `console` for the terminal, where there is no message to
+    reply to: follow-ups are typed at the prompt."""
     if reply.kind is ReplyKind.GREETING:
         return f"Hi! Ask me about papers, e.g. “{EXAMPLE_QUESTION}”"
     if reply.kind is ReplyKind.THANKS:
+        if console:
+            return "Glad it helped! Type “the second one” or “more like it” to follow up."
         return "Glad it helped! Reply to an answer with “the second one” or “more like it”."
     return f"I'm a paper finder. Try: “{EXAMPLE_QUESTION}”"
 

@@ -148,23 +148,48 @@ def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
+# `eval labels` columns: (header, what it measures). Each header is distinct and says itself;
+# the legend under the table gives the longer meaning.
+LABEL_COLUMNS = (
+    ("list", "the file"),
+    ("papers", "papers with a title"),
+    ("NAME papers", "papers whose title starts 'NAME:' and whose abstract uses NAME"),
+    ("named rate", "of those, labels that start with NAME"),
+    ("first-90 named", "the same for a plain label: the abstract's first 90 characters"),
+    ("title words", "title content words held by the label, papers without NAME"),
+    ("first-90 words", "the same for the first-90-characters label"),
+    ("title words, all", "title content words held by the label, every paper"),
+    ("starts punct", "labels starting with punctuation"),
+)
+
+
 def format_label_reports(reports: Sequence[LabelReport], *, examples: bool = True) -> str:
-    """A table of both measures per list, then examples of misses."""
-    lines = [
-        f"{'list':<24} {'papers':>6} {'named':>6} {'named rate':>10} {'(baseline)':>10} "
-        f"{'recall':>7} {'(baseline)':>10} {'recall all':>10} {'punct':>5}"
+    """A table of both measures per list (two spaces between columns), a legend, then examples
+    of misses."""
+    rows = [
+        [
+            report.name,
+            f"{report.papers}",
+            f"{report.named}",
+            f"{report.named_rate:.3f}",
+            f"{report.baseline_named_rate:.3f}",
+            f"{report.recall:.3f}",
+            f"{report.baseline_recall:.3f}",
+            f"{report.recall_all:.3f}",
+            f"{report.starts_with_punctuation}",
+        ]
+        for report in reports
     ]
-    for report in reports:
-        lines.append(
-            f"{report.name:<24} {report.papers:>6} {report.named:>6} "
-            f"{report.named_rate:>10.3f} {report.baseline_named_rate:>10.3f} "
-            f"{report.recall:>7.3f} {report.baseline_recall:>10.3f} {report.recall_all:>10.3f} "
-            f"{report.starts_with_punctuation:>5}"
-        )
-    lines.append(
-        "named rate: label starts with the title's 'NAME:' (papers whose abstract uses NAME); "
-        "recall: title content words in the label, other papers; baseline: first 90 characters"
-    )
+    headers = [header for header, _ in LABEL_COLUMNS]
+    widths = [max(len(cell) for cell in column) for column in zip(headers, *rows, strict=True)]
+
+    def line(cells: Sequence[str]) -> str:
+        first = f"{cells[0]:<{widths[0]}}"
+        rest = (f"{cell:>{width}}" for cell, width in zip(cells[1:], widths[1:], strict=True))
+        return "  ".join([first, *rest])
+
+    lines = [line(headers), *(line(row) for row in rows)]
+    lines.extend(f"  {header}: {meaning}" for header, meaning in LABEL_COLUMNS[2:])
     if examples:
         for report in reports:
             lines.append(f"\n{report.name}: named misses (title | label)")

@@ -8,7 +8,8 @@ paragraph counts as a header only if it is one short line that does not read lik
 External ids are `<file name>:<n>`, n counting abstracts from 1.
 
 JSONL: one JSON object per line with "abstract" (or "text"); optional "title", an id from "id",
-"doc_id" or "_id", "url" and "authors". BEIR corpus files load as they are. Blank lines are
+"doc_id" or "_id", "url" and "authors". The collection is named after the file unless one is
+given, and a note says so. BEIR corpus files load as they are. Blank lines are
 ignored. Bad lines (not JSON, not an object, no abstract, wrong field types) are skipped and
 counted in `notes` with their first line numbers, but the whole file is rejected when no line is
 a paper or more than half of the lines are bad: then it is probably not a paper file at all.
@@ -365,6 +366,8 @@ def _read_stream(
         notes.extend(bad_note)
         name_from_header = False
         chosen = override or _name_from_file(file_name)
+        if not override:  # as for a .txt without a header: say where the name came from
+            notes.append(f"{name}: no collection given; collection named '{chosen}' after the file")
     else:
         header = yield from _parse_list(name, file_name, lines, limits)
         name_from_header = header is not None and not override

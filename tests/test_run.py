@@ -3,9 +3,13 @@ exit 5, "no tests collected") fails the whole run."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import shutil
 import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -66,8 +70,8 @@ def test_all_steps_passing_passes(monkeypatch: pytest.MonkeyPatch) -> None:
 def _fake_install(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Any, kernels: Callable[[], int]
 ) -> tuple[ModuleType, list[list[str]]]:
-    """run.py with its .venv in `tmp_path` and subprocess.run recorded; `kernels` plays the
-    kernel compile (its exit status, or it raises)."""
+    """run.py with its .venv in `tmp_path` and its steps recorded; `kernels` plays the kernel
+    compile (its exit status, or it raises)."""
     run = load_run()
     binaries = tmp_path / "bin"
     binaries.mkdir()
@@ -76,12 +80,11 @@ def _fake_install(
     monkeypatch.setattr(run, "STAMP", tmp_path / "stamp")
     ran: list[list[str]] = []
 
-    def fake_run(command: list[str], *args: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    def fake_step(command: list[str], *args: Any, **kwargs: Any) -> int:
         ran.append(command[1:])
-        code = kernels() if "retrieval.precompile" in command else 0
-        return subprocess.CompletedProcess(command, code)
+        return kernels() if "retrieval.precompile" in command else 0
 
-    monkeypatch.setattr(run.subprocess, "run", fake_run)
+    monkeypatch.setattr(run, "_run_step", fake_step)
     return run, ran
 
 
@@ -118,3 +121,82 @@ def test_ctrl_c_while_compiling_is_one_line_and_leaves_no_stamp(
     assert run.main() == 130
     assert not run.STAMP.exists()  # the next run installs and compiles again
     assert capsys.readouterr().err.strip().splitlines()[-1] == "paperbot: interrupted"
+
+
+def test_relative_paths_are_the_callers_not_the_repositorys(tmp_path: Path) -> None:
+    """`cd elsewhere && python3 repo/run.py ingest inputs/x.jsonl`: paperbot runs in `elsewhere`,
+    so `inputs/x.jsonl` (and `-o out.csv`, and `.env`) are read where the user is."""
+    repo = tmp_path / "repo"
+    binaries = repo / ".venv" / "bin"
+    binaries.mkdir(parents=True)
+    shutil.copy(ROOT / "run.py", repo / "run.py")
+    (repo / "pyproject.toml").write_text("[project]\nname = 'fake'\n")
+    wanted = hashlib.sha256((repo / "pyproject.toml").read_bytes()).hexdigest()
+    (repo / ".venv" / ".paperbot-installed").write_text(wanted)  # installed: no pip here
+    fake = binaries / "paperbot"  # stands in for the console script: where and what it ran
+    fake.write_text('#!/bin/sh\necho "cwd=$(pwd)"\necho "args=$*"\n')
+    fake.chmod(0o755)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = subprocess.run(
+        [sys.executable, str(repo / "run.py"), "ingest", "inputs/x.jsonl"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [f"cwd={elsewhere}", "args=ingest inputs/x.jsonl"]
+
+
+def test_the_first_run_says_what_each_step_is_and_how_long_it_takes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run, ran = _fake_install(monkeypatch, tmp_path, lambda: 0)
+    run._ensure_environment()
+    pip = next(command for command in ran if command[:2] == ["-m", "pip"])
+    assert "--quiet" not in pip and "-q" not in pip  # pip's per-package lines are the progress
+    lines = capsys.readouterr().err.splitlines()
+    assert any("installing dependencies (one to two minutes" in line for line in lines)
+    assert any("preparing the search engine (about a minute)" in line for line in lines)
+    assert all("kernel" not in line for line in lines)  # words a user understands
+
+
+def test_a_long_silent_step_prints_elapsed_ticks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A real child prints a line, then is silent until a tick has been said about it."""
+    run = load_run()
+    ticked = tmp_path / "ticked"
+    real_say = run._say
+
+    def say(line: str) -> None:
+        real_say(line)
+        ticked.touch()
+
+    run._say = say
+    child = (
+        "import pathlib, sys, time\n"
+        "print('child: working', flush=True)\n"
+        "give_up = time.monotonic() + 60\n"
+        "while not pathlib.Path(sys.argv[1]).exists() and time.monotonic() < give_up:\n"
+        "    time.sleep(0.01)\n"
+        "sys.exit(3)\n"
+    )
+    command = [sys.executable, "-c", child, str(ticked)]
+    assert run._run_step(command, "compiling", "about a minute", every=0.05) == 3
+    captured = capsys.readouterr()
+    assert captured.out == ""  # a command's stdout stays its own (JSON)
+    assert "child: working" in captured.err  # the child's output is passed through
+    assert "paperbot:   ... still compiling: " in captured.err
+    assert "s so far (about a minute)" in captured.err
+
+
+def test_a_failed_install_fails_the_run_and_leaves_no_stamp(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    run, _ = _fake_install(monkeypatch, tmp_path, lambda: 0)
+    monkeypatch.setattr(run, "_run_step", lambda command, *args, **kwargs: 1)
+    monkeypatch.setattr(run.sys, "argv", ["run.py", "test"])
+    assert run.main() == 1
+    assert not run.STAMP.exists()

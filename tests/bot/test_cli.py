@@ -14,7 +14,7 @@ import pytest
 
 from retrieval.stores.protocol import NodeRow
 from retrieval.stores.sqlite import SqliteStore
-from tests.conftest import FIXTURE_ABSTRACTS, SEEDS, write_list
+from tests.conftest import FIXTURE_ABSTRACTS, ROOT, SEEDS, write_list
 
 # run.py installs the console script into .venv, beside the interpreter running the tests
 CONSOLE_SCRIPT = Path(sys.executable).with_name("paperbot")
@@ -64,6 +64,15 @@ def test_search_json_ranks_eyes_on_me_first(tmp_path: Path) -> None:
     assert "Eyes-on-Me" in top["label"]
     assert top["collection"] == "ICML 2026"
     assert "**" not in top["excerpt"]
+    # The README's --json example is this command's output: its first hit names the same paper.
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    example = json.loads(readme.split("```json\n", 1)[1].split("```", 1)[0])
+    shown = example["hits"][0]
+    assert (shown["id"], shown["external_id"], shown["collection"]) == (
+        top["id"],
+        top["external_id"],
+        top["collection"],
+    )
 
 
 def test_paper_json_and_unknown_id(tmp_path: Path) -> None:

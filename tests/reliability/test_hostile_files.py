@@ -422,7 +422,7 @@ async def test_jsonl_with_a_few_bad_lines_is_taken_with_a_count(base: Base) -> N
     lines = [good[0], bad[0], good[1], good[2], bad[1], good[3], bad[2], good[4], good[5]]
     report = await base.engine.ingest_bytes("mixed.jsonl", "\n".join(lines).encode())
     assert report.papers_added == 6 and report.errors == ()
-    (note,) = report.notes
+    note, _named_after_the_file = report.notes
     assert "skipped 3 of 9 lines" in note and "lines 2, 5, 7" in note, note
     assert integrity(base.db_path) == "ok"
     record("hostile files", "JSONL with a third of its lines bad (accepted, counted)")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from retrieval.label_eval import (
@@ -74,3 +76,22 @@ def test_evaluate_labels_splits_named_and_other_papers() -> None:
     text = format_label_reports([report])
     assert "test" in text
     assert "BarNet: Image Networks" in text
+
+
+def test_the_table_header_names_each_column_once_and_lines_up() -> None:
+    report = evaluate_labels(
+        "icml2024.jsonl",
+        [("FooNet learns. FooNet is fast.", "FooNet: Fast Learning")],
+        labeler=lambda abstract: "FooNet: fast",
+    )
+    lines = format_label_reports([report, report], examples=False).splitlines()
+    header, row = lines[0], lines[1]
+    columns = list(re.finditer(r"\S+(?: \S+)*", header))  # names are split by 2+ spaces
+    cells = list(re.finditer(r"\S+", row))
+    names = [column.group() for column in columns]
+    assert len(names) == len(set(names)) == len(cells) == 9  # one distinct header per figure
+    for column, cell in zip(columns[1:], cells[1:], strict=True):
+        assert column.end() == cell.end()  # each figure right-aligned under its own header
+    legend = "\n".join(lines[3:])
+    for name in names[2:]:
+        assert f"{name}: " in legend  # every measure is explained under the table

@@ -327,7 +327,11 @@ def test_jsonl_fields_and_aliases(tmp_path: Path) -> None:
     parsed = read_paper_file(path)
     assert parsed.collection == "icml2024"
     assert not parsed.collection_from_header
-    assert parsed.notes == ()
+    # as for a .txt without a header, a note says where the collection's name came from
+    assert parsed.notes == (
+        f"{path}: no collection given; collection named 'icml2024' after the file",
+    )
+    assert read_paper_file(path, collection="ICML 2024").notes == ()  # named: nothing to say
     first, second, third, fourth, fifth = parsed.papers
     assert first.abstract == "Abstract one."
     assert first.title == "On Prompts"
@@ -386,7 +390,8 @@ def test_jsonl_bad_lines_are_skipped_and_reported(tmp_path: Path) -> None:
     parsed = read_paper_file(path)
     assert abstracts(parsed) == [f"Paper {i}." for i in range(8)]
     assert parsed.skipped_lines == 7
-    (note,) = parsed.notes
+    note, named = parsed.notes
+    assert "collection named 'mixed' after the file" in named
     assert str(path) in note
     assert "skipped 7 of 15 lines" in note
     assert "lines 9, 10, 11, 12, 13, ..." in note

@@ -49,4 +49,5 @@ def test_success_reports_on_stderr_only(
     assert precompile.main() == 0
     captured = capsys.readouterr()
     assert captured.out == ""  # run.py may run this before a command that prints JSON
-    assert "search kernels ready" in captured.err
+    assert captured.err.startswith("paperbot: search engine ready in ")
+    assert "papers" not in captured.err  # no internal counts ("1 papers in the test corpus")

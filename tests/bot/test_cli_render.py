@@ -1,0 +1,79 @@
+"""What the terminal shows: highlighted lines wrap by what is visible, the paper view reads
+like text (no LaTeX), and the console's own wording."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+from bot import console
+from bot.chat_console import render_reply
+from retrieval.conversation import IntentKind
+from retrieval.conversation.chat import Reply, ReplyKind
+from retrieval.conversation.model import Intent
+from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery, Span
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+WORDS = "retrieval augmented generation poisons the corpus so that adversarial passages win " * 4
+
+
+def _paper(**fields: str) -> Paper:
+    values = {"abstract": WORDS, "label": "Eyes-on-Me: RAG attacks", **fields}
+    return Paper("icml2026-38", "ICML 2026", 38, "38", values["abstract"], values["label"])
+
+
+def _answer(question: str = "q") -> Answer:
+    spans = []
+    for index, word in enumerate(WORDS.split()):
+        spans.append(Span(word, match=index % 3 == 0))
+        spans.append(Span(" "))
+    hit = Hit(paper=_paper(), score=3.0, rank=1, excerpt=Excerpt(tuple(spans)))
+    return Answer(question, ParsedQuery(text="q"), (hit,), 1, 1.0)
+
+
+def test_highlighted_lines_break_where_plain_ones_do() -> None:
+    coloured = console.render_answer(_answer(), colour=True).splitlines()
+    body = [ANSI.sub("", line) for line in coloured[1:] if line.startswith("    ")]
+    assert (
+        body
+        == textwrap.fill(
+            " ".join(WORDS.split()), width=100, initial_indent="    ", subsequent_indent="    "
+        ).splitlines()
+    )
+    assert len(body) > 1 and len(body[0]) > 90  # filled to the edge, not broken early
+    for line in coloured[1:-1]:  # every line closes its own colour
+        assert line.count(console.BOLD_YELLOW) == line.count(console.RESET)
+
+
+def test_the_paper_view_reduces_latex_to_text() -> None:
+    abstract = (
+        r"We release code at \url{https://github.com/x/y}; a dataset $D$ of \emph{many} papers."
+    )
+    shown = console.render_paper(_paper(abstract=abstract))
+    assert "We release code at https://github.com/x/y; a dataset D of many papers." in shown
+    assert "\\" not in shown and "$" not in shown
+
+
+def test_a_long_abstract_is_reduced_to_its_end() -> None:
+    abstract = (r"The $\alpha$ term. " * 800) + r"Code: \url{https://example.org/end}"
+    shown = console.readable(abstract)
+    assert shown.endswith("Code: https://example.org/end")
+    assert shown.count("The α term.") == 800
+
+
+def _reply(
+    kind: ReplyKind, answer: Answer | None = None, intent: IntentKind | None = None
+) -> Reply:
+    return Reply(kind, Intent(intent or IntentKind.SMALL_TALK), answer=answer)
+
+
+def test_thanks_in_the_console_has_no_discord_wording() -> None:
+    text = render_reply(_reply(ReplyKind.THANKS), colour=False)
+    assert text.startswith("Glad it helped!")
+    assert "Reply to an answer" not in text and "Type “the second one”" in text
+
+
+def test_similar_keeps_the_labels_capitals() -> None:
+    answer = _answer("papers like icml2026-38 (AliMark: watermarks for LLMs)")
+    text = render_reply(_reply(ReplyKind.ANSWER, answer, IntentKind.SIMILAR), colour=False)
+    assert text.splitlines()[0] == "Papers like icml2026-38 (AliMark: watermarks for LLMs):"
