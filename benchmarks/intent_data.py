@@ -2311,6 +2311,7 @@ def build(titles: list[str], dev_keys: set[str]) -> list[dict[str, str]]:
         messages += _from_templates(intent, slots, seen, TARGETS[intent] - len(messages))
         rows.extend({"text": text, "intent": intent} for text in messages)
     rows += build_extra(titles, seen)
+    rows += build_short_searches(titles, seen)
     rng.shuffle(rows)
     return rows
 
@@ -2953,6 +2954,59 @@ def build_extra(titles: list[str], seen: set[str]) -> list[dict[str, str]]:
     return rows
 
 
+# ---------------------------------------------------------------- third batch (issue 24)
+# One- and two-word searches: a technical word, an acronym, or a misspelled topic word
+# ("routng", "qlora", "diffusion distilation"). Without them a short message with words the
+# model never saw looked like chit-chat (an `/ask` of "routng" got a small-talk reply).
+SHORT_SEED = SEED + 2
+SHORT_TARGET = 600
+_CHAT_WORDS = frozenset(
+    "hello thanks thank help more next similar compare great nice cool good bad open show "
+    "what which when where your this that with from into over under about".split()
+)
+
+
+def build_short_searches(titles: list[str], seen: set[str]) -> list[dict[str, str]]:
+    rng = random.Random(SHORT_SEED)
+    words = sorted(
+        {
+            word.strip(",.:;()?!").lower()
+            for title in titles
+            for word in title.split()
+            if len(word.strip(",.:;()?!")) >= 4 and word.strip(",.:;()?!").isalpha()
+        }
+        - _CHAT_WORDS
+    )
+    acronyms = sorted(
+        {
+            word.strip(",.:;()?!")
+            for title in titles
+            for word in title.split()
+            if 2 <= len(word.strip(",.:;()?!")) <= 8
+            and sum(c.isupper() for c in word) >= 2
+            and word.strip(",.:;()?!").isalnum()
+        }
+    )
+    messages: list[str] = []
+    attempts = 0
+    while len(messages) < SHORT_TARGET and attempts < SHORT_TARGET * 20:
+        attempts += 1
+        shape = rng.random()
+        if shape < 0.4:
+            text = rng.choice(words)
+        elif shape < 0.7:
+            text = f"{rng.choice(words)} {rng.choice(words)}"
+        else:
+            text = rng.choice(acronyms) if shape < 0.85 else rng.choice(acronyms).lower()
+        if rng.random() < 0.4:
+            text = _typo(text, rng)
+        if fold(text) in seen:
+            continue
+        seen.add(fold(text))
+        messages.append(text)
+    return [{"text": text, "intent": "search"} for text in messages]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--abstracts", type=Path, default=DEFAULT_ABSTRACTS)
@@ -2970,7 +3024,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  {intent:<11} {counts[intent]:>5}  {100 * counts[intent] / total:5.1f} %")
     short = [intent for intent in INTENTS if intent != "search" and counts[intent] < 200]
     share = counts["search"] / total
-    ok = not short and 0.35 <= share <= 0.45 and 4000 <= total <= 8000
+    ok = not short and 0.35 <= share <= 0.50 and 4000 <= total <= 9000
     print("verdict:", "OK" if ok else f"NOT OK (under 200: {short}, search {share:.1%})")
 
 

@@ -179,9 +179,13 @@ def report(rows: list[dict[str, object]], classifier_ms: float) -> bool:
     by_kind: dict[str, list[float]] = defaultdict(list)
     for row in rows:
         by_kind[str(row["got"])].append(float(row["ms"]))
-    print("  p95 by understood intent: " + ", ".join(
-        f"{kind} {sorted(times)[int(len(times) * 0.95)]:.0f}" for kind, times in sorted(by_kind.items())
-    ))
+    print(
+        "  p95 by understood intent: "
+        + ", ".join(
+            f"{kind} {sorted(times)[int(len(times) * 0.95)]:.0f}"
+            for kind, times in sorted(by_kind.items())
+        )
+    )
     verdicts.append(("reply p95 < 50 ms", p95 < 50))
     verdicts.append(("classifier <= 2 ms", classifier_ms <= 2))
     print("\nwrong:")

@@ -41,7 +41,9 @@ def covers(shown: str, gold: str) -> bool:
     return bool(wanted) and sum(word in have for word in wanted) >= 0.6 * len(wanted)
 
 
-async def judge(engine: Engine, pairs: list[dict[str, object]]) -> list[tuple[dict[str, object], bool, str]]:
+async def judge(
+    engine: Engine, pairs: list[dict[str, object]]
+) -> list[tuple[dict[str, object], bool, str]]:
     results = []
     for number, pair in enumerate(pairs):
         service = ChatService(engine, engine.memory, idle_seconds=3600, page_size=3)
@@ -67,7 +69,10 @@ async def judge(engine: Engine, pairs: list[dict[str, object]]) -> list[tuple[di
         if pair["not_stated"]:
             right = not shown and bool(statement)
         elif pair["qtype"] == "code":
-            right = any(url in statement for url in re.findall(r"https?://\S+?(?=[.,;)]?(?:\s|$))", " ".join(gold)))
+            right = any(
+                url in statement
+                for url in re.findall(r"https?://\S+?(?=[.,;)]?(?:\s|$))", " ".join(gold))
+            )
             right = right or any(covers(s, g) for s in shown for g in gold)
         else:
             right = any(covers(s, g) for s in shown for g in gold)

@@ -145,7 +145,10 @@ def escape_text(text: str) -> str:
         if not _PLAIN_URL.fullmatch(url):
             continue
         parts.append(escape(text[position : match.start()]))
-        parts.append(clean(url))
+        # A link stays a link, but never carries a mass mention ("https://@everyone...").
+        parts.append(
+            clean(url).replace("@everyone", "@\u200beveryone").replace("@here", "@\u200bhere")
+        )
         position = match.end()
     parts.append(escape(text[position:]))
     return "".join(parts)

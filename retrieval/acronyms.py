@@ -15,6 +15,32 @@ _MIN_SHARE = 0.25
 _MAX_MEANINGS = 2
 
 
+# Chat words that corpora also define as acronyms ("ok" option keyboard, "pls" partial labels,
+# "bot" Boosting of Thoughts): in a question they are never expanded. The filler among them is
+# also dropped from a searched chat message ("bot" stays: "bot detection" is a topic).
+FILLER_WORDS = frozenset(
+    [
+        "pls",
+        "plz",
+        "please",
+        "ok",
+        "okay",
+        "lol",
+        "lmao",
+        "thx",
+        "ty",
+        "btw",
+        "imo",
+        "tbh",
+        "idk",
+        "fyi",
+        "omg",
+        "hmm",
+    ]
+)
+CHAT_WORDS = FILLER_WORDS | {"bot", "hi", "hey", "yo"}
+
+
 @dataclass(frozen=True, slots=True)
 class Alternative:
     """Another way to write part of a query: `written` as typed, `other` the other form.
@@ -77,6 +103,8 @@ class AcronymTable:
         present = set(terms)
         found: list[Alternative] = []
         for term in dict.fromkeys(terms):
+            if term in CHAT_WORDS:
+                continue  # "pls" is please, not partial labels
             for expansion in self.short_to_long.get(term, ()):
                 if not set(expansion) <= present:
                     long_form = self.long_surface.get(expansion, " ".join(expansion))

@@ -41,6 +41,8 @@ from retrieval.paper_answers import (
 
 # A search the classifier is unsure of does not replace the list the user may still point into.
 UNSURE_SEARCH = 0.5
+# Help the classifier is this sure of is never re-read as a question about the paper in focus.
+SURE_HELP = 0.9
 # "#12" after 6 shown fetches the results up to it, up to this number.
 MAX_REACH = 50
 
@@ -149,6 +151,8 @@ class ChatService:
         """A question right after a paper was opened is about that paper when its words are
         the paper's ("does SEABO need reward labels?") or it asks for no topic of its own
         ("where can I get the code"); otherwise it stays what the classifier said."""
+        if intent.kind is IntentKind.HELP and intent.confidence >= SURE_HELP:
+            return intent  # "how do I see the abstract?" is about the bot, not the paper
         if intent.kind not in (IntentKind.SEARCH, IntentKind.HELP) or intent.collection:
             return intent
         if state is None or state.focus is None or not state.is_fresh(self._clock(), max_idle):

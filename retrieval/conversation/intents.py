@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
 
+from retrieval.acronyms import FILLER_WORDS
 from retrieval.collection_names import (
     NamedCollection,
     find_collection_names,
@@ -70,13 +71,20 @@ def parse_message(
     if len(clean) > patterns.MAX_CHAT_CHARS:  # a pasted abstract or a long query: search it
         return replace(_search(clean, collections), message=clean)
     probabilities = (model or shipped_model()).probabilities(clean)
-    label = max(probabilities, key=probabilities.__getitem__)
+    label, runner_up = sorted(probabilities, key=probabilities.__getitem__, reverse=True)[:2]
+    if label in _CHIT_CHAT and probabilities[label] < UNSURE_CHAT and runner_up == "search":
+        label = "search"  # unsure between chit-chat and a topic: search it and say what matched
     shown = whole_refs(patterns.SHOW_VERB.sub("", fold(clean)), slugs)
     if shown is not None and label not in ("compare", "similar"):
         return Intent(IntentKind.PAPER, refs=shown, message=clean)
     intent = _understood(label, clean, collections)
     return replace(intent, message=clean, confidence=probabilities[label])
 
+
+# Chit-chat the classifier is less sure of than this, with a search as its second guess, is
+# searched instead ("zzzz qqqq" gets a did-you-mean rather than a pleasantry).
+UNSURE_CHAT = 0.6
+_CHIT_CHAT = frozenset({"greeting", "thanks", "small_talk"})
 
 _SIMPLE_KINDS = {
     "greeting": IntentKind.GREETING,
@@ -123,6 +131,11 @@ def _understood(label: str, clean: str, collections: Sequence[NamedCollection]) 
     )
 
 
+# Chat filler taken out of a searched message (never a topic word; acronyms.FILLER_WORDS).
+_FILLER_ALTERNATIVES = "|".join(sorted(FILLER_WORDS, key=len, reverse=True))
+_FILLER = re.compile(r"(?<![\w\-'\"])(?:" + _FILLER_ALTERNATIVES + r")(?![\w\-'\"])", re.IGNORECASE)
+
+
 def _single(ref: Ref) -> bool:
     return not isinstance(ref, PositionRef) or ref.count == 1
 
@@ -165,6 +178,9 @@ def _search(clean: str, collections: Sequence[NamedCollection]) -> Intent:
                 cuts += venue_cuts
                 unknown = None
     query = _without(text, sorted(cuts))
+    plain = _FILLER.sub(" ", query)
+    if any(c.isalnum() for c in plain):  # "pls", "ok so", "lol" around a search are filler
+        query = " ".join(plain.split()).strip(" ,;:")
     defines: str | None = None
     definition = patterns.DEFINITION.pattern.fullmatch(query.rstrip(" ?!."))
     if definition is not None:

@@ -51,8 +51,11 @@ async def test_a_conversation_in_a_channel(
     value = code["embeds"][0]["fields"][0]["value"]
     assert (paper.urls[0] in value) if paper.urls else ("No code" in value)
 
+    # A number past the page fetches the results up to it; past the last result it says so.
+    total = (await engine.ask("mixture of experts routing", collection="icml2026")).total
+    assert total < 9
     too_far = await say(bot, recorder, "the ninth one")
-    assert too_far["content"].startswith("There were only 3 results")
+    assert too_far["content"].startswith(f"There were only {total} results")
 
 
 async def test_an_unknown_id_names_real_ones_and_a_stale_position_asks_for_a_question(
@@ -75,9 +78,14 @@ async def test_compare_and_more_like_it_in_chat(
     top = (await engine.ask("mixture of experts routing")).hits
     compared = await say(bot, recorder, "compare the first two")
     embed = compared["embeds"][0]
-    assert embed["title"] == "Compared"
+    first, second = top[0].paper.id, top[1].paper.id
+    assert embed["title"] == f"Compared: {first} vs {second}"
+    # Side by side: one row of inline fields per aspect, one field per paper.
     names = [field["name"] for field in embed["fields"]]
-    assert len(names) == 2
-    assert all(f"({hit.paper.id})" in name for hit, name in zip(top[:2], names, strict=True))
+    assert names == [
+        f"{row} · {n}" for row in ("Proposes", "Evaluated on", "Result") for n in (1, 2)
+    ]
+    assert all(field["inline"] for field in embed["fields"])
+    assert f"({first})" in embed["description"] and f"({second})" in embed["description"]
     similar = await say(bot, recorder, "more like the first one")
     assert similar["embeds"][0]["title"].startswith(f"Similar: papers like {top[0].paper.id}")

@@ -17,6 +17,8 @@ Exit status 0 only when every check holds.
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -133,6 +135,36 @@ def conversation(h: Any, check: Check) -> None:
     time.sleep(COOLDOWN_SECONDS)
 
 
+def understanding(h: Any, check: Check) -> None:
+    """Issue 24's phrasings, as carol in #bot-test: help by paraphrase, chit-chat that keeps the
+    list, numbers after "more", a question about the paper in focus, "1 vs 2", and ellipsis."""
+    print("\n== understanding (carol in #bot-test)")
+
+    def say(text: str) -> str:
+        return talk(h, check, text, user="carol")
+
+    check.expect("How to use paperbot" in say("how does this bot work?"), "help by paraphrase")
+    listed = say("icml 2026 papers on mixture of experts routing")
+    check.expect("1." in listed and "icml2026-" in listed, "a search lists papers")
+    check.expect("icml2026-" not in say("lol nice"), "chit-chat answers without searching")
+    second = say("the second one")
+    check.expect("icml2026-33" in second, "chit-chat did not replace the list")
+    time.sleep(COOLDOWN_SECONDS)
+    more = say("show me more")
+    check.expect("4." in more, "more shows results 4-6")
+    fifth = say("#5")
+    check.expect("There were only" not in fifth and "icml2026-" in fifth, "#5 after more")
+    result = say("what's the main result?")
+    check.expect("Main result" in result, "a question about the paper in focus")
+    time.sleep(COOLDOWN_SECONDS)
+    say("icml 2026 papers on mixture of experts routing")
+    versus = say("1 vs 2")
+    check.expect("Compared" in versus and "Proposes" in versus, "1 vs 2 compares side by side")
+    iclr = say("same but for iclr")
+    check.expect("iclr2024-" in iclr and "icml2026-" not in iclr, "same but for iclr")
+    time.sleep(COOLDOWN_SECONDS)
+
+
 def before_restart(h: Any, check: Check) -> dict[str, Any]:
     print("\n== answers with buttons (before the restart)")
     saved: dict[str, Any] = {}
@@ -211,12 +243,22 @@ def main() -> int:
         "PAPERBOT_LOG_FILE": str(workdir / "paperbot.log"),
     }
     check = Check()
+    # A small ICLR 2024 list beside the seeds, so "same but for iclr" has papers to find.
+    iclr = workdir / "iclr2024.txt"
+    iclr.write_text(
+        "ICLR 2024 论文列表\n\n"
+        "We study expert routing in sparse mixture of experts models and balance expert load.\n\n"
+        "Mixture of experts routing collapses; a router entropy bonus keeps experts busy.\n",
+        encoding="utf-8",
+    )
+    subprocess.run([str(PAPERBOT), "ingest", str(iclr)], env={**os.environ, **env}, check=True)
     command = [str(PAPERBOT), "run"]
     with Harness() as h:
         h.launch(command, env=env, cwd=str(ROOT), token_env="PAPERBOT_DISCORD_TOKEN")
         h.wait_ready(timeout=120, commands=True)
         try:
             conversation(h, check)
+            understanding(h, check)
             burst(h, check, "alice", "general", "a channel")
             burst(h, check, "owner", "dm:owner", "a DM")
             old = before_restart(h, check)

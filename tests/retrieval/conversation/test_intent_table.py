@@ -193,7 +193,8 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("what baselines does it compare against?", Q, {"refs": (F,)}),
     ("what are its main results?", Q, {"refs": (F,)}),
     ("which datasets did the last one evaluate on?", Q, {"refs": (pos(LAST),)}),
-    ("what is icml2026-6 about?", Q, {"refs": ids("icml2026-6")}),
+    # Showing the paper answers what it is about.
+    ("what is icml2026-6 about?", P, {"refs": ids("icml2026-6")}),
     ("summarize the third paper", Q, {"refs": (pos(2),)}),
     ("how big is the model in that paper?", Q, {"refs": (F,)}),
     ("does icml2026-6 beat icml2026-23?", Q, {"refs": ids("icml2026-6", "icml2026-23")}),
@@ -258,7 +259,8 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("COVID 2020 papers", S, {}),  # not a venue
     ("llama 2 fine-tuning", S, {}),
     ("top 10 tricks for training", S, {}),
-    ("ICML 2026", S, {"collection": "icml2026", "query": ""}),
+    # A bare collection name is the last question there; with none, ChatService searches it.
+    ("ICML 2026", K.REFINE, {"collection": "icml2026", "query": ""}),
     # a loaded collection without a year filters only next to "in"/"from"/"papers"
     (
         "claims in SciFact about vitamin D",
