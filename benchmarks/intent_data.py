@@ -2311,7 +2311,13 @@ def build(titles: list[str], dev_keys: set[str]) -> list[dict[str, str]]:
         messages += _from_templates(intent, slots, seen, TARGETS[intent] - len(messages))
         rows.extend({"text": text, "intent": intent} for text in messages)
     rows += build_extra(titles, seen)
-    rows += build_short_searches(titles, seen)
+    chat = {
+        word.strip(",.:;()?!").lower()
+        for row in rows
+        if row["intent"] in ("greeting", "thanks", "small_talk", "help")
+        for word in row["text"].split()
+    }
+    rows += build_short_searches(titles, seen, chat)
     rng.shuffle(rows)
     return rows
 
@@ -2966,7 +2972,11 @@ _CHAT_WORDS = frozenset(
 )
 
 
-def build_short_searches(titles: list[str], seen: set[str]) -> list[dict[str, str]]:
+def build_short_searches(
+    titles: list[str], seen: set[str], chat: set[str]
+) -> list[dict[str, str]]:
+    """`SHORT_TARGET` one- and two-word searches; no word of them is a word of a chit-chat or
+    help message (a one-word "wow" or "interesting" must stay chit-chat)."""
     rng = random.Random(SHORT_SEED)
     words = sorted(
         {
@@ -2976,6 +2986,7 @@ def build_short_searches(titles: list[str], seen: set[str]) -> list[dict[str, st
             if len(word.strip(",.:;()?!")) >= 4 and word.strip(",.:;()?!").isalpha()
         }
         - _CHAT_WORDS
+        - chat
     )
     acronyms = sorted(
         {

@@ -71,20 +71,13 @@ def parse_message(
     if len(clean) > patterns.MAX_CHAT_CHARS:  # a pasted abstract or a long query: search it
         return replace(_search(clean, collections), message=clean)
     probabilities = (model or shipped_model()).probabilities(clean)
-    label, runner_up = sorted(probabilities, key=probabilities.__getitem__, reverse=True)[:2]
-    if label in _CHIT_CHAT and probabilities[label] < UNSURE_CHAT and runner_up == "search":
-        label = "search"  # unsure between chit-chat and a topic: search it and say what matched
+    label = max(probabilities, key=probabilities.__getitem__)
     shown = whole_refs(patterns.SHOW_VERB.sub("", fold(clean)), slugs)
     if shown is not None and label not in ("compare", "similar"):
         return Intent(IntentKind.PAPER, refs=shown, message=clean)
     intent = _understood(label, clean, collections)
     return replace(intent, message=clean, confidence=probabilities[label])
 
-
-# Chit-chat the classifier is less sure of than this, with a search as its second guess, is
-# searched instead ("zzzz qqqq" gets a did-you-mean rather than a pleasantry).
-UNSURE_CHAT = 0.6
-_CHIT_CHAT = frozenset({"greeting", "thanks", "small_talk"})
 
 _SIMPLE_KINDS = {
     "greeting": IntentKind.GREETING,

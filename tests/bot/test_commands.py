@@ -43,7 +43,7 @@ async def test_ask_private_is_ephemeral_from_the_defer(bot: PaperBot, recorder: 
 async def test_ask_without_matches_suggests_and_has_no_empty_components(
     bot: PaperBot, recorder: Recorder
 ) -> None:
-    interaction = await run(bot, slash(bot, "ask", {"question": "zzzz qqqq"}))
+    interaction = await run(bot, slash(bot, "ask", {"question": "routng"}))
     sent = recorder.for_interaction(interaction)
     # public "thinking…" first, then removed so the no-match note stays private
     assert [s.kind for s in sent] == ["callback", "delete", "followup"]
