@@ -24,9 +24,8 @@ import re
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import islice
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -49,8 +48,12 @@ ROLES: Final = tuple(Role)
 # Tokens past this many in one sentence are ignored: abstract sentences rarely reach 100 words,
 # and a hostile megabyte-long "sentence" must not cost more than a normal one.
 MAX_TOKENS: Final = 160
+MAX_CHARS: Final = 4000  # the longest CSAbstruct sentence has 1,785
 _TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*|[%:;?()$\[\]]")
-_MASK64: Final = (1 << 64) - 1
+# Feature-set choices, picked on CSAbstruct dev (docs/sentence_roles.md); the fitter records
+# nothing else, so changing one needs a refit.
+NEIGHBOUR_WEIGHT: Final = 0.5
+NEIGHBOUR_BIGRAMS: Final = True
 _MULTIPLIERS: Final = np.array(
     [0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64
 )
@@ -71,50 +74,106 @@ class SparseRows:
     count: int
 
 
-@functools.lru_cache(maxsize=1 << 16)
+_hash_cache: dict[str, int] = {}
+
+
 def _word_hash(token: str) -> int:
-    return zlib.crc32(token.encode()) + 1
+    known = _hash_cache.get(token)
+    if known is None:
+        if len(_hash_cache) >= 1 << 17:
+            _hash_cache.clear()  # bounded memory under a stream of unseen words
+        known = _hash_cache[token] = zlib.crc32(token.encode()) + 1
+    return known
 
 
 def _tokens(sentence: str) -> list[int]:
     """Word hashes of the sentence: lowercased words, numbers as one token, a few marks."""
-    hashes = []
-    for match in islice(_TOKEN.finditer(sentence.lower()), MAX_TOKENS):
-        token = match.group()
-        hashes.append(_word_hash("0" if token[0].isdigit() else token))
-    return hashes
+    tokens = _TOKEN.findall(sentence[:MAX_CHARS].lower())[:MAX_TOKENS]
+    return [_word_hash("0" if token[0].isdigit() else token) for token in tokens]
 
 
-def _bucket(
-    namespace: int, first: npt.NDArray[np.uint64], second: npt.NDArray[np.uint64], bits: int
+def _buckets(
+    namespaces: npt.NDArray[np.uint64],
+    first: npt.NDArray[np.uint64],
+    second: npt.NDArray[np.uint64],
+    bits: int,
 ) -> npt.NDArray[np.int64]:
-    """Bucket of (namespace, first, second) in [0, 2**bits); unsigned products wrap mod 2**64."""
+    """Bucket of each (namespace, first, second) in [0, 2**bits); uint64 products wrap."""
     with np.errstate(over="ignore"):
-        return _mix(namespace, first, second, bits)
+        mixed = first * _MULTIPLIERS[0] + second * _MULTIPLIERS[1] + namespaces * _MULTIPLIERS[2]
+        mixed ^= mixed >> np.uint64(29)
+        mixed *= _MULTIPLIERS[0]
+    buckets: npt.NDArray[np.int64] = (mixed >> np.uint64(64 - bits)).astype(np.int64)
+    return buckets
 
 
-def _mix(
-    namespace: int, first: npt.NDArray[np.uint64], second: npt.NDArray[np.uint64], bits: int
-) -> npt.NDArray[np.int64]:
-    mixed = (
-        first * _MULTIPLIERS[0]
-        + second * _MULTIPLIERS[1]
-        + np.uint64(namespace) * _MULTIPLIERS[2]
-    )
-    mixed ^= mixed >> np.uint64(29)
-    mixed *= _MULTIPLIERS[0]
-    return (mixed >> np.uint64(64 - bits)).astype(np.int64)
+class _Builder:
+    """Collects (row, namespace, first, second, value) groups and hashes them in one go."""
+
+    def __init__(self) -> None:
+        self.rows: list[npt.NDArray[np.int64]] = []
+        self.namespaces: list[npt.NDArray[np.uint64]] = []
+        self.firsts: list[npt.NDArray[np.uint64]] = []
+        self.seconds: list[npt.NDArray[np.uint64]] = []
+        self.values: list[npt.NDArray[np.float32]] = []
+
+    def add(
+        self,
+        rows: npt.NDArray[np.int64],
+        namespace: int,
+        first: npt.NDArray[np.integer[Any]],
+        second: npt.NDArray[np.integer[Any]] | None,
+        value: float | npt.NDArray[np.float32],
+    ) -> None:
+        size = len(rows)
+        self.rows.append(rows)
+        self.namespaces.append(np.full(size, namespace, dtype=np.uint64))
+        self.firsts.append(first.astype(np.uint64, copy=False))
+        self.seconds.append(
+            np.zeros(size, np.uint64) if second is None else second.astype(np.uint64, copy=False)
+        )
+        self.values.append(np.broadcast_to(np.float32(value), (size,)).astype(np.float32))
+
+    def build(self, count: int, bits: int) -> SparseRows:
+        if not self.rows:
+            empty = np.zeros(0, np.int64)
+            return SparseRows(empty, empty, np.zeros(0, np.float32), count)
+        columns = _buckets(
+            np.concatenate(self.namespaces),
+            np.concatenate(self.firsts),
+            np.concatenate(self.seconds),
+            bits,
+        )
+        return SparseRows(np.concatenate(self.rows), columns, np.concatenate(self.values), count)
+
+
+def _layout(
+    count: int, sizes: Sequence[int] | None
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """For each sentence: its abstract, its index in it and the abstract's sentence count."""
+    lengths = np.array([count] if sizes is None else sizes, dtype=np.int64)
+    if int(lengths.sum()) != count:
+        raise ValueError("abstract sizes must add up to the number of sentences")
+    group = np.repeat(np.arange(len(lengths)), lengths)
+    first = np.cumsum(lengths) - lengths
+    return group, np.arange(count) - first[group], lengths[group]
+
+
+def _same_abstract(
+    owner: npt.NDArray[np.int64], target: npt.NDArray[np.int64], group: npt.NDArray[np.int64]
+) -> npt.NDArray[np.bool_]:
+    inside = (target >= 0) & (target < len(group))
+    inside[inside] = group[target[inside]] == group[owner[inside]]
+    return inside
 
 
 def role_features(
-    sentences: Sequence[str],
-    bits: int,
-    neighbour_probabilities: npt.NDArray[np.float32] | None = None,
+    sentences: Sequence[str], bits: int, sizes: Sequence[int] | None = None
 ) -> SparseRows:
-    """Hashed features of the sentences of one abstract, in order. With
-    `neighbour_probabilities` (pass-one probabilities, one row per sentence) the features of
-    pass two: the previous and next sentences' probabilities of each role are added."""
+    """Hashed features of sentences, in order (those of pass one; pass two adds
+    `neighbour_role_features`): one abstract, or consecutive abstracts of `sizes` sentences."""
     count = len(sentences)
+    group, index, abstract_count = _layout(count, sizes)
     token_lists = [_tokens(sentence) for sentence in sentences]
     lengths = np.array([len(tokens) for tokens in token_lists], dtype=np.int64)
     total = int(lengths.sum())
@@ -126,87 +185,90 @@ def role_features(
     if count:
         starts[1:] = np.cumsum(lengths)[:-1]
     position = np.arange(total, dtype=np.int64) - starts[owner]
-    zero = np.zeros(total, dtype=np.uint64)
-
     # Bigrams, with a start mark before the first word of each sentence.
     previous = np.empty(total, dtype=np.uint64)
     if total:
         previous[1:] = hashes[:-1]
         previous[position == 0] = 0
-    rows: list[npt.NDArray[np.int64]] = []
-    columns: list[npt.NDArray[np.int64]] = []
-    values: list[npt.NDArray[np.float32]] = []
 
-    def add(row: npt.NDArray[np.int64], column: npt.NDArray[np.int64], value: float) -> None:
-        rows.append(row)
-        columns.append(column)
-        values.append(np.full(len(row), value, dtype=np.float32))
-
-    unigrams = _bucket(_WORD, hashes, zero, bits)
-    bigrams = _bucket(_BIGRAM, previous, hashes, bits)
-    add(owner, unigrams, 1.0)
-    add(owner, bigrams, 1.0)
+    features = _Builder()
+    features.add(owner, _WORD, hashes, None, 1.0)
+    features.add(owner, _BIGRAM, previous, hashes, 1.0)
     # Opening words ("we propose", "in this paper", "results show"): the first three, each with
     # its position.
     opening = position < 3
-    add(
-        owner[opening],
-        _bucket(_OPENING, hashes[opening], position[opening].astype(np.uint64), bits),
-        1.0,
-    )
+    features.add(owner[opening], _OPENING, hashes[opening], position[opening], 1.0)
     # The neighbours' words, in their own namespaces.
-    for shift, word_space, bigram_space in ((1, _PREV_WORD, _PREV_BIGRAM), (-1, _NEXT_WORD, _NEXT_BIGRAM)):
+    for shift, word_space, bigram_space in (
+        (1, _PREV_WORD, _PREV_BIGRAM),
+        (-1, _NEXT_WORD, _NEXT_BIGRAM),
+    ):
         target = owner + shift
-        inside = (target >= 0) & (target < count)
-        add(target[inside], _bucket(word_space, hashes[inside], zero[inside], bits), 0.5)
-        add(
-            target[inside],
-            _bucket(bigram_space, previous[inside], hashes[inside], bits),
-            0.5,
-        )
+        inside = _same_abstract(owner, target, group)
+        features.add(target[inside], word_space, hashes[inside], None, NEIGHBOUR_WEIGHT)
+        if NEIGHBOUR_BIGRAMS:
+            features.add(
+                target[inside], bigram_space, previous[inside], hashes[inside], NEIGHBOUR_WEIGHT
+            )
 
-    # Position and shape: small categorical codes, one feature each.
+    # Position and shape: small categorical codes, one feature each, and a bias.
+    from_end = abstract_count - 1 - index
+    codes = np.concatenate(
+        [
+            np.minimum(index, 7),
+            100 + np.minimum(from_end, 7),
+            200 + (index * 10) // np.maximum(abstract_count, 1),
+            300 + np.minimum(abstract_count, 15),
+            400 + np.minimum(lengths // 5, 12),
+            1000 + 10 * np.minimum(index, 4) + np.minimum(from_end, 4),
+        ]
+    )
+    rows = np.arange(count, dtype=np.int64)
+    features.add(np.tile(rows, 6), _POSITION, codes, None, 1.0)
+    features.add(rows, _BIAS, np.zeros(count, np.uint64), None, 1.0)
+    return features.build(count, bits)
+
+
+def neighbour_role_features(
+    probabilities: npt.NDArray[np.float32], bits: int, sizes: Sequence[int] | None = None
+) -> SparseRows:
+    """Pass-two features: the previous and next sentences' pass-one probabilities of each role,
+    and a mark where there is no neighbour on that side (`sizes` as in `role_features`)."""
+    count = len(probabilities)
+    group, _, _ = _layout(count, sizes)
     index = np.arange(count, dtype=np.int64)
-    from_end = count - 1 - index
-    relative = (index * 10) // max(count, 1)
-    zeros = np.zeros(count, dtype=np.uint64)
-    codes = [
-        np.minimum(index, 7),
-        100 + np.minimum(from_end, 7),
-        200 + relative,
-        300 + np.minimum(count, 15),
-        400 + np.minimum(lengths // 5, 12),
-        1000 + 10 * np.minimum(index, 4) + np.minimum(from_end, 4),
-    ]
-    for code in codes:
-        add(index, _bucket(_POSITION, code.astype(np.uint64), zeros, bits), 1.0)
-    add(index, _bucket(_BIAS, zeros, zeros, bits), 1.0)
+    features = _Builder()
+    for shift, space in ((1, _PREV_ROLE), (-1, _NEXT_ROLE)):
+        padded = np.zeros((count, len(ROLES) + 1), dtype=np.float32)
+        source = index - shift
+        inside = _same_abstract(index, source, group)
+        padded[inside, : len(ROLES)] = probabilities[source[inside]]
+        padded[~inside, len(ROLES)] = 1.0
+        roles = np.repeat(np.arange(len(ROLES) + 1, dtype=np.uint64), count)
+        features.add(np.tile(index, len(ROLES) + 1), space, roles, None, padded.T.ravel() * 3.0)
+    return features.build(count, bits)
 
-    if neighbour_probabilities is not None and count:
-        for shift, space in ((1, _PREV_ROLE), (-1, _NEXT_ROLE)):
-            padded = np.zeros((count, len(ROLES) + 1), dtype=np.float32)
-            source = np.arange(count) - shift
-            inside = (source >= 0) & (source < count)
-            padded[inside, : len(ROLES)] = neighbour_probabilities[source[inside]]
-            padded[~inside, len(ROLES)] = 1.0  # no neighbour on that side
-            for role in range(len(ROLES) + 1):
-                column = _bucket(space, np.full(count, role, np.uint64), zeros, bits)
-                rows.append(index)
-                columns.append(column)
-                values.append(padded[:, role] * 3.0)
 
+def joined(first: SparseRows, second: SparseRows) -> SparseRows:
+    """The features of both, for the same sentences."""
     return SparseRows(
-        rows=np.concatenate(rows) if rows else np.zeros(0, np.int64),
-        columns=np.concatenate(columns) if columns else np.zeros(0, np.int64),
-        values=np.concatenate(values) if values else np.zeros(0, np.float32),
-        count=count,
+        np.concatenate([first.rows, second.rows]),
+        np.concatenate([first.columns, second.columns]),
+        np.concatenate([first.values, second.values]),
+        first.count,
     )
 
 
-def scores(features: SparseRows, weights: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """Linear scores, one row per sentence and one column per role."""
-    out = np.zeros((features.count, weights.shape[1]), dtype=np.float32)
-    np.add.at(out, features.rows, np.take(weights, features.columns, axis=0) * features.values[:, None])
+def scores(features: SparseRows, by_role: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Linear scores, one row per sentence and one column per role; `by_role` holds one row of
+    bucket weights per role."""
+    out = np.empty((features.count, len(by_role)), dtype=np.float32)
+    for role, column in enumerate(by_role):
+        out[:, role] = np.bincount(
+            features.rows,
+            np.take(column, features.columns) * features.values,
+            minlength=features.count,
+        )
     return out
 
 
@@ -243,8 +305,8 @@ class SentenceRoleModel:
     """Fitted weights: pass one, pass two, transitions and their decoding weight."""
 
     bits: int
-    first_pass: npt.NDArray[np.float32]
-    second_pass: npt.NDArray[np.float32]
+    first_pass: npt.NDArray[np.float32]  # roles x buckets
+    second_pass: npt.NDArray[np.float32]  # roles x buckets
     log_start: npt.NDArray[np.float32]
     log_transitions: npt.NDArray[np.float32]
 
@@ -254,22 +316,47 @@ class SentenceRoleModel:
             weight = float(data["transition_weight"])
             return cls(
                 bits=int(data["bits"]),
-                first_pass=data["first_pass"].astype(np.float32),
-                second_pass=data["second_pass"].astype(np.float32),
+                # Stored features x roles; kept roles x features: each gather is contiguous.
+                first_pass=np.ascontiguousarray(data["first_pass"].T, dtype=np.float32),
+                second_pass=np.ascontiguousarray(data["second_pass"].T, dtype=np.float32),
                 log_start=weight * data["log_start"].astype(np.float32),
                 log_transitions=weight * data["log_transitions"].astype(np.float32),
             )
 
-    def probabilities(self, sentences: Sequence[str]) -> npt.NDArray[np.float32]:
-        """Pass-two probabilities of each role (columns in `ROLES` order), one row a sentence."""
-        first = softmax(scores(role_features(sentences, self.bits), self.first_pass))
-        return softmax(scores(role_features(sentences, self.bits, first), self.second_pass))
+    def probabilities(
+        self, sentences: Sequence[str], sizes: Sequence[int] | None = None
+    ) -> npt.NDArray[np.float32]:
+        """Pass-two probabilities of each role (columns in `ROLES` order), one row a sentence;
+        the sentences are one abstract, or consecutive abstracts of `sizes` sentences."""
+        features = role_features(sentences, self.bits, sizes)
+        first = softmax(scores(features, self.first_pass))
+        neighbours = neighbour_role_features(first, self.bits, sizes)
+        return softmax(scores(features, self.second_pass) + scores(neighbours, self.second_pass))
+
+    def roles_of_many(self, abstracts: Sequence[Sequence[str]]) -> list[list[Role]]:
+        """`roles` for many abstracts at once (one batch of numpy work: faster at ingest)."""
+        if self.log_transitions.any():
+            return [self.roles(sentences) for sentences in abstracts]
+        sentences = [sentence for abstract in abstracts for sentence in abstract]
+        sizes = [len(abstract) for abstract in abstracts]
+        if not sentences:
+            return [[] for _ in abstracts]
+        best = self.probabilities(sentences, sizes).argmax(axis=1).tolist()
+        result, start = [], 0
+        for size in sizes:
+            result.append([ROLES[index] for index in best[start : start + size]])
+            start += size
+        return result
 
     def roles(self, sentences: Sequence[str]) -> list[Role]:
         """The most likely role sequence for the sentences of one abstract, in order."""
         if not sentences:
             return []
-        log_probabilities = np.log(np.maximum(self.probabilities(sentences), 1e-12))
+        probabilities = self.probabilities(sentences)
+        if not self.log_transitions.any():
+            # Decoding weight 0 (what dev picked): Viterbi reduces to the per-sentence argmax.
+            return [ROLES[index] for index in probabilities.argmax(axis=1).tolist()]
+        log_probabilities = np.log(np.maximum(probabilities, 1e-12))
         path = viterbi(log_probabilities, self.log_start, self.log_transitions)
         return [ROLES[index] for index in path]
 
@@ -284,6 +371,11 @@ def sentence_roles(sentences: Sequence[str]) -> list[Role]:
     """The role of each sentence of one abstract (sentences in order, e.g. from
     retrieval.sentences.split_sentences); one role per sentence."""
     return default_model().roles(sentences)
+
+
+def sentence_roles_of_many(abstracts: Sequence[Sequence[str]]) -> list[list[Role]]:
+    """`sentence_roles` for many abstracts (each a sequence of sentences) in one batch."""
+    return default_model().roles_of_many(abstracts)
 
 
 def sentence_role_probabilities(sentences: Sequence[str]) -> npt.NDArray[np.float32]:

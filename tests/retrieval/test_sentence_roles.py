@@ -9,6 +9,7 @@ from retrieval.sentence_roles import (
     Role,
     sentence_role_probabilities,
     sentence_roles,
+    sentence_roles_of_many,
 )
 from retrieval.sentences import split_sentences
 
@@ -75,6 +76,12 @@ def test_hostile_long_input_is_handled() -> None:
     # A sentence is read up to a fixed number of words, so repeating its tail changes nothing.
     short = "We show that the model improves accuracy by 3%. " * 40
     longer = short * 50
-    assert np.allclose(
-        sentence_role_probabilities([short]), sentence_role_probabilities([longer])
-    )
+    assert np.allclose(sentence_role_probabilities([short]), sentence_role_probabilities([longer]))
+
+
+def test_a_batch_of_abstracts_gets_the_roles_each_gets_alone() -> None:
+    first = split(ABSTRACT)
+    second = list(reversed(first))
+    abstracts = [first, [], second, first[:1]]
+    assert sentence_roles_of_many(abstracts) == [sentence_roles(a) for a in abstracts]
+    assert sentence_roles_of_many([]) == []
