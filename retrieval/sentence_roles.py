@@ -132,7 +132,10 @@ class _Builder:
         self.seconds.append(
             np.zeros(size, np.uint64) if second is None else second.astype(np.uint64, copy=False)
         )
-        self.values.append(np.broadcast_to(np.float32(value), (size,)).astype(np.float32))
+        if isinstance(value, float):
+            self.values.append(np.full(size, value, dtype=np.float32))
+        else:
+            self.values.append(value.astype(np.float32, copy=False))
 
     def build(self, count: int, bits: int) -> SparseRows:
         if not self.rows:
@@ -331,7 +334,7 @@ class SentenceRoleModel:
         features = role_features(sentences, self.bits, sizes)
         first = softmax(scores(features, self.first_pass))
         neighbours = neighbour_role_features(first, self.bits, sizes)
-        return softmax(scores(features, self.second_pass) + scores(neighbours, self.second_pass))
+        return softmax(scores(joined(features, neighbours), self.second_pass))
 
     def roles_of_many(self, abstracts: Sequence[Sequence[str]]) -> list[list[Role]]:
         """`roles` for many abstracts at once (one batch of numpy work: faster at ingest)."""
