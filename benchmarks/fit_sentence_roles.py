@@ -1,0 +1,367 @@
+"""Fit retrieval/sentence_roles.npz on CSAbstruct train; tune on dev; print dev and test accuracy.
+
+PYTHONPATH=$PWD .venv/bin/python benchmarks/fit_sentence_roles.py [../shared/data/csabstruct]
+    [--bits 18] [--l2 ...] [--out retrieval/sentence_roles.npz] [--no-test]
+
+Pass one is a softmax regression over the hashed features of retrieval/sentence_roles.py; its
+probabilities for train come from 5-fold cross-fitting (by abstract), so pass two learns from
+neighbour predictions as noisy as those it will see at run time. The transition weight of the
+Viterbi decoding and the L2 strengths are picked on dev. Test is measured once, at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from retrieval.sentence_roles import (
+    MODEL_PATH,
+    ROLES,
+    SentenceRoleModel,
+    SparseRows,
+    joined,
+    neighbour_role_features,
+    role_features,
+    softmax,
+    viterbi,
+)
+
+TARGET = 0.80
+FOLDS = 5
+Floats = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Abstract:
+    sentences: list[str]
+    labels: list[int]
+
+
+def load(path: Path) -> list[Abstract]:
+    index = {role.value: number for number, role in enumerate(ROLES)}
+    abstracts = []
+    with path.open(encoding="utf-8") as lines:
+        for line in lines:
+            record = json.loads(line)
+            abstracts.append(
+                Abstract(record["sentences"], [index[label] for label in record["labels"]])
+            )
+    return abstracts
+
+
+@dataclass
+class Matrix:
+    """Sparse rows stacked for products: bincount per role column keeps them in C loops."""
+
+    rows: npt.NDArray[np.int64]
+    columns: npt.NDArray[np.int64]
+    values: npt.NDArray[np.float64]
+    count: int
+
+    @classmethod
+    def stack(cls, parts: Sequence[SparseRows]) -> Matrix:
+        offset = 0
+        rows, columns, values = [], [], []
+        for part in parts:
+            rows.append(part.rows + offset)
+            columns.append(part.columns)
+            values.append(part.values.astype(np.float64))
+            offset += part.count
+        return cls(np.concatenate(rows), np.concatenate(columns), np.concatenate(values), offset)
+
+    def times(self, weights: Floats) -> Floats:
+        """X @ W for W of shape (features, roles)."""
+        by_role = np.ascontiguousarray(weights.T)
+        return np.stack(
+            [
+                np.bincount(
+                    self.rows, np.take(column, self.columns) * self.values, minlength=self.count
+                )
+                for column in by_role
+            ],
+            axis=1,
+        )
+
+    def transposed_times(self, gradient: Floats, size: int) -> Floats:
+        """X.T @ G for G of shape (rows, roles)."""
+        by_role = np.ascontiguousarray(gradient.T)
+        return np.stack(
+            [
+                np.bincount(self.columns, np.take(column, self.rows) * self.values, minlength=size)
+                for column in by_role
+            ],
+            axis=1,
+        )
+
+
+def lbfgs(
+    objective: Callable[[Floats], tuple[float, Floats]],
+    start: Floats,
+    iterations: int,
+    memory: int = 10,
+) -> Floats:
+    """Minimise a smooth convex function with L-BFGS and a backtracking line search."""
+    x = start.ravel().copy()
+    value, gradient = objective(x)
+    steps: list[tuple[Floats, Floats, float]] = []
+    for _ in range(iterations):
+        direction = -gradient
+        alphas = []
+        for s, y, rho in reversed(steps):
+            alpha = rho * float(s @ direction)
+            alphas.append(alpha)
+            direction -= alpha * y
+        if steps:
+            s, y, _rho = steps[-1]
+            direction *= float(s @ y) / float(y @ y)
+        for (s, y, rho), alpha in zip(steps, reversed(alphas), strict=True):
+            beta = rho * float(y @ direction)
+            direction += (alpha - beta) * s
+        slope = float(gradient @ direction)
+        if slope >= 0:
+            direction, slope, steps = -gradient, -float(gradient @ gradient), []
+        step = 1.0 if steps else 1.0 / max(np.sqrt(-slope), 1.0)
+        while True:
+            candidate = x + step * direction
+            new_value, new_gradient = objective(candidate)
+            if new_value <= value + 1e-4 * step * slope or step < 1e-10:
+                break
+            step *= 0.5
+        s, y = candidate - x, new_gradient - gradient
+        if float(s @ y) > 1e-12:
+            steps.append((s, y, 1.0 / float(s @ y)))
+            steps = steps[-memory:]
+        converged = abs(value - new_value) < 1e-7 * max(abs(value), 1.0)
+        x, value, gradient = candidate, new_value, new_gradient
+        if converged:
+            break
+    return x.reshape(start.shape)
+
+
+def fit_softmax(
+    matrix: Matrix,
+    labels: npt.NDArray[np.int64],
+    size: int,
+    l2: float,
+    iterations: int,
+) -> Floats:
+    classes = len(ROLES)
+    onehot = np.eye(classes)[labels]
+    count = len(labels)
+
+    def objective(flat: Floats) -> tuple[float, Floats]:
+        weights = flat.reshape(size, classes)
+        logits = matrix.times(weights)
+        logits -= logits.max(axis=1, keepdims=True)
+        log_norm = np.log(np.exp(logits).sum(axis=1))
+        loss = float((log_norm - (logits * onehot).sum(axis=1)).sum()) / count
+        probabilities = np.exp(logits - log_norm[:, None])
+        gradient = matrix.transposed_times(probabilities - onehot, size) / count
+        loss += 0.5 * l2 * float((weights**2).sum())
+        gradient += l2 * weights
+        return loss, gradient.ravel()
+
+    return lbfgs(objective, np.zeros((size, classes)), iterations)
+
+
+def accuracy_of(probabilities: Floats, labels: npt.NDArray[np.int64]) -> float:
+    return float((probabilities.argmax(axis=1) == labels).mean())
+
+
+def stage_two(abstracts: Sequence[Abstract], probabilities: Floats, bits: int) -> list[SparseRows]:
+    parts, start = [], 0
+    for abstract in abstracts:
+        end = start + len(abstract.labels)
+        own = role_features(abstract.sentences, bits)
+        parts.append(joined(own, neighbour_role_features(probabilities[start:end], bits)))
+        start = end
+    return parts
+
+
+def transition_tables(abstracts: Sequence[Abstract]) -> tuple[Floats, Floats]:
+    """Log probabilities of the first role and of each role given the previous one (add-one)."""
+    start = np.ones(len(ROLES))
+    transitions = np.ones((len(ROLES), len(ROLES)))
+    for abstract in abstracts:
+        start[abstract.labels[0]] += 1
+        for before, after in zip(abstract.labels, abstract.labels[1:], strict=False):
+            transitions[before, after] += 1
+    return (
+        np.log(start / start.sum()),
+        np.log(transitions / transitions.sum(axis=1, keepdims=True)),
+    )
+
+
+def decode_all(
+    abstracts: Sequence[Abstract],
+    probabilities: Floats,
+    log_start: Floats,
+    log_transitions: Floats,
+    weight: float,
+) -> npt.NDArray[np.int64]:
+    labels, start = [], 0
+    for abstract in abstracts:
+        end = start + len(abstract.labels)
+        labels.extend(
+            viterbi(np.log(probabilities[start:end]), weight * log_start, weight * log_transitions)
+        )
+        start = end
+    return np.array(labels)
+
+
+def predict(matrix: Matrix, weights: Floats) -> Floats:
+    return softmax(matrix.times(weights))
+
+
+def report(name: str, abstracts: Sequence[Abstract], model: SentenceRoleModel) -> float:
+    """Print sentence accuracy and a per-role precision / recall / F1 table; return accuracy."""
+    gold = np.array([label for a in abstracts for label in a.labels])
+    index = {role: number for number, role in enumerate(ROLES)}
+    predicted = np.array([index[role] for a in abstracts for role in model.roles(a.sentences)])
+    accuracy = float((predicted == gold).mean())
+    print(f"{name}: sentence accuracy {accuracy:.4f} over {len(gold)} sentences")
+    print(f"  {'role':<11}{'precision':>10}{'recall':>8}{'f1':>7}{'gold':>6}")
+    for number, role in enumerate(ROLES):
+        hits = int(((predicted == number) & (gold == number)).sum())
+        precision = hits / max(int((predicted == number).sum()), 1)
+        recall = hits / max(int((gold == number).sum()), 1)
+        f1 = 2 * precision * recall / max(precision + recall, 1e-12)
+        support = int((gold == number).sum())
+        print(f"  {role.value:<11}{precision:>10.3f}{recall:>8.3f}{f1:>7.3f}{support:>6}")
+    return accuracy
+
+
+def print_speed(model: SentenceRoleModel, abstracts: Sequence[Abstract]) -> None:
+    """Time the run-time path: one 10-sentence abstract, and abstracts totalling 10,000
+    sentences (best of three, warm)."""
+    ten = next(a.sentences for a in abstracts if len(a.sentences) >= 10)[:10]
+    batch, total = [], 0
+    while total < 10_000:
+        for abstract in abstracts:
+            batch.append(abstract.sentences)
+            total += len(abstract.sentences)
+            if total >= 10_000:
+                break
+    model.roles(ten)
+    one = min(_seconds(lambda: model.roles(ten), 200) for _ in range(3)) / 200
+    each = min(_seconds(lambda: [model.roles(b) for b in batch], 1) for _ in range(3))
+    many = min(_seconds(lambda: model.roles_of_many(batch), 1) for _ in range(3))
+    print(
+        f"speed: one 10-sentence abstract {one * 1e3:.3f} ms; {total} sentences in"
+        f" {len(batch)} abstracts {each:.3f} s one call each, {many:.3f} s in one batch"
+    )
+
+
+def _seconds(work: Callable[[], object], repeats: int) -> float:
+    start = time.perf_counter()
+    for _ in range(repeats):
+        work()
+    return time.perf_counter() - start
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", nargs="?", type=Path, default=Path("../shared/data/csabstruct"))
+    parser.add_argument("--bits", type=int, default=16)
+    parser.add_argument("--l2", type=float, nargs="+", default=[1e-3, 3e-3])
+    parser.add_argument("--iterations", type=int, default=150)
+    parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    parser.add_argument("--no-test", action="store_true", help="tune on dev only")
+    args = parser.parse_args(argv)
+    bits = args.bits
+    size = 1 << bits
+
+    begin = time.perf_counter()
+    train, dev = load(args.data / "train.jsonl"), load(args.data / "dev.jsonl")
+    train_labels = np.array([label for a in train for label in a.labels])
+    dev_labels = np.array([label for a in dev for label in a.labels])
+    train_one = [role_features(a.sentences, bits) for a in train]
+    dev_one = [role_features(a.sentences, bits) for a in dev]
+    train_matrix, dev_matrix = Matrix.stack(train_one), Matrix.stack(dev_one)
+    print(f"features: {time.perf_counter() - begin:.1f} s, {len(train_labels)} train sentences")
+
+    # Pass one: pick L2 on dev.
+    scored = []
+    for l2 in args.l2:
+        weights = fit_softmax(train_matrix, train_labels, size, l2, args.iterations)
+        accuracy = accuracy_of(predict(dev_matrix, weights), dev_labels)
+        print(f"pass one  l2={l2:g}: dev accuracy {accuracy:.4f}", flush=True)
+        scored.append((accuracy, l2, weights))
+    _, l2_one, weights_one = max(scored, key=lambda item: item[0])
+
+    # Pass-one probabilities for train by cross-fitting, for dev from the full pass-one model.
+    folds = np.arange(len(train)) % FOLDS
+    sentence_fold = np.repeat(folds, [len(a.labels) for a in train])
+    train_probabilities = np.zeros((len(train_labels), len(ROLES)))
+    for fold in range(FOLDS):
+        held = [i for i in range(len(train)) if folds[i] == fold]
+        kept = [i for i in range(len(train)) if folds[i] != fold]
+        fold_weights = fit_softmax(
+            Matrix.stack([train_one[i] for i in kept]),
+            train_labels[sentence_fold != fold],
+            size,
+            l2_one,
+            args.iterations,
+        )
+        train_probabilities[sentence_fold == fold] = predict(
+            Matrix.stack([train_one[i] for i in held]), fold_weights
+        )
+    crossed = accuracy_of(train_probabilities, train_labels)
+    print(f"pass one  cross-fitted train accuracy {crossed:.4f}")
+    dev_probabilities = predict(dev_matrix, weights_one)
+    train_two = Matrix.stack(stage_two(train, train_probabilities, bits))
+    dev_two = Matrix.stack(stage_two(dev, dev_probabilities, bits))
+    scored = []
+    for l2 in args.l2:
+        weights = fit_softmax(train_two, train_labels, size, l2, args.iterations)
+        accuracy = accuracy_of(predict(dev_two, weights), dev_labels)
+        print(f"pass two  l2={l2:g}: dev accuracy {accuracy:.4f}", flush=True)
+        scored.append((accuracy, l2, weights))
+    _, l2_two, weights_two = max(scored, key=lambda item: item[0])
+
+    # Transitions from train; their weight in the decoding picked on dev.
+    log_start, log_transitions = transition_tables(train)
+    dev_two_probabilities = predict(dev_two, weights_two)
+    best = (-1.0, 0.0)
+    for weight in (0.0, 0.25, 0.5, 0.75, 1.0, 1.5):
+        predicted = decode_all(dev, dev_two_probabilities, log_start, log_transitions, weight)
+        accuracy = float((predicted == dev_labels).mean())
+        print(f"viterbi   transition weight {weight:g}: dev accuracy {accuracy:.4f}")
+        best = max(best, (accuracy, weight))
+    _, weight = best
+    print(f"chosen: pass one l2={l2_one:g}, pass two l2={l2_two:g}, transition weight {weight:g}")
+
+    np.savez_compressed(
+        args.out,
+        bits=np.int64(bits),
+        first_pass=weights_one.astype(np.float16),
+        second_pass=weights_two.astype(np.float16),
+        log_start=log_start.astype(np.float32),
+        log_transitions=log_transitions.astype(np.float32),
+        transition_weight=np.float32(weight),
+    )
+    megabytes = args.out.stat().st_size / 1e6
+    print(f"wrote {args.out} ({megabytes:.2f} MB) in {time.perf_counter() - begin:.0f} s")
+
+    # Measured through the shipped module (float16 weights, run-time code path).
+    model = SentenceRoleModel.load(args.out)
+    report("dev", dev, model)
+    print_speed(model, dev)
+    if args.no_test:
+        return 0
+    accuracy = report("test", load(args.data / "test.jsonl"), model)
+    verdict = "MET" if accuracy >= TARGET else "NOT MET"
+    print(f"verdict: test accuracy {accuracy:.4f} vs target {TARGET:.2f}: {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,386 @@
+"""Sentence roles in an abstract: background, objective, method, result or other.
+
+A two-pass linear model over hashed features, decoded as a sequence, in numpy only.
+
+- Features of a sentence: its word unigrams and bigrams, its opening words, the unigrams and
+  bigrams of the sentences before and after it, its position (from the start, from the end,
+  relative), its length and whether it holds numbers. Words are hashed (crc32, cached) and
+  n-grams combined by multiplicative hashing into `2**bits` buckets, so the fitter
+  (benchmarks/fit_sentence_roles.py) and this module compute the same features by calling the
+  same `role_features`.
+- Pass one: a softmax regression over those features. Pass two: the same features plus the
+  pass-one probabilities of the neighbouring sentences (a stacked model).
+- Decoding: Viterbi over the pass-two log-probabilities plus weighted log transition
+  probabilities between consecutive roles (and into the first role).
+
+Weights live in sentence_roles.npz beside this file, loaded once on first use.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import re
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+MODEL_PATH: Final = Path(__file__).with_name("sentence_roles.npz")
+
+
+class Role(enum.Enum):
+    """What a sentence of an abstract does."""
+
+    BACKGROUND = "background"
+    OBJECTIVE = "objective"
+    METHOD = "method"
+    RESULT = "result"
+    OTHER = "other"
+
+
+ROLES: Final = tuple(Role)
+
+# Tokens past this many in one sentence are ignored: abstract sentences rarely reach 100 words,
+# and a hostile megabyte-long "sentence" must not cost more than a normal one.
+MAX_TOKENS: Final = 160
+MAX_CHARS: Final = 4000  # the longest CSAbstruct sentence has 1,785
+_TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*|[%:;?()$\[\]]")
+# Feature-set choices, picked on CSAbstruct dev (docs/sentence_roles.md); the fitter records
+# nothing else, so changing one needs a refit.
+NEIGHBOUR_WEIGHT: Final = 0.5
+NEIGHBOUR_BIGRAMS: Final = True
+_MULTIPLIERS: Final = np.array(
+    [0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64
+)
+
+# Feature namespaces: hashed with the feature so that "we" in this sentence and "we" in the
+# previous one land in different buckets.
+_WORD, _BIGRAM, _PREV_WORD, _NEXT_WORD, _PREV_BIGRAM, _NEXT_BIGRAM = 1, 2, 3, 4, 5, 6
+_OPENING, _POSITION, _SHAPE, _PREV_ROLE, _NEXT_ROLE, _BIAS = 7, 8, 9, 10, 11, 12
+
+
+@dataclass(frozen=True)
+class SparseRows:
+    """Hashed features of a batch of sentences: row `rows[k]` has `values[k]` at `columns[k]`."""
+
+    rows: npt.NDArray[np.int64]
+    columns: npt.NDArray[np.int64]
+    values: npt.NDArray[np.float32]
+    count: int
+
+
+_hash_cache: dict[str, int] = {}
+
+
+def _word_hash(token: str) -> int:
+    known = _hash_cache.get(token)
+    if known is None:
+        if len(_hash_cache) >= 1 << 17:
+            _hash_cache.clear()  # bounded memory under a stream of unseen words
+        known = _hash_cache[token] = zlib.crc32(token.encode()) + 1
+    return known
+
+
+def _tokens(sentence: str) -> list[int]:
+    """Word hashes of the sentence: lowercased words, numbers as one token, a few marks."""
+    tokens = _TOKEN.findall(sentence[:MAX_CHARS].lower())[:MAX_TOKENS]
+    return [_word_hash("0" if token[0].isdigit() else token) for token in tokens]
+
+
+def _buckets(
+    namespaces: npt.NDArray[np.uint64],
+    first: npt.NDArray[np.uint64],
+    second: npt.NDArray[np.uint64],
+    bits: int,
+) -> npt.NDArray[np.int64]:
+    """Bucket of each (namespace, first, second) in [0, 2**bits); uint64 products wrap."""
+    with np.errstate(over="ignore"):
+        mixed = first * _MULTIPLIERS[0] + second * _MULTIPLIERS[1] + namespaces * _MULTIPLIERS[2]
+        mixed ^= mixed >> np.uint64(29)
+        mixed *= _MULTIPLIERS[0]
+    buckets: npt.NDArray[np.int64] = (mixed >> np.uint64(64 - bits)).astype(np.int64)
+    return buckets
+
+
+class _Builder:
+    """Collects (row, namespace, first, second, value) groups and hashes them in one go."""
+
+    def __init__(self) -> None:
+        self.rows: list[npt.NDArray[np.int64]] = []
+        self.namespaces: list[npt.NDArray[np.uint64]] = []
+        self.firsts: list[npt.NDArray[np.uint64]] = []
+        self.seconds: list[npt.NDArray[np.uint64]] = []
+        self.values: list[npt.NDArray[np.float32]] = []
+
+    def add(
+        self,
+        rows: npt.NDArray[np.int64],
+        namespace: int,
+        first: npt.NDArray[np.integer[Any]],
+        second: npt.NDArray[np.integer[Any]] | None,
+        value: float | npt.NDArray[np.float32],
+    ) -> None:
+        size = len(rows)
+        self.rows.append(rows)
+        self.namespaces.append(np.full(size, namespace, dtype=np.uint64))
+        self.firsts.append(first.astype(np.uint64, copy=False))
+        self.seconds.append(
+            np.zeros(size, np.uint64) if second is None else second.astype(np.uint64, copy=False)
+        )
+        if isinstance(value, float):
+            self.values.append(np.full(size, value, dtype=np.float32))
+        else:
+            self.values.append(value.astype(np.float32, copy=False))
+
+    def build(self, count: int, bits: int) -> SparseRows:
+        if not self.rows:
+            empty = np.zeros(0, np.int64)
+            return SparseRows(empty, empty, np.zeros(0, np.float32), count)
+        columns = _buckets(
+            np.concatenate(self.namespaces),
+            np.concatenate(self.firsts),
+            np.concatenate(self.seconds),
+            bits,
+        )
+        return SparseRows(np.concatenate(self.rows), columns, np.concatenate(self.values), count)
+
+
+def _layout(
+    count: int, sizes: Sequence[int] | None
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """For each sentence: its abstract, its index in it and the abstract's sentence count."""
+    lengths = np.array([count] if sizes is None else sizes, dtype=np.int64)
+    if int(lengths.sum()) != count:
+        raise ValueError("abstract sizes must add up to the number of sentences")
+    group = np.repeat(np.arange(len(lengths)), lengths)
+    first = np.cumsum(lengths) - lengths
+    return group, np.arange(count) - first[group], lengths[group]
+
+
+def _same_abstract(
+    owner: npt.NDArray[np.int64], target: npt.NDArray[np.int64], group: npt.NDArray[np.int64]
+) -> npt.NDArray[np.bool_]:
+    inside = (target >= 0) & (target < len(group))
+    inside[inside] = group[target[inside]] == group[owner[inside]]
+    return inside
+
+
+def role_features(
+    sentences: Sequence[str], bits: int, sizes: Sequence[int] | None = None
+) -> SparseRows:
+    """Hashed features of sentences, in order (those of pass one; pass two adds
+    `neighbour_role_features`): one abstract, or consecutive abstracts of `sizes` sentences."""
+    count = len(sentences)
+    group, index, abstract_count = _layout(count, sizes)
+    token_lists = [_tokens(sentence) for sentence in sentences]
+    lengths = np.array([len(tokens) for tokens in token_lists], dtype=np.int64)
+    total = int(lengths.sum())
+    hashes = np.fromiter(
+        (token for tokens in token_lists for token in tokens), dtype=np.uint64, count=total
+    )
+    owner = np.repeat(np.arange(count, dtype=np.int64), lengths)
+    starts = np.zeros(count, dtype=np.int64)
+    if count:
+        starts[1:] = np.cumsum(lengths)[:-1]
+    position = np.arange(total, dtype=np.int64) - starts[owner]
+    # Bigrams, with a start mark before the first word of each sentence.
+    previous = np.empty(total, dtype=np.uint64)
+    if total:
+        previous[1:] = hashes[:-1]
+        previous[position == 0] = 0
+
+    features = _Builder()
+    features.add(owner, _WORD, hashes, None, 1.0)
+    features.add(owner, _BIGRAM, previous, hashes, 1.0)
+    # Opening words ("we propose", "in this paper", "results show"): the first three, each with
+    # its position.
+    opening = position < 3
+    features.add(owner[opening], _OPENING, hashes[opening], position[opening], 1.0)
+    # The neighbours' words, in their own namespaces.
+    for shift, word_space, bigram_space in (
+        (1, _PREV_WORD, _PREV_BIGRAM),
+        (-1, _NEXT_WORD, _NEXT_BIGRAM),
+    ):
+        target = owner + shift
+        inside = _same_abstract(owner, target, group)
+        features.add(target[inside], word_space, hashes[inside], None, NEIGHBOUR_WEIGHT)
+        if NEIGHBOUR_BIGRAMS:
+            features.add(
+                target[inside], bigram_space, previous[inside], hashes[inside], NEIGHBOUR_WEIGHT
+            )
+
+    # Position and shape: small categorical codes, one feature each, and a bias.
+    from_end = abstract_count - 1 - index
+    codes = np.concatenate(
+        [
+            np.minimum(index, 7),
+            100 + np.minimum(from_end, 7),
+            200 + (index * 10) // np.maximum(abstract_count, 1),
+            300 + np.minimum(abstract_count, 15),
+            400 + np.minimum(lengths // 5, 12),
+            1000 + 10 * np.minimum(index, 4) + np.minimum(from_end, 4),
+        ]
+    )
+    rows = np.arange(count, dtype=np.int64)
+    features.add(np.tile(rows, 6), _POSITION, codes, None, 1.0)
+    features.add(rows, _BIAS, np.zeros(count, np.uint64), None, 1.0)
+    return features.build(count, bits)
+
+
+def neighbour_role_features(
+    probabilities: npt.NDArray[np.float32], bits: int, sizes: Sequence[int] | None = None
+) -> SparseRows:
+    """Pass-two features: the previous and next sentences' pass-one probabilities of each role,
+    and a mark where there is no neighbour on that side (`sizes` as in `role_features`)."""
+    count = len(probabilities)
+    group, _, _ = _layout(count, sizes)
+    index = np.arange(count, dtype=np.int64)
+    features = _Builder()
+    for shift, space in ((1, _PREV_ROLE), (-1, _NEXT_ROLE)):
+        padded = np.zeros((count, len(ROLES) + 1), dtype=np.float32)
+        source = index - shift
+        inside = _same_abstract(index, source, group)
+        padded[inside, : len(ROLES)] = probabilities[source[inside]]
+        padded[~inside, len(ROLES)] = 1.0
+        roles = np.repeat(np.arange(len(ROLES) + 1, dtype=np.uint64), count)
+        features.add(np.tile(index, len(ROLES) + 1), space, roles, None, padded.T.ravel() * 3.0)
+    return features.build(count, bits)
+
+
+def joined(first: SparseRows, second: SparseRows) -> SparseRows:
+    """The features of both, for the same sentences."""
+    return SparseRows(
+        np.concatenate([first.rows, second.rows]),
+        np.concatenate([first.columns, second.columns]),
+        np.concatenate([first.values, second.values]),
+        first.count,
+    )
+
+
+def scores(features: SparseRows, by_role: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Linear scores, one row per sentence and one column per role; `by_role` holds one row of
+    bucket weights per role."""
+    out = np.empty((features.count, len(by_role)), dtype=np.float32)
+    for role, column in enumerate(by_role):
+        out[:, role] = np.bincount(
+            features.rows,
+            np.take(column, features.columns) * features.values,
+            minlength=features.count,
+        )
+    return out
+
+
+def softmax(logits: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    exp = np.exp(shifted)
+    result: npt.NDArray[np.float32] = exp / exp.sum(axis=1, keepdims=True)
+    return result
+
+
+def viterbi(
+    log_probabilities: npt.NDArray[np.float32],
+    log_start: npt.NDArray[np.float32],
+    log_transitions: npt.NDArray[np.float32],
+) -> list[int]:
+    """The role sequence maximising the sum of per-sentence and transition scores."""
+    count = len(log_probabilities)
+    if count == 0:
+        return []
+    best = log_start + log_probabilities[0]
+    back = np.zeros((count, len(log_start)), dtype=np.int64)
+    for position in range(1, count):
+        candidates = best[:, None] + log_transitions
+        back[position] = candidates.argmax(axis=0)
+        best = candidates.max(axis=0) + log_probabilities[position]
+    path = [int(best.argmax())]
+    for position in range(count - 1, 0, -1):
+        path.append(int(back[position, path[-1]]))
+    return path[::-1]
+
+
+@dataclass(frozen=True)
+class SentenceRoleModel:
+    """Fitted weights: pass one, pass two, transitions and their decoding weight."""
+
+    bits: int
+    first_pass: npt.NDArray[np.float32]  # roles x buckets
+    second_pass: npt.NDArray[np.float32]  # roles x buckets
+    log_start: npt.NDArray[np.float32]
+    log_transitions: npt.NDArray[np.float32]
+
+    @classmethod
+    def load(cls, path: Path = MODEL_PATH) -> SentenceRoleModel:
+        with np.load(path) as data:
+            weight = float(data["transition_weight"])
+            return cls(
+                bits=int(data["bits"]),
+                # Stored features x roles; kept roles x features: each gather is contiguous.
+                first_pass=np.ascontiguousarray(data["first_pass"].T, dtype=np.float32),
+                second_pass=np.ascontiguousarray(data["second_pass"].T, dtype=np.float32),
+                log_start=weight * data["log_start"].astype(np.float32),
+                log_transitions=weight * data["log_transitions"].astype(np.float32),
+            )
+
+    def probabilities(
+        self, sentences: Sequence[str], sizes: Sequence[int] | None = None
+    ) -> npt.NDArray[np.float32]:
+        """Pass-two probabilities of each role (columns in `ROLES` order), one row a sentence;
+        the sentences are one abstract, or consecutive abstracts of `sizes` sentences."""
+        features = role_features(sentences, self.bits, sizes)
+        first = softmax(scores(features, self.first_pass))
+        neighbours = neighbour_role_features(first, self.bits, sizes)
+        return softmax(scores(joined(features, neighbours), self.second_pass))
+
+    def roles_of_many(self, abstracts: Sequence[Sequence[str]]) -> list[list[Role]]:
+        """`roles` for many abstracts at once (one batch of numpy work: faster at ingest)."""
+        if self.log_transitions.any():
+            return [self.roles(sentences) for sentences in abstracts]
+        sentences = [sentence for abstract in abstracts for sentence in abstract]
+        sizes = [len(abstract) for abstract in abstracts]
+        if not sentences:
+            return [[] for _ in abstracts]
+        best = self.probabilities(sentences, sizes).argmax(axis=1).tolist()
+        result, start = [], 0
+        for size in sizes:
+            result.append([ROLES[index] for index in best[start : start + size]])
+            start += size
+        return result
+
+    def roles(self, sentences: Sequence[str]) -> list[Role]:
+        """The most likely role sequence for the sentences of one abstract, in order."""
+        if not sentences:
+            return []
+        probabilities = self.probabilities(sentences)
+        if not self.log_transitions.any():
+            # Decoding weight 0 (what dev picked): Viterbi reduces to the per-sentence argmax.
+            return [ROLES[index] for index in probabilities.argmax(axis=1).tolist()]
+        log_probabilities = np.log(np.maximum(probabilities, 1e-12))
+        path = viterbi(log_probabilities, self.log_start, self.log_transitions)
+        return [ROLES[index] for index in path]
+
+
+@functools.cache
+def default_model() -> SentenceRoleModel:
+    """The model shipped beside this module, loaded on first use."""
+    return SentenceRoleModel.load()
+
+
+def sentence_roles(sentences: Sequence[str]) -> list[Role]:
+    """The role of each sentence of one abstract (sentences in order, e.g. from
+    retrieval.sentences.split_sentences); one role per sentence."""
+    return default_model().roles(sentences)
+
+
+def sentence_roles_of_many(abstracts: Sequence[Sequence[str]]) -> list[list[Role]]:
+    """`sentence_roles` for many abstracts (each a sequence of sentences) in one batch."""
+    return default_model().roles_of_many(abstracts)
+
+
+def sentence_role_probabilities(sentences: Sequence[str]) -> npt.NDArray[np.float32]:
+    """Per-sentence probabilities of each role, columns in `ROLES` order (before decoding)."""
+    return default_model().probabilities(sentences)
