@@ -101,7 +101,10 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
     ),
     (
         QuestionType.PROBLEM,
-        _words(r"problem", r"challenge", r"motivat\w*", r"why", r"address\w*", r"tackl\w*", r"gap"),
+        _words(
+            r"problem", r"challenge", r"motivat\w*", r"why", r"address\w*", r"tackl\w*", r"gap",
+            r"trying to", r"what question", r"goal", r"aim",
+        ),
     ),
     (
         QuestionType.METHOD,
