@@ -102,8 +102,17 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
     (
         QuestionType.PROBLEM,
         _words(
-            r"problem", r"challenge", r"motivat\w*", r"why", r"address\w*", r"tackl\w*", r"gap",
-            r"trying to", r"what question", r"goal", r"aim",
+            r"problem",
+            r"challenge",
+            r"motivat\w*",
+            r"why",
+            r"address\w*",
+            r"tackl\w*",
+            r"gap",
+            r"trying to",
+            r"what question",
+            r"goal",
+            r"aim",
         ),
     ),
     (
@@ -193,6 +202,9 @@ _CUES: Mapping[QuestionType, re.Pattern[str]] = {
         r"only (?:works|applies)",
     ),
 }
+_DATA_WORDS = _words(
+    r"data ?sets?", r"benchmarks?", r"corpus", r"corpora", r"(?:evaluat\w*|experiments?|tested) on"
+)
 _CODE_SAID = re.compile(
     r"\b(?:code|codes|implementation|github|source)\b.{0,40}\b(?:available|released|public)",
     re.IGNORECASE,
@@ -297,6 +309,9 @@ def answer_about(
     for index, (sentence, role) in enumerate(zip(sentences, roles, strict=True)):
         cue = _CUES.get(kind)
         cues = len(cue.findall(texts[index])) if cue is not None else 0
+        if kind is QuestionType.DATASET:
+            # "benchmarks", "evaluated on" say data; a capitalised name alone may be the method.
+            cues += len(_DATA_WORDS.findall(texts[index]))
         overlap = len(sentence.terms & wanted)
         if kind in _NEEDS_CUE and cues == 0 and overlap == 0:
             continue
