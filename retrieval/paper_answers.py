@@ -310,8 +310,8 @@ def answer_about(
         cue = _CUES.get(kind)
         cues = len(cue.findall(texts[index])) if cue is not None else 0
         if kind is QuestionType.DATASET:
-            # "benchmarks", "evaluated on" say data; a capitalised name alone may be the method.
-            cues += len(_DATA_WORDS.findall(texts[index]))
+            # "benchmarks", "evaluated on" say data; a capitalised name may be the method's.
+            cues = 2 * len(_DATA_WORDS.findall(texts[index])) + min(cues, 1)
         overlap = len(sentence.terms & wanted)
         if kind in _NEEDS_CUE and cues == 0 and overlap == 0:
             continue
