@@ -51,10 +51,13 @@ async def build_answer(
     docs = ranking.docs[offset : offset + page.limit]
     papers = await store.papers_by_key(corpus.keys_of(docs))
     suggestion = None
-    if not ranking.docs:
-        suggestion = await _did_you_mean(store, corpus, ranking.suggestion_terms)
     unmatched = _typed_words(page.parsed.text, ranking.unknown)
-    corrections = await _corrections(store, corpus, unmatched) if unmatched else ()
+    corrections: tuple[tuple[str, str], ...] = ()
+    if not ranking.docs:
+        # The did-you-mean query already corrects every word it can (one difflib pass each).
+        suggestion = await _did_you_mean(store, corpus, ranking.suggestion_terms)
+    elif unmatched:
+        corrections = await _corrections(store, corpus, unmatched)
     shown: Sequence[int | None] = docs
     if len(papers) != len(docs):  # a paper left the store since ranking: find each one's doc
         shown = [corpus.papers.doc_of(paper.id) for paper in papers]
