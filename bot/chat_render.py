@@ -15,6 +15,7 @@ from bot.views import paper_view
 from config.settings import Settings
 from retrieval.conversation.chat import Reply, ReplyKind
 from retrieval.models import Excerpt
+from retrieval.paper_answers import QuestionType
 
 FIELD_VALUE_MAX = 1000
 
@@ -53,8 +54,9 @@ def notes_embed(reply: Reply) -> discord.Embed:
     about = reply.papers[0].about if reply.papers else None
     if about is not None:
         title = wording.QUESTION_HEADINGS[about.question_type]
-    if reply.intent.query and reply.kind is ReplyKind.PAPER_QUESTION:
-        title = f"{title}: {reply.intent.query}"
+    generic = about is not None and about.question_type is not QuestionType.OTHER
+    if reply.intent.query and reply.kind is ReplyKind.PAPER_QUESTION and not generic:
+        title = f"{title}: {reply.intent.query}"  # the heading alone says what was asked
     embed = discord.Embed(title=clip(title, render.TITLE_MAX), colour=render.COLOUR)
     for note in reply.papers[:10]:
         paper = note.paper

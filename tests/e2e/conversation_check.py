@@ -136,12 +136,12 @@ def conversation(h: Any, check: Check) -> None:
 
 
 def understanding(h: Any, check: Check) -> None:
-    """Issue 24's phrasings, as carol in #bot-test: help by paraphrase, chit-chat that keeps the
+    """Issue 24's phrasings, as alice in #bot-test: help by paraphrase, chit-chat that keeps the
     list, numbers after "more", a question about the paper in focus, "1 vs 2", and ellipsis."""
-    print("\n== understanding (carol in #bot-test)")
+    print("\n== understanding (alice in #bot-test)")
 
     def say(text: str) -> str:
-        return talk(h, check, text, user="carol")
+        return talk(h, check, text, user="alice")
 
     check.expect("How to use paperbot" in say("how does this bot work?"), "help by paraphrase")
     listed = say("icml 2026 papers on mixture of experts routing")
