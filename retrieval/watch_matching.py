@@ -9,12 +9,15 @@ and either
   by the most they could give, (k1 + 1) x the sum of their idf. That is the idf-weighted mean
   of tf / (tf + k1 * length norm) over the words: ~0.45 for each word used once in an abstract
   of average length, more the more often the words are used. It does not grow with the
-  query's length or the corpus's size.
+  query's length or the corpus's size;
+and, unless it ranks FIRST in the corpus, is about the words rather than using them in
+passing: every main word occurs at least `MIN_MENTIONS` times, or every one occurs among the
+paper's first `LEAD_TERMS` index terms (its title, when it has one, and about two sentences).
 
-So a paper that ranks first for the watch's words and contains all of them always fires (the
-first path, whatever the threshold), a paper sharing one word with the query never does, and a
-large ingest is not cut to the corpus's top K when many new papers are about the topic (the
-second path). docs/watches.md has the calibration: precision and recall on two query lists.
+So a paper that ranks first for the watch's words and contains all of them always fires
+(whatever the threshold), a paper sharing one word with the query never does, and a large
+ingest is not cut to the corpus's top K when many new papers are about the topic (the score
+path). docs/watches.md has the calibration: precision and recall on two query lists.
 """
 
 from __future__ import annotations
@@ -31,6 +34,9 @@ from retrieval.models import ParsedQuery
 from retrieval.query import parse_query
 from retrieval.questions import collection_mask, rank_question, shorten
 from retrieval.ranking import RankOptions, rank
+
+MIN_MENTIONS = 2  # a word used once, outside the lead, is usually a passing mention
+LEAD_TERMS = 30  # index terms in about two sentences (median 31 on NeurIPS 2023 abstracts)
 
 
 def main_words(options: RankOptions, text: str) -> list[str]:
@@ -70,6 +76,36 @@ def holds_all(corpus: Corpus, words: Sequence[str]) -> BoolArray:
         mask &= either
         covered.update(written)
     return mask & _holding(corpus, [word for word in words if word not in covered])
+
+
+def _word_forms(corpus: Corpus, words: Sequence[str]) -> list[set[int]]:
+    """Per main word, the term numbers that count as an occurrence of it: the word, and the
+    other form of an acronym alternative covering it (as `holds_all` counts them)."""
+    index = corpus.index
+    forms: dict[str, set[int]] = {}
+    for word in words:
+        number = index.term_number(word)
+        forms[word] = set() if number is None else {number}
+    covered: set[str] = set()
+    for alternative in corpus.acronyms.alternatives(words):
+        written = [word for word in alternative.written if word in forms]
+        if not written or covered.intersection(written):
+            continue
+        other = {index.term_number(term) for term in alternative.other}
+        for word in written:
+            forms[word].update(number for number in other if number is not None)
+        covered.update(written)
+    return list(forms.values())
+
+
+def about_words(corpus: Corpus, words: Sequence[str], doc: int) -> bool:
+    """Whether `doc` uses every word at least MIN_MENTIONS times, or every word among its first
+    LEAD_TERMS index terms: a paper about the words, not one naming them in passing."""
+    terms = corpus.index.document_terms(doc)
+    where = [np.flatnonzero(np.isin(terms, list(form))) for form in _word_forms(corpus, words)]
+    if all(len(found) >= MIN_MENTIONS for found in where):
+        return True
+    return all(len(found) > 0 and int(found[0]) < LEAD_TERMS for found in where)
 
 
 def normalised_scores(corpus: Corpus, words: Sequence[str], docs: Sequence[int]) -> list[float]:
@@ -120,7 +156,8 @@ def matching_docs(
 ) -> list[tuple[int, float]]:
     """The new documents that match the watch with their normalised BM25 scores, best first."""
     text, _ = shorten(query, max_chars)
-    top = {doc for doc, _ in scored_top(corpus, options, text, top_k, max_chars)}
+    ranked = [doc for doc, _ in scored_top(corpus, options, text, top_k, max_chars)]
+    top, first = set(ranked), ranked[0] if ranked else None
     new = sorted(doc for doc in new_docs if 0 <= doc < corpus.index.size)
     if not new:
         return []
@@ -130,7 +167,10 @@ def matching_docs(
         # Only phrases: ranking already requires every phrase word of every match.
         words = main_words(options, " ".join(parsed.phrases))
     holding = holds_all(corpus, words)
-    docs = [doc for doc in _candidates(corpus, options, parsed, new) if holding[doc]]
+    docs = [
+        doc for doc in _candidates(corpus, options, parsed, new)
+        if holding[doc] and (doc == first or about_words(corpus, words, doc))
+    ]  # fmt: skip
     scored = zip(docs, normalised_scores(corpus, words, docs), strict=True)
     found = [(doc, score) for doc, score in scored if doc in top or score >= min_score]
     return sorted(found, key=lambda pair: (-pair[1], pair[0]))

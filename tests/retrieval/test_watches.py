@@ -18,7 +18,7 @@ from config.settings import Settings
 from retrieval.engine import Engine
 from retrieval.errors import PaperbotError, StoreError
 from retrieval.stores.sqlite import SqliteStore
-from retrieval.watch_matching import holds_all, matching_docs, scored_top
+from retrieval.watch_matching import about_words, holds_all, matching_docs, scored_top
 from retrieval.watches import DIGEST_PAPERS, Digest, WatchError
 from tests.conftest import SEEDS, write_list
 
@@ -262,3 +262,33 @@ async def test_a_paper_sharing_one_word_does_not_fire_though_it_ranks_first(
     corpus = engine.corpus
     [(first, _)] = scored_top(corpus, engine.options, "zorblax quantum gardening", 10, 300)
     assert corpus.papers.paper_id(first) == "fixture2026-1"
+
+
+# Names every word of the MoE watch once, late, while being about something else.
+MOE_IN_PASSING = (
+    "Sparse attention lowers the cost of long-context transformers. We propose a block-sparse "
+    "kernel that skips empty tiles and a scheduler that balances tiles across streaming "
+    "multiprocessors, giving a 2.1x speedup at sequence length 64k with no loss in quality. "
+    "The kernel composes with quantisation and with pipelined decoding. Unlike mixture of "
+    "experts routing, it needs no auxiliary loss."
+)
+# Names every word once, in its first sentence: the paper's subject.
+MOE_IN_LEAD = (
+    "We study load imbalance in mixture of experts routing for speech recognition. A small "
+    "auxiliary predictor estimates token difficulty from acoustic features, and tokens are "
+    "sent to capacity buckets by that estimate, lowering word error rate at equal compute."
+)
+
+
+async def test_a_paper_naming_the_words_in_passing_does_not_fire_unless_first(
+    engine: Engine, tmp_path: Path
+) -> None:
+    watch = await engine.watches.add(1, "mixture of experts routing")
+    await engine.ingest([write_list(tmp_path / "new.txt", [MOE, MOE_IN_PASSING, MOE_IN_LEAD])])
+    assert ids_in(await engine.watches.pending())[watch.id] == ["fixture2026-1", "fixture2026-3"]
+    corpus = engine.corpus
+    passing = corpus.papers.doc_of("fixture2026-2")
+    ranked = [doc for doc, _ in scored_top(corpus, engine.options, watch.query, 10, 300)]
+    # It holds every word and ranks in the top K, so only the new condition leaves it out.
+    assert passing in ranked[1:] and holds_all(corpus, ["mixtur", "expert", "rout"])[passing]
+    assert not about_words(corpus, ["mixtur", "expert", "rout"], passing)
