@@ -2967,14 +2967,40 @@ def build_extra(titles: list[str], seen: set[str]) -> list[dict[str, str]]:
 SHORT_SEED = SEED + 2
 SHORT_TARGET = 600
 _CHAT_WORDS = frozenset(
-    "hello thanks thank help more next similar compare great nice cool good bad open show "
-    "what which when where your this that with from into over under about".split()
+    [
+        "hello",
+        "thanks",
+        "thank",
+        "help",
+        "more",
+        "next",
+        "similar",
+        "compare",
+        "great",
+        "nice",
+        "cool",
+        "good",
+        "bad",
+        "open",
+        "show",
+        "what",
+        "which",
+        "when",
+        "where",
+        "your",
+        "this",
+        "that",
+        "with",
+        "from",
+        "into",
+        "over",
+        "under",
+        "about",
+    ]
 )
 
 
-def build_short_searches(
-    titles: list[str], seen: set[str], chat: set[str]
-) -> list[dict[str, str]]:
+def build_short_searches(titles: list[str], seen: set[str], chat: set[str]) -> list[dict[str, str]]:
     """`SHORT_TARGET` one- and two-word searches; no word of them is a word of a chit-chat or
     help message (a one-word "wow" or "interesting" must stay chit-chat)."""
     rng = random.Random(SHORT_SEED)
