@@ -22,13 +22,6 @@ def rank_options(settings: Settings) -> RankOptions:
     )
 
 
-def credit_weight(settings: Settings) -> float:
-    """The expansion weight acronym credit lists are prepared at: the one questions rank with,
-    or 0 (none) when they rank in exact mode, which credits no acronyms."""
-    options = rank_options(settings)
-    return options.expansion_weight if options.mode == "enhanced" else 0.0
-
-
 def list_limits(settings: Settings) -> ListLimits:
     return ListLimits(
         max_file_bytes=settings.max_list_file_bytes, max_papers=settings.max_list_papers

@@ -14,13 +14,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from retrieval import dense_bits, topk
-from retrieval.acronym_credit import credits
 from retrieval.acronyms import Alternative
 from retrieval.corpus import Corpus
 from retrieval.index import BM25Index, BoolArray
 from retrieval.models import ParsedQuery
 from retrieval.proximity import proximity_bonuses
+from retrieval.snapshot.scoring import Columns, top_k
 
 Analyzer = Callable[[str], list[str]]
 
@@ -117,13 +116,8 @@ def rank(
     if len(unknown) == len(numbered) or index.size == 0:
         return Ranking((), (), 0, weights, expansions, unknown, tuple(t for t, _ in weighted))
 
-    lists = [
-        index.postings_list(number, weight)
-        for _, number, weight in numbered
-        if number is not None and weight != 0
-    ]
-    credit = credits(index, alternatives, options.expansion_weight)
-    dense = dense_bits.built(index)
+    columns = [(number, weight) for _, number, weight in numbered if number is not None and weight]
+    credits = _credits(index, alternatives, options.expansion_weight)
     mask = None if allowed is None else allowed.copy()
     for excluded in parsed.excluded:
         words = analyze(excluded)
@@ -138,9 +132,7 @@ def rank(
 
     if phrase_ids:
         # Only documents holding every phrase word remain; check word order on the best ones.
-        found = topk.search(
-            lists, index.size, mask, options.phrase_check_limit, credits=credit, dense=dense
-        )
+        found = top_k(index, columns, options.phrase_check_limit, mask, credits)
         kept = [
             place
             for place, doc in enumerate(found.docs.tolist())
@@ -150,9 +142,7 @@ def rank(
         values = found.scores[kept]
         total = len(kept)
     else:
-        found = topk.search(
-            lists, index.size, mask, options.max_results, credits=credit, dense=dense
-        )
+        found = top_k(index, columns, options.max_results, mask, credits)
         order, values, total = found.docs, found.scores, found.total
 
     if options.mode == "enhanced" and len(order) > 1 and options.proximity_weight > 0:
@@ -170,6 +160,21 @@ def rank(
         unknown,
         total_all=total_all,
     )
+
+
+def _credits(index: BM25Index, alternatives: Sequence[Alternative], weight: float) -> list[Columns]:
+    """Per alternative whose other form occurs: its columns at `weight`, the written form's at
+    -1, so a paper's credit is max(weight x other - written, 0) (`scoring.top_k`)."""
+    found: list[Columns] = []
+    for alternative in alternatives:
+        other = [index.term_number(term) for term in alternative.other]
+        written = [index.term_number(term) for term in alternative.written]
+        if any(number is not None for number in other):
+            found.append(
+                [(number, weight) for number in other if number is not None]
+                + [(number, -1.0) for number in written if number is not None]
+            )
+    return found
 
 
 def _count_with_every_word(
