@@ -84,8 +84,8 @@ def paperbot_corpus(tokens: list[list[str]], base: list[Any]) -> Any:
     from retrieval import text as analysis
     from retrieval.acronyms import AcronymTable
     from retrieval.autocomplete_build import build_autocomplete
-    from retrieval.index import BM25Index
     from retrieval.paper_table import PaperTable
+    from retrieval.snapshot.matrix import BM25Index
 
     try:
         from retrieval.corpus import Corpus
@@ -270,7 +270,7 @@ def rank_bm25_system(tokens: list[list[str]], sample: int) -> System:
 def exact_equality(tokens: list[list[str]], texts: list[str], model: Any) -> float:
     """Largest relative difference between paperbot exact and rank_bm25 over the top 10s."""
     from retrieval import text as analysis
-    from retrieval.index import BM25Index
+    from retrieval.snapshot.matrix import BM25Index
 
     index = BM25Index.build(tokens, list(range(len(tokens))), bm25_parameters())
     worst = 0.0

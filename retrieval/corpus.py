@@ -34,10 +34,10 @@ from retrieval.corpus_sentences import (
     saved_sentences,
 )
 from retrieval.errors import StoreError
-from retrieval.index import BM25Index, BM25Params, BoolArray
 from retrieval.models import CollectionInfo
 from retrieval.paper_table import PaperTable
 from retrieval.sentence_table import SentenceTable
+from retrieval.snapshot.matrix import BM25Index, BM25Params, BoolArray
 from retrieval.stores.protocol import CorpusNotifier, Store
 
 log = logging.getLogger(__name__)

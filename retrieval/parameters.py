@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from config.settings import Settings
-from retrieval.index import BM25Params
 from retrieval.ingest import ListLimits
 from retrieval.ranking import RankOptions
+from retrieval.snapshot.matrix import BM25Params
 
 
 def bm25_params(settings: Settings) -> BM25Params:

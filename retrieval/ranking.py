@@ -16,9 +16,9 @@ import numpy as np
 
 from retrieval.acronyms import Alternative
 from retrieval.corpus import Corpus
-from retrieval.index import BM25Index, BoolArray
 from retrieval.models import ParsedQuery
-from retrieval.proximity import proximity_bonuses
+from retrieval.snapshot.matrix import BM25Index, BoolArray
+from retrieval.snapshot.proximity import proximity_bonuses
 from retrieval.snapshot.scoring import Columns, top_k
 
 Analyzer = Callable[[str], list[str]]

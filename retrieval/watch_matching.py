@@ -26,11 +26,11 @@ import numpy as np
 
 from retrieval import text as analysis
 from retrieval.corpus import Corpus
-from retrieval.index import BoolArray
 from retrieval.models import ParsedQuery
 from retrieval.query import parse_query
 from retrieval.questions import collection_mask, rank_question, shorten
 from retrieval.ranking import RankOptions, rank
+from retrieval.snapshot.matrix import BoolArray
 
 
 def main_words(options: RankOptions, text: str) -> list[str]:

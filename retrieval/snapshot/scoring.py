@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from retrieval.compiled import kernel, readonly
+from retrieval.snapshot.compiled import kernel, readonly
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]

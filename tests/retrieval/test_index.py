@@ -11,9 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
-from retrieval import index_files
-from retrieval.index import BM25Index, BM25Params
-from retrieval.index_append import append_documents
+from retrieval.snapshot import files as index_files
+from retrieval.snapshot.matrix import BM25Index, BM25Params
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 
 WORDS = [f"w{i}" for i in range(40)]
@@ -133,7 +132,7 @@ def test_papers_without_any_term_build_and_score_nothing() -> None:
     index = BM25Index.build([[], []], [0, 1], RANK_BM25_DEFAULTS)
     assert index.size == 2
     assert index.score([("a", 1.0)]).values.tolist() == [0.0, 0.0]
-    grown = append_documents(index, [["a", "b"]], [2])
+    grown = index.extend([["a", "b"]], [2])
     fresh = BM25Index.build([[], [], ["a", "b"]], [0, 1, 2], RANK_BM25_DEFAULTS)
     assert grown.score([("a", 1.0)]).values.tolist() == fresh.score([("a", 1.0)]).values.tolist()
 

@@ -7,8 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval.index import BM25Index, BM25Params
-from retrieval.index_append import append_documents
+from retrieval.snapshot.matrix import BM25Index, BM25Params
 from retrieval.snapshot.scoring import top_k
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 
@@ -44,7 +43,7 @@ def test_appending_in_any_steps_equals_a_fresh_build(
     first = cuts[0] if cuts else len(docs)
     index = BM25Index.build(docs[:first], keys[:first], p)
     for start, end in zip([first, *cuts[1:]], [*cuts[1:], len(docs)], strict=True):
-        index = append_documents(index, docs[start:end], keys[start:end])
+        index = index.extend(docs[start:end], keys[start:end])
     fresh = BM25Index.build(docs, keys, p)
     assert_same_index(index, fresh)
     # Same scores and the same order, not just the same arrays.
@@ -59,7 +58,7 @@ def test_appending_in_any_steps_equals_a_fresh_build(
 
 def test_appended_documents_get_the_next_numbers_and_new_terms_come_last() -> None:
     base = BM25Index.build([["b", "a"], ["a"]], [1, 2], RANK_BM25_DEFAULTS)
-    index = append_documents(base, (doc for doc in [["c", "a"], [], ["b", "c", "c"]]), [5, 6, 9])
+    index = base.extend((doc for doc in [["c", "a"], [], ["b", "c", "c"]]), [5, 6, 9])
     assert index.terms == ["b", "a", "c"]
     assert index.keys.tolist() == [1, 2, 5, 6, 9]
     assert index.postings("a").tolist() == [0, 1, 2]
@@ -74,10 +73,10 @@ def test_appended_documents_get_the_next_numbers_and_new_terms_come_last() -> No
 
 def test_appending_nothing_keeps_every_array() -> None:
     base = BM25Index.build([["x", "y"], ["y"]], [1, 2], RANK_BM25_DEFAULTS)
-    assert_same_index(append_documents(base, [], []), base)
+    assert_same_index(base.extend([], []), base)
 
 
 def test_documents_and_keys_must_pair_up() -> None:
     base = BM25Index.build([["x"]], [1], RANK_BM25_DEFAULTS)
     with pytest.raises(ValueError, match="2 documents but 1 keys"):
-        append_documents(base, [["y"], ["z"]], [2])
+        base.extend([["y"], ["z"]], [2])

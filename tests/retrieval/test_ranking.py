@@ -8,8 +8,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval.index import BM25Index
-from retrieval.proximity import proximity_bonuses
+from retrieval.snapshot.matrix import BM25Index
+from retrieval.snapshot.proximity import proximity_bonuses
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 
 WORDS = ["a", "b", "c", "d", "e", "f"]

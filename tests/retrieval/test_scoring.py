@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
-from retrieval.index import BM25Index
+from retrieval.snapshot.matrix import BM25Index
 from retrieval.snapshot.scoring import best, top_k
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 

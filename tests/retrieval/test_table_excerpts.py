@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 from retrieval import text as analysis
 from retrieval.corpus_sentences import _document
 from retrieval.excerpts import excerpt_and_lead
-from retrieval.index import BM25Index
 from retrieval.prepare import searchable_text
 from retrieval.sentence_hits import Hits, IntArray, sentence_hits
 from retrieval.sentence_records import sentence_records
 from retrieval.sentence_table import STATE_UNUSABLE, SentenceTable
+from retrieval.snapshot.matrix import BM25Index
 from retrieval.table_excerpts import excerpts_from_table
 from tests.retrieval import excerpts_before_table as before
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS

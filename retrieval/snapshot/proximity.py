@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from retrieval.compiled import kernel, readonly
-from retrieval.index import BM25Index, FloatArray
+from retrieval.snapshot.compiled import kernel, readonly
+from retrieval.snapshot.matrix import BM25Index, FloatArray
 
 
 def proximity_bonuses(

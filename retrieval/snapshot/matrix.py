@@ -18,11 +18,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from retrieval import index_files
-from retrieval.bm25_reference import idf_table
-from retrieval.compiled import readonly
-from retrieval.impacts import compute_impacts
-from retrieval.index_build import IndexArrays, IndexBuilder
+from retrieval.snapshot import files as index_files
+from retrieval.snapshot.bm25_reference import idf_table
+from retrieval.snapshot.compiled import readonly
+from retrieval.snapshot.impacts import compute_impacts
+from retrieval.snapshot.matrix_build import IndexArrays, IndexBuilder
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -134,6 +134,20 @@ class BM25Index:
             params=params,
             forward=arrays.forward,
         )
+
+    def extend(self, documents: Iterable[Sequence[str]], keys: Sequence[int]) -> BM25Index:
+        """A new index holding this one's documents, then `documents` (keyed by `keys`, which
+        come after every key here: store keys ascend), equal to a fresh build over all of them.
+
+        The old documents and terms keep their numbers, only the new documents are analyzed,
+        and their postings are placed after the old ones per term (the old index is the
+        builder's first chunk); the constructor recomputes what depends on the whole corpus (N,
+        average length, IDF, impacts), so scores are bit-identical to a fresh build's. This
+        index is left as it was (a snapshot in use is never edited).
+        """
+        builder = IndexBuilder(self)
+        builder.add(documents, keys)
+        return BM25Index.from_arrays(builder.arrays(), self.params)
 
     # -- querying ------------------------------------------------------------------------------
 
