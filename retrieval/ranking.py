@@ -19,7 +19,7 @@ from retrieval.corpus import Corpus
 from retrieval.models import ParsedQuery
 from retrieval.snapshot.matrix import BM25Index, BoolArray
 from retrieval.snapshot.proximity import proximity_bonuses
-from retrieval.snapshot.scoring import Columns, top_k
+from retrieval.snapshot.scoring import Credit, top_k
 
 Analyzer = Callable[[str], list[str]]
 
@@ -117,7 +117,7 @@ def rank(
         return Ranking((), (), 0, weights, expansions, unknown, tuple(t for t, _ in weighted))
 
     columns = [(number, weight) for _, number, weight in numbered if number is not None and weight]
-    credits = _credits(index, alternatives, options.expansion_weight)
+    credits = _credits(index, alternatives, options.expansion_weight) if alternatives else []
     mask = None if allowed is None else allowed.copy()
     for excluded in parsed.excluded:
         words = analyze(excluded)
@@ -150,7 +150,8 @@ def rank(
     limit = options.max_results
     total_all = None
     if options.mode == "enhanced" and not phrase_ids and not extra_terms:
-        total_all = _count_with_every_word(index, numbered, alternatives, mask)
+        # Documents holding every main word; one word: that is `total`.
+        total_all = found.total_all if _concepts(numbered, alternatives) >= 2 else None
     return Ranking(
         tuple(order[:limit].tolist()),
         tuple(values[:limit].tolist()),
@@ -162,55 +163,32 @@ def rank(
     )
 
 
-def _credits(index: BM25Index, alternatives: Sequence[Alternative], weight: float) -> list[Columns]:
-    """Per alternative whose other form occurs: its columns at `weight`, the written form's at
-    -1, so a paper's credit is max(weight x other - written, 0) (`scoring.top_k`)."""
-    found: list[Columns] = []
+def _credits(index: BM25Index, alternatives: Sequence[Alternative], weight: float) -> list[Credit]:
+    """One credit per alternative whose other form occurs in the corpus (`scoring.Credit`)."""
+    found: list[Credit] = []
     for alternative in alternatives:
         other = [index.term_number(term) for term in alternative.other]
         written = [index.term_number(term) for term in alternative.written]
-        if any(number is not None for number in other):
+        known = tuple(number for number in other if number is not None)
+        if known:
             found.append(
-                [(number, weight) for number in other if number is not None]
-                + [(number, -1.0) for number in written if number is not None]
+                Credit(
+                    known,
+                    tuple(number for number in written if number is not None),
+                    weight,
+                    complete=len(known) == len(other),
+                )
             )
     return found
 
 
-def _count_with_every_word(
-    index: BM25Index,
-    numbered: Sequence[tuple[str, int | None, float]],
-    alternatives: Sequence[Alternative],
-    mask: BoolArray | None,
-) -> int | None:
-    """How many documents (within `mask`) hold every known query word; None for one word."""
-    concepts: list[np.ndarray] = []
-    covered: set[str] = set()
-    for alternative in alternatives:
-        written = _holding_all(index, alternative.written)
-        concepts.append(np.union1d(written, _holding_all(index, alternative.other)))
-        covered.update(alternative.written)
-    for term, number, _ in numbered:
-        if number is not None and term not in covered:
-            covered.add(term)
-            concepts.append(index.postings(term))
-    if len(concepts) < 2:
-        return None
-    concepts.sort(key=len)
-    docs = concepts[0]
-    for holding in concepts[1:]:
-        docs = np.intersect1d(docs, holding, assume_unique=True)
-    if mask is not None:
-        docs = docs[mask[docs]]
-    return len(docs)
-
-
-def _holding_all(index: BM25Index, terms: Sequence[str]) -> np.ndarray:
-    docs: np.ndarray | None = None
-    for term in terms:
-        holding = index.postings(term)
-        docs = holding if docs is None else np.intersect1d(docs, holding, assume_unique=True)
-    return np.zeros(0, dtype=np.int32) if docs is None else docs
+def _concepts(
+    numbered: Sequence[tuple[str, int | None, float]], alternatives: Sequence[Alternative]
+) -> int:
+    """Main words of a question: an acronym and its long form count as one."""
+    covered = {term for alternative in alternatives for term in alternative.written}
+    plain = {term for term, number, _ in numbered if number is not None and term not in covered}
+    return len(alternatives) + len(plain)
 
 
 def _rerank_by_proximity(
