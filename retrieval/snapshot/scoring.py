@@ -4,7 +4,8 @@ The matrix (`BM25Index`) stores each term's column as postings (document numbers
 with precomputed float32 impacts. A query adds its weighted columns into a per-thread float64
 score array in one compiled pass, which also lists the documents it touches (their number is
 the ranking's total) and marks in a bit per column which terms each holds (documents holding
-every one: `total_all`). The best k are selected among the touched documents with a partition.
+every one: `total_all`). A second pass over the touched documents counts them, keeps the best k
+in a heap and clears the scratch.
 
 An acronym alternative (`Credit`) credits each paper holding the other form with
 max(weight x other - written, 0), so the paper scores the better of the two forms: the other
@@ -135,6 +136,25 @@ def _fold(
 
 
 @kernel
+def _worse(value: float, doc: int, other_value: float, other_doc: int) -> bool:
+    return value < other_value or (value == other_value and doc > other_doc)
+
+
+@kernel
+def _sift_down(values: Any, docs: Any, filled: int, place: int) -> None:
+    while True:
+        low, left = place, 2 * place + 1
+        for child in (left, left + 1):
+            if child < filled and _worse(values[child], docs[child], values[low], docs[low]):
+                low = child
+        if low == place:
+            return
+        values[place], values[low] = values[low], values[place]
+        docs[place], docs[low] = docs[low], docs[place]
+        place = low
+
+
+@kernel
 def _collect(
     scores: Any,
     bits: Any,
@@ -145,20 +165,37 @@ def _collect(
     every: Any,
     docs: Any,
     values: Any,
-) -> tuple[int, int]:
+) -> tuple[int, int, int]:
+    """Count the allowed touched documents (and those with every bit), keep the best len(docs)
+    in a heap whose root is the worst kept, and clear the scratch."""
     n = 0
     with_every = 0
+    filled = 0
+    k = len(docs)
     for i in range(count):
         doc = touched[i]
         if not use_mask or mask[doc]:
-            docs[n] = doc
-            values[n] = scores[doc]
             n += 1
             if (bits[doc] & every) == every:
                 with_every += 1
+            value = scores[doc]
+            if filled < k:
+                place = filled
+                values[place], docs[place] = value, doc
+                filled += 1
+                while place > 0:
+                    parent = (place - 1) // 2
+                    if not _worse(values[place], docs[place], values[parent], docs[parent]):
+                        break
+                    values[place], values[parent] = values[parent], values[place]
+                    docs[place], docs[parent] = docs[parent], docs[place]
+                    place = parent
+            elif k > 0 and _worse(values[0], docs[0], value, doc):
+                values[0], docs[0] = value, doc
+                _sift_down(values, docs, filled, 0)
         scores[doc] = 0.0
         bits[doc] = 0
-    return n, with_every
+    return n, with_every, filled
 
 
 class _Scratch(threading.local):
@@ -212,31 +249,16 @@ def top_k(
             offsets, postings, impacts, written, value, value_bits, listed, n, whole,
             written_bits, scores, bits, touched, count,
         )  # fmt: skip
-    docs = np.empty(count, dtype=np.int32)
-    values = np.empty(count, dtype=np.float64)
+    docs = np.empty(max(min(k, count), 0), dtype=np.int32)
+    values = np.empty(len(docs), dtype=np.float64)
     flags = _NO_MASK if mask is None else readonly(mask)
     every = _bits(range(len(columns)))
-    total, with_every = _collect(
+    total, with_every, kept = _collect(
         scores, bits, touched, count, flags, mask is not None, every, docs, values
     )
-    found = best(docs[:total], values[:total], k)
+    order = np.lexsort((docs[:kept], -values[:kept]))
     counted = len(columns) <= MAX_COUNTED
-    return TopK(found.docs, found.scores, total, with_every if counted else None)
-
-
-def best(docs: npt.NDArray[Any], values: FloatArray, k: int) -> TopK:
-    """The k best of candidate `docs` with `values`, score descending then document ascending."""
-    total = len(docs)
-    if k <= 0 or total == 0:
-        return TopK(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64), total)
-    if total > k:
-        # Every candidate at or above the k-th best value stays, so ties at the cut are
-        # decided by document number below, not by the partition's whim.
-        cut = np.partition(values, total - k)[total - k]
-        keep = values >= cut
-        docs, values = docs[keep], values[keep]
-    order = np.lexsort((docs, -values))[:k]
-    return TopK(docs[order].astype(np.int64), values[order], total)
+    return TopK(docs[order].astype(np.int64), values[order], total, with_every if counted else None)
 
 
 def _bits(places: Any) -> np.uint64:
