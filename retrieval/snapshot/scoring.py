@@ -2,17 +2,17 @@
 
 The matrix (`BM25Index`) stores each term's column as postings (document numbers ascending)
 with precomputed float32 impacts. A query adds its weighted columns into a per-thread float64
-score array in one compiled pass, which also lists the documents it touches (their number is
-the ranking's total) and marks in a bit per column which terms each holds (documents holding
-every one: `total_all`). A second pass over the touched documents counts them, keeps the best k
-in a heap and clears the scratch.
+score array over every document and sets a bit per column in a parallel bit array (`_score`).
+One sequential pass (`_select`) then counts the documents holding any column's term (the
+ranking's total) and those holding every one (`total_all`), keeps the best k in a heap and
+clears both arrays for the next query. Ties: score descending, then document ascending.
 
 An acronym alternative (`Credit`) credits each paper holding the other form with
 max(weight x other - written, 0), so the paper scores the better of the two forms: the other
-form's columns go into a second scratch array, and the written form's score of just those
-papers is subtracted (a long written column is searched rather than walked). A paper holding
-the whole other form counts as holding the written words. Ties: score descending, then document
-ascending.
+form's columns go into a second scratch array (listing the papers they touch), the written
+form's score of just those papers is subtracted (a short written column walked, a long one
+searched) and the positive rest added (`_fold`). A paper holding the whole other form counts as
+holding the written words.
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
 Columns = Sequence[tuple[int, float]]  # (term number, weight)
-# Columns with a bit of their own for `total_all`; bit 63 marks a touched document.
-MAX_COUNTED = 62
-_SEEN = np.uint64(1 << 63)
+# Columns with a bit of their own for `total_all`; bit 31 marks a document holding any.
+MAX_COUNTED = 31
+_ANY = 1 << 31
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,30 +59,38 @@ class TopK:
 
 
 @kernel
-def _add(
-    offsets: Any,
-    postings: Any,
-    impacts: Any,
-    terms: Any,
-    weights: Any,
-    scores: Any,
-    bits: Any,
-    touched: Any,
-    count: int,
-) -> int:
+def _score(
+    offsets: Any, postings: Any, impacts: Any, terms: Any, weights: Any, scores: Any, bits: Any
+) -> None:
     for t in range(len(terms)):
         weight = weights[t]
-        bit = np.uint64(1 << 63)
-        if t < 62:
-            bit |= np.uint64(1 << t)
+        bit = np.uint32(1 << 31)
+        if t < 31:
+            bit |= np.uint32(1 << t)
+        for p in range(offsets[terms[t]], offsets[terms[t] + 1]):
+            scores[postings[p]] += weight * impacts[p]
+            bits[postings[p]] |= bit
+
+
+@kernel
+def _listed(
+    offsets: Any, postings: Any, impacts: Any, terms: Any, weight: float, credit: Any, held: Any
+) -> Any:
+    """The other form's score into `credit`, how many of its words each paper holds into
+    `held`; the papers touched, in the order first reached."""
+    touched = np.empty(offsets[terms[0] + 1] - offsets[terms[0]], dtype=np.int32)
+    count = 0
+    for t in range(len(terms)):
         for p in range(offsets[terms[t]], offsets[terms[t] + 1]):
             doc = postings[p]
-            scores[doc] += weight * impacts[p]
-            if bits[doc] == 0:
+            credit[doc] += weight * impacts[p]
+            if held[doc] == 0:
+                if count == len(touched):
+                    touched = np.concatenate((touched, np.empty(len(touched), np.int32)))
                 touched[count] = doc
                 count += 1
-            bits[doc] |= bit
-    return count
+            held[doc] += 1
+    return touched[:count]
 
 
 @kernel
@@ -92,17 +100,14 @@ def _fold(
     impacts: Any,
     written: Any,
     credit: Any,
-    credit_bits: Any,
-    credit_touched: Any,
-    n: int,
-    whole_other: Any,
+    held: Any,
+    touched: Any,
+    whole: int,
     written_bits: Any,
     scores: Any,
     bits: Any,
-    touched: Any,
-    count: int,
-) -> int:
-    # The written form's score of the n papers: a short column is walked, a long one searched.
+) -> None:
+    n = len(touched)
     searched = np.zeros(len(written), dtype=np.bool_)
     for w in range(len(written)):
         start, end = offsets[written[w]], offsets[written[w] + 1]
@@ -110,29 +115,24 @@ def _fold(
             searched[w] = True
             continue
         for p in range(start, end):
-            if credit_bits[postings[p]] != 0:
+            if held[postings[p]] != 0:
                 credit[postings[p]] -= impacts[p]
     for i in range(n):
-        doc = credit_touched[i]
-        held = 0.0
+        doc = touched[i]
+        value = credit[doc]
         for w in range(len(written)):
-            if not searched[w]:
-                continue
-            start, end = offsets[written[w]], offsets[written[w] + 1]
-            p = start + np.searchsorted(postings[start:end], doc)
-            if p < end and postings[p] == doc:
-                held += impacts[p]
-        if credit[doc] - held > 0:
-            scores[doc] += credit[doc] - held
-        if bits[doc] == 0:
-            touched[count] = doc
-            count += 1
-        bits[doc] |= np.uint64(1 << 63)
-        if credit_bits[doc] == whole_other:
+            if searched[w]:
+                start, end = offsets[written[w]], offsets[written[w] + 1]
+                p = start + np.searchsorted(postings[start:end], doc)
+                if p < end and postings[p] == doc:
+                    value -= impacts[p]
+        if value > 0:
+            scores[doc] += value
+        bits[doc] |= np.uint32(1 << 31)
+        if held[doc] == whole:
             bits[doc] |= written_bits
         credit[doc] = 0.0
-        credit_bits[doc] = 0
-    return count
+        held[doc] = 0
 
 
 @kernel
@@ -155,30 +155,22 @@ def _sift_down(values: Any, docs: Any, filled: int, place: int) -> None:
 
 
 @kernel
-def _collect(
-    scores: Any,
-    bits: Any,
-    touched: Any,
-    count: int,
-    mask: Any,
-    use_mask: bool,
-    every: Any,
-    docs: Any,
-    values: Any,
+def _select(
+    scores: Any, bits: Any, mask: Any, use_mask: bool, every: Any, docs: Any, values: Any
 ) -> tuple[int, int, int]:
-    """Count the allowed touched documents (and those with every bit), keep the best len(docs)
-    in a heap whose root is the worst kept, and clear the scratch."""
+    """Count the allowed documents holding any column (and every one), keep the best len(docs)
+    in a heap whose root is the worst kept, and clear the scratch: one sequential pass."""
     n = 0
     with_every = 0
     filled = 0
     k = len(docs)
-    for i in range(count):
-        doc = touched[i]
-        if not use_mask or mask[doc]:
-            n += 1
-            if (bits[doc] & every) == every:
-                with_every += 1
-            value = scores[doc]
+    floor = -np.inf  # the root's value once the heap is full: most documents fall below it
+    for doc in range(len(scores)):
+        held = bits[doc] if not use_mask or mask[doc] else np.uint32(0)
+        n += held != 0
+        with_every += (held & every) == every
+        value = scores[doc]
+        if held != 0 and value >= floor and k > 0:
             if filled < k:
                 place = filled
                 values[place], docs[place] = value, doc
@@ -190,29 +182,28 @@ def _collect(
                     values[place], values[parent] = values[parent], values[place]
                     docs[place], docs[parent] = docs[parent], docs[place]
                     place = parent
-            elif k > 0 and _worse(values[0], docs[0], value, doc):
+                if filled == k:
+                    floor = values[0]
+            elif _worse(values[0], docs[0], value, doc):
                 values[0], docs[0] = value, doc
                 _sift_down(values, docs, filled, 0)
+                floor = values[0]
         scores[doc] = 0.0
         bits[doc] = 0
     return n, with_every, filled
 
 
 class _Scratch(threading.local):
-    """Per thread: score and bit arrays over every document, kept zero between queries (a
-    query clears only what it touched)."""
+    """Per thread: a score array and a bit (or count) array over every document, zero between
+    queries."""
 
     def __init__(self) -> None:
-        self.arrays: dict[str, Any] = {}
+        self.arrays: dict[str, tuple[Any, Any]] = {}
 
-    def get(self, name: str, size: int) -> tuple[Any, Any, Any]:
+    def get(self, name: str, size: int, dtype: Any) -> tuple[Any, Any]:
         found = self.arrays.get(name)
-        if found is None or len(found[0]) < size:
-            found = (
-                np.zeros(size, dtype=np.float64),
-                np.zeros(size, dtype=np.uint64),
-                np.empty(size, dtype=np.int32),
-            )
+        if found is None or len(found[0]) != size:
+            found = (np.zeros(size, dtype=np.float64), np.zeros(size, dtype=dtype))
             self.arrays[name] = found
         return found
 
@@ -229,47 +220,39 @@ def top_k(
     credits: Sequence[Credit] = (),
 ) -> TopK:
     """The k best documents of `index` (a BM25Index) for weighted columns plus credits."""
-    size = index.size
-    scores, bits, touched = _scratch.get("scores", size)
+    scores, bits = _scratch.get("scores", index.size, np.uint32)
     offsets, postings, impacts = index.kernel_arrays
-    terms, weights = _arrays(columns)
-    count = _add(offsets, postings, impacts, terms, weights, scores, bits, touched, 0)
-    place = {term: t for t, (term, _) in enumerate(columns) if t < MAX_COUNTED}
+    terms = np.array([term for term, _ in columns], dtype=np.int64)
+    weights = np.array([weight for _, weight in columns], dtype=np.float64)
+    _score(offsets, postings, impacts, terms, weights, scores, bits)
+    place = {term: t for t, (term, _) in enumerate(columns)}
     for credit in credits:
-        value, value_bits, listed = _scratch.get("credit", size)
-        other = np.array(credit.other, dtype=np.int64)
-        weight = np.full(len(other), credit.weight, dtype=np.float64)
-        n = _add(offsets, postings, impacts, other, weight, value, value_bits, listed, 0)
-        whole = _bits(range(min(len(other), MAX_COUNTED)))
+        if not credit.other:
+            continue  # no paper holds the other form: nothing to credit
+        value, held = _scratch.get("credit", index.size, np.uint8)
+        other = np.array(credit.other[:255], dtype=np.int64)
+        touched = _listed(offsets, postings, impacts, other, credit.weight, value, held)
+        # A count no paper reaches when some other-form word is missing from the corpus.
+        whole = len(other) if credit.complete else 256
         written_bits = _bits(place[term] for term in credit.written if term in place)
-        if not credit.complete:
-            whole = np.uint64(0)  # no paper holds every other-form word
         written = np.array(credit.written, dtype=np.int64)
-        count = _fold(
-            offsets, postings, impacts, written, value, value_bits, listed, n, whole,
-            written_bits, scores, bits, touched, count,
+        _fold(
+            offsets, postings, impacts, written, value, held, touched, whole, written_bits,
+            scores, bits,
         )  # fmt: skip
-    docs = np.empty(max(min(k, count), 0), dtype=np.int32)
+    docs = np.empty(max(k, 0), dtype=np.int32)
     values = np.empty(len(docs), dtype=np.float64)
     flags = _NO_MASK if mask is None else readonly(mask)
     every = _bits(range(len(columns)))
-    total, with_every, kept = _collect(
-        scores, bits, touched, count, flags, mask is not None, every, docs, values
-    )
+    total, with_every, kept = _select(scores, bits, flags, mask is not None, every, docs, values)
     order = np.lexsort((docs[:kept], -values[:kept]))
     counted = len(columns) <= MAX_COUNTED
     return TopK(docs[order].astype(np.int64), values[order], total, with_every if counted else None)
 
 
-def _bits(places: Any) -> np.uint64:
-    found = int(_SEEN)
+def _bits(places: Any) -> np.uint32:
+    found = _ANY
     for place in places:
         if place < MAX_COUNTED:
             found |= 1 << place
-    return np.uint64(found)
-
-
-def _arrays(columns: Columns) -> tuple[IntArray, FloatArray]:
-    terms = np.array([term for term, _ in columns], dtype=np.int64)
-    weights = np.array([weight for _, weight in columns], dtype=np.float64)
-    return terms, weights
+    return np.uint32(found)
