@@ -130,9 +130,15 @@ def rank(
         mask = _and(mask, _docs_with_all(index, words))
         phrase_ids.append([index.term_ids[word] for word in words if word in index])
 
+    count_all = (
+        options.mode == "enhanced"
+        and not phrase_ids
+        and not extra_terms
+        and _concepts(numbered, alternatives) >= 2
+    )
     if phrase_ids:
         # Only documents holding every phrase word remain; check word order on the best ones.
-        found = top_k(index, columns, options.phrase_check_limit, mask, credits)
+        found = top_k(index, columns, options.phrase_check_limit, mask, credits, count_all=False)
         kept = [
             place
             for place, doc in enumerate(found.docs.tolist())
@@ -142,16 +148,14 @@ def rank(
         values = found.scores[kept]
         total = len(kept)
     else:
-        found = top_k(index, columns, options.max_results, mask, credits)
+        found = top_k(index, columns, options.max_results, mask, credits, count_all=count_all)
         order, values, total = found.docs, found.scores, found.total
 
     if options.mode == "enhanced" and len(order) > 1 and options.proximity_weight > 0:
         order, values = _rerank_by_proximity(index, order, values, weighted, options)
     limit = options.max_results
-    total_all = None
-    if options.mode == "enhanced" and not phrase_ids and not extra_terms:
-        # Documents holding every main word; one word: that is `total`.
-        total_all = found.total_all if _concepts(numbered, alternatives) >= 2 else None
+    # Documents holding every main word; None for one word (that is `total`).
+    total_all = found.total_all if count_all else None
     return Ranking(
         tuple(order[:limit].tolist()),
         tuple(values[:limit].tolist()),

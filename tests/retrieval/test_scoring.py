@@ -42,6 +42,11 @@ def test_top_k_equals_a_full_sort_of_rank_bm25_scores(
         matched[index.postings(term)] = True
     matched &= mask
     assert found.total == int(matched.sum())
+    # Without total_all the pass marks documents by their score where every impact is positive.
+    plain = top_k(index, _columns(index, query, 1.0), k, mask, count_all=False)
+    assert plain.total == found.total
+    assert plain.docs.tolist() == found.docs.tolist()
+    assert plain.total_all is None
     known = {term for term in query if term in index}
     every = mask & _holding_all(index, sorted(known), len(docs)) if known else mask & False
     assert found.total_all == int(every.sum())
