@@ -233,7 +233,7 @@ class BM25Index:
         if found is None:
             return None
         arrays, terms = found
-        if len(arrays["offsets"]) != len(terms) + 1:
+        if not arrays.keys() >= _SAVED or len(arrays["offsets"]) != len(terms) + 1:
             return None
         return cls(
             terms=terms,
@@ -247,6 +247,20 @@ class BM25Index:
             impacts=arrays["impacts"],
             idf=arrays["idf"],
         )
+
+
+# The arrays `load` needs; a directory whose header lacks one is no index (an older layout's
+# extra arrays, such as the pruning bounds, are ignored).
+_SAVED = {
+    "offsets",
+    "postings_docs",
+    "postings_tf",
+    "doc_len",
+    "keys",
+    "forward",
+    "impacts",
+    "idf",
+}
 
 
 def _full_stamp(stamp: dict[str, Any], params: BM25Params) -> dict[str, Any]:

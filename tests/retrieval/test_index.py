@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from rank_bm25 import BM25Okapi
 
 from retrieval.snapshot import files as index_files
 from retrieval.snapshot.matrix import BM25Index, BM25Params
+from retrieval.snapshot.scoring import top_k
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 
 WORDS = [f"w{i}" for i in range(40)]
@@ -112,6 +114,27 @@ def test_a_missing_file_reads_as_no_index(tmp_path: Path) -> None:
     _, path = _saved(tmp_path)
     (path / "forward.npy").unlink()
     assert BM25Index.load(path, {"generation": 4}, RANK_BM25_DEFAULTS) is None
+
+
+def test_a_header_without_an_array_reads_as_no_index(tmp_path: Path) -> None:
+    _, path = _saved(tmp_path)
+    header = json.loads((path / "stamp.json").read_text())
+    del header["arrays"]["impacts"]
+    (path / "stamp.json").write_text(json.dumps(header))
+    assert BM25Index.load(path, {"generation": 4}, RANK_BM25_DEFAULTS) is None
+
+
+def test_an_extra_array_of_an_older_layout_is_ignored(tmp_path: Path) -> None:
+    index, path = _saved(tmp_path)
+    header = json.loads((path / "stamp.json").read_text())
+    bounds = np.zeros(len(index.terms), dtype=np.float32)  # the pruning bounds once saved
+    np.save(path / "max_impact.npy", bounds)
+    header["arrays"]["max_impact"] = [list(bounds.shape), bounds.dtype.str]
+    (path / "stamp.json").write_text(json.dumps(header))
+    loaded = BM25Index.load(path, {"generation": 4}, RANK_BM25_DEFAULTS)
+    assert loaded is not None
+    columns = [(number, 1.0) for number in range(len(index.terms))]
+    assert top_k(loaded, columns, 5).docs.tolist() == top_k(index, columns, 5).docs.tolist()
 
 
 def test_load_refuses_other_stamp_or_params(tmp_path: Path) -> None:
