@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
+from retrieval.snapshot import scoring
 from retrieval.snapshot.matrix import BM25Index
 from retrieval.snapshot.scoring import Credit, top_k
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS
@@ -123,3 +125,20 @@ def test_ties_go_to_the_earlier_document_whatever_the_order_of_the_columns() -> 
     both = top_k(index, _columns(index, ["x", "y"], 1.0), 5)
     assert both.docs.tolist() == [1, 5]
     assert both.scores[0] == both.scores[1]
+
+
+def test_without_numba_the_same_loops_run_as_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    # compiled.kernel returns the function itself when numba is missing: the same answers.
+    docs = [["a", "b", "c"], ["b", "c"], ["c", "d", "a"], ["d"], ["a", "a", "e"], ["e", "b"]]
+    index = BM25Index.build(docs, list(range(len(docs))), RANK_BM25_DEFAULTS)
+    columns = _columns(index, ["a", "b"], 1.0)
+    credit = Credit(tuple(n for n, _ in _columns(index, ["d", "e"], 1.0)), (columns[0][0],), 0.7)
+    mask = np.array([True, True, True, False, True, True])
+    compiled = top_k(index, columns, 3, mask, [credit])
+    for name in ("_score", "_listed", "_fold", "_worse", "_sift_down", "_select"):
+        function = getattr(scoring, name)
+        monkeypatch.setattr(scoring, name, getattr(function, "py_func", function))
+    python = top_k(index, columns, 3, mask, [credit])
+    assert python.docs.tolist() == compiled.docs.tolist()
+    assert np.allclose(python.scores, compiled.scores)
+    assert (python.total, python.total_all) == (compiled.total, compiled.total_all)
