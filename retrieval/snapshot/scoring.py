@@ -228,6 +228,28 @@ def top_k(
     """The k best documents of `index` (a BM25Index) for weighted columns plus credits;
     `count_all=False`: `total_all` is not wanted (None)."""
     scores, bits = _scratch.get("scores", index.size, np.uint32)
+    try:
+        total, with_every, kept, docs, values = _rank(
+            index, columns, k, mask, credits, scores, bits
+        )
+    except BaseException:
+        # Interrupted half way: the next question must find the scratch clean.
+        _scratch.arrays.clear()
+        raise
+    order = np.lexsort((docs[:kept], -values[:kept]))
+    counted = count_all and len(columns) <= MAX_COUNTED
+    return TopK(docs[order].astype(np.int64), values[order], total, with_every if counted else None)
+
+
+def _rank(
+    index: Any,
+    columns: Columns,
+    k: int,
+    mask: BoolArray | None,
+    credits: Sequence[Credit],
+    scores: Any,
+    bits: Any,
+) -> tuple[int, int, int, Any, Any]:
     offsets, postings, impacts = index.kernel_arrays
     terms = np.array([term for term, _ in columns], dtype=np.int64)
     weights = np.array([weight for _, weight in columns], dtype=np.float64)
@@ -252,9 +274,7 @@ def top_k(
     flags = _NO_MASK if mask is None else readonly(mask)
     every = _bits(range(len(columns)))
     total, with_every, kept = _select(scores, bits, flags, mask is not None, every, docs, values)
-    order = np.lexsort((docs[:kept], -values[:kept]))
-    counted = count_all and len(columns) <= MAX_COUNTED
-    return TopK(docs[order].astype(np.int64), values[order], total, with_every if counted else None)
+    return total, with_every, kept, docs, values
 
 
 def _bits(places: Any) -> np.uint32:

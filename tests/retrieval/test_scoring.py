@@ -142,3 +142,24 @@ def test_without_numba_the_same_loops_run_as_python(monkeypatch: pytest.MonkeyPa
     assert python.docs.tolist() == compiled.docs.tolist()
     assert np.allclose(python.scores, compiled.scores)
     assert (python.total, python.total_all) == (compiled.total, compiled.total_all)
+
+
+def test_a_question_interrupted_half_way_leaves_the_next_one_right(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    docs = [["a", "b"], ["b", "c"], ["c", "a"], ["d"]]
+    index = BM25Index.build(docs, [0, 1, 2, 3], RANK_BM25_DEFAULTS)
+    expected = top_k(index, _columns(index, ["a", "c"], 1.0), 4)
+
+    def interrupted(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    credit = Credit((index.term_ids["d"],), (index.term_ids["a"],), 0.5)
+    with monkeypatch.context() as patch:
+        patch.setattr(scoring, "_listed", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            top_k(index, _columns(index, ["a", "b"], 1.0), 4, credits=[credit])
+    again = top_k(index, _columns(index, ["a", "c"], 1.0), 4)
+    assert again.docs.tolist() == expected.docs.tolist()
+    assert again.scores.tolist() == expected.scores.tolist()
+    assert (again.total, again.total_all) == (expected.total, expected.total_all)
