@@ -79,12 +79,21 @@ def bm25_parameters() -> Any:
     return bm25_params(default_settings())
 
 
+def matrix_class() -> Any:
+    """BM25Index from retrieval/snapshot/ (issue 25), or from retrieval/index.py (--code of an
+    older checkout)."""
+    try:
+        module = importlib.import_module("retrieval.snapshot.matrix")
+    except ImportError:
+        module = importlib.import_module("retrieval.index")
+    return module.BM25Index
+
+
 def paperbot_corpus(tokens: list[list[str]], base: list[Any]) -> Any:
     """paperbot's snapshot of these documents: the index and the acronym table."""
     from retrieval import text as analysis
     from retrieval.acronyms import AcronymTable
     from retrieval.autocomplete_build import build_autocomplete
-    from retrieval.index import BM25Index
     from retrieval.paper_table import PaperTable
 
     try:
@@ -92,7 +101,7 @@ def paperbot_corpus(tokens: list[list[str]], base: list[Any]) -> Any:
     except ImportError:
         from retrieval.ranking import Corpus
 
-    index = BM25Index.build(tokens, list(range(len(tokens))), bm25_parameters())
+    index = matrix_class().build(tokens, list(range(len(tokens))), bm25_parameters())
     # Acronym definitions as the store counts them: per paper, over all copies.
     counts: dict[tuple[str, str], int] = {}
     copies = -(-len(tokens) // len(base))
@@ -270,9 +279,8 @@ def rank_bm25_system(tokens: list[list[str]], sample: int) -> System:
 def exact_equality(tokens: list[list[str]], texts: list[str], model: Any) -> float:
     """Largest relative difference between paperbot exact and rank_bm25 over the top 10s."""
     from retrieval import text as analysis
-    from retrieval.index import BM25Index
 
-    index = BM25Index.build(tokens, list(range(len(tokens))), bm25_parameters())
+    index = matrix_class().build(tokens, list(range(len(tokens))), bm25_parameters())
     worst = 0.0
     for text in texts:
         terms = analysis.analyze(text)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from retrieval import acronym_credit, compiled, reclaim, sentence_hits, topk
+from retrieval import reclaim
 from retrieval import text as analysis
 from retrieval.acronyms import AcronymTable
 from retrieval.autocomplete import Autocomplete
@@ -33,13 +33,11 @@ from retrieval.corpus_sentences import (
     pool_workers,
     saved_sentences,
 )
-from retrieval.dense_bits import dense_bits
 from retrieval.errors import StoreError
-from retrieval.index import BM25Index, BM25Params, BoolArray
 from retrieval.models import CollectionInfo
 from retrieval.paper_table import PaperTable
-from retrieval.proximity import proximity_bonuses
 from retrieval.sentence_table import SentenceTable
+from retrieval.snapshot.matrix import BM25Index, BM25Params, BoolArray
 from retrieval.stores.protocol import CorpusNotifier, Store
 
 log = logging.getLogger(__name__)
@@ -157,7 +155,7 @@ def assemble_corpus(
 
 class LiveCorpus:
     """The current snapshot, replaced whole after a change (one assignment, so a question sees
-    the old corpus or the new one, never a mix); the top-k kernel warms in a worker thread."""
+    the old corpus or the new one, never a mix)."""
 
     def __init__(
         self,
@@ -167,18 +165,14 @@ class LiveCorpus:
         corpus: Corpus,
         *,
         warm: bool = True,
-        credit_weight: float = 0.0,
     ) -> None:
         self._store = store
-        # The acronym expansion weight questions rank with: their credit lists are built at it.
-        self._credit_weight = credit_weight
         self._params = params
         self._index_dir = index_dir
-        self._background: set[asyncio.Task[object]] = set()
         self._reclaiming: set[asyncio.Task[None]] = set()
         self._refreshing = asyncio.Lock()
-        # A serving process warms each snapshot (the top-k kernel) in the background; a
-        # one-shot command (`paperbot ingest`) would only wait for that work at close.
+        # A serving process completes each snapshot's sentence table in the background; a
+        # one-shot command (`paperbot ingest`) completes it before returning instead.
         self._warm_snapshots = warm
         self._sentences = SentenceCompletion(store, index_dir, workers=pool_workers(serving=warm))
         self.current = corpus
@@ -192,16 +186,9 @@ class LiveCorpus:
         index_dir: Path,
         *,
         warm: bool = True,
-        credit_weight: float = 0.0,
     ) -> LiveCorpus:
-        # The top-k kernel needs no corpus: loading it overlaps the store reads and the mapping.
-        kernel = asyncio.ensure_future(asyncio.to_thread(_warm_kernel)) if warm else None
         corpus = await load_corpus(store, params, index_dir)
-        live = cls(store, params, index_dir, corpus, warm=warm, credit_weight=credit_weight)
-        if kernel is not None:
-            live._background.add(kernel)
-            kernel.add_done_callback(live._background.discard)
-        return live
+        return cls(store, params, index_dir, corpus, warm=warm)
 
     async def refresh(self) -> None:
         """Load the store's current corpus and make it the one questions see. A one-shot
@@ -268,7 +255,7 @@ class LiveCorpus:
         for task in self._reclaiming:
             task.cancel()
         await self._sentences.close()
-        await asyncio.gather(*self._background, *self._reclaiming, return_exceptions=True)
+        await asyncio.gather(*self._reclaiming, return_exceptions=True)
 
     def _reclaim(self, replaced: list[Corpus], current: Corpus) -> None:
         task: asyncio.Task[None] = asyncio.ensure_future(reclaim.release(replaced, current))
@@ -276,45 +263,5 @@ class LiveCorpus:
         task.add_done_callback(self._reclaiming.discard)
 
     def _warm(self, corpus: Corpus) -> None:
-        if not self._warm_snapshots:
-            return
-        self._sentences.start(corpus.sentences, corpus.index)
-        task: asyncio.Task[object] = asyncio.ensure_future(
-            asyncio.to_thread(warm_up, corpus, self._credit_weight)
-        )
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-
-def _warm_kernel() -> None:
-    """The top-k kernel, which needs no corpus, loaded while a starting process reads the store."""
-    with compiled.warming():
-        topk.warm()
-
-
-def warm_up(corpus: Corpus, credit_weight: float = 0.0) -> None:
-    """Off the answer path: load (or compile) the top-k kernel with one tiny search on this
-    index, the proximity and sentence-hit kernels, then build the term bitmaps top-k counts
-    matches with and the acronym credit lists it reads (at the expansion weight
-    `credit_weight`), so the first question is not the slow one. Questions asked meanwhile
-    take the numpy paths (`compiled.warming`)."""
-    with compiled.warming():
-        index = corpus.index
-        if index.size and len(index.terms):
-            topk.search([index.postings_list(0, 1.0)], index.size, None, 1)
-            # This corpus's own arrays: mapped (read-only) ones are other argument types, and
-            # the kernel compiles once per type.
-            no_page = np.zeros(0, dtype=np.int64)
-            sentence_hits.sentence_hits(index, corpus.sentences.table, no_page, [], [], [0])
-        if index.size and len(index.terms) >= 2:
-            # Any two terms and window: the kernel's argument types are what compile.
-            proximity_bonuses(index, np.zeros(1, dtype=np.int64), [0, 1], 3)
-        prepare_ranking(corpus, credit_weight)
-
-
-def prepare_ranking(corpus: Corpus, credit_weight: float) -> None:
-    """What questions read and would otherwise compute: the term bitmaps top-k counts matches
-    with, and the acronym credit lists at the expansion weight `credit_weight`."""
-    if corpus.index.size:
-        dense_bits(corpus.index)
-        acronym_credit.prepare(corpus.index, corpus.acronyms, credit_weight)
+        if self._warm_snapshots:
+            self._sentences.start(corpus.sentences, corpus.index)

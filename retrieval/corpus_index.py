@@ -6,7 +6,7 @@ papers), so after an ingest the index is extended instead: the store hands out k
 order, so an index whose keys are the first keys of the store holds exactly those papers, and
 only the rest need reading (the earlier index is the build's first chunk, equal to a fresh
 build). Either way the terms are read and added TERMS_CHUNK papers at a time
-(`retrieval.index_build`), so memory stays close to the index's own size. Whatever is not the
+(`snapshot.matrix_build`), so memory stays close to the index's own size. Whatever is not the
 saved index is saved, stamped with the generation and analyzer version, for the next process.
 """
 
@@ -19,11 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
-from retrieval import index_files
 from retrieval import text as analysis
 from retrieval.errors import StoreError
-from retrieval.index import BM25Index, BM25Params
-from retrieval.index_build import IndexBuilder
+from retrieval.snapshot import files as index_files
+from retrieval.snapshot.matrix import BM25Index, BM25Params
+from retrieval.snapshot.matrix_build import IndexBuilder
 from retrieval.stores.protocol import IndexRow, Store
 
 log = logging.getLogger(__name__)

@@ -23,8 +23,8 @@ from retrieval import text as analysis
 from retrieval.autocomplete import Autocomplete
 from retrieval.autocomplete_build import build_autocomplete
 from retrieval.corpus_index import index_path
-from retrieval.index import BM25Index, BM25Params
 from retrieval.paper_table import PaperTable
+from retrieval.snapshot.matrix import BM25Index, BM25Params
 from retrieval.stores.protocol import IndexRow, Store
 
 log = logging.getLogger(__name__)

@@ -33,7 +33,7 @@ from retrieval.models import (
     ParsedQuery,
 )
 from retrieval.nodes import NodeRegistry
-from retrieval.parameters import bm25_params, credit_weight, list_limits, rank_options
+from retrieval.parameters import bm25_params, list_limits, rank_options
 from retrieval.questions import rank_free_text, rank_question, rank_similar
 from retrieval.ranking import Ranking
 from retrieval.services import community_services
@@ -77,8 +77,7 @@ class Engine:
         try:
             await refresh_derived(store)
             params, index_dir = bm25_params(settings), settings.index_location
-            weight = credit_weight(settings)
-            live = await LiveCorpus.load(store, params, index_dir, warm=warm, credit_weight=weight)
+            live = await LiveCorpus.load(store, params, index_dir, warm=warm)
             engine = cls(settings, store, live)
             if ingest_seeds and live.current.index.size == 0 and await store.generation() == 0:
                 report = await engine.reload_seeds()

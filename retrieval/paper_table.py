@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from retrieval import index_files
+from retrieval.snapshot import files as index_files
 
 BoolArray = npt.NDArray[np.bool_]
 _ARRAYS = ("ids", "sorted_ids", "id_order", "labels", "label_offsets", "keys", "masks")

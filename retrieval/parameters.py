@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from config.settings import Settings
-from retrieval.index import BM25Params
 from retrieval.ingest import ListLimits
 from retrieval.ranking import RankOptions
+from retrieval.snapshot.matrix import BM25Params
 
 
 def bm25_params(settings: Settings) -> BM25Params:
@@ -20,13 +20,6 @@ def rank_options(settings: Settings) -> RankOptions:
         expansion_weight=settings.acronym_weight,
         proximity_weight=settings.proximity_weight,
     )
-
-
-def credit_weight(settings: Settings) -> float:
-    """The expansion weight acronym credit lists are prepared at: the one questions rank with,
-    or 0 (none) when they rank in exact mode, which credits no acronyms."""
-    options = rank_options(settings)
-    return options.expansion_weight if options.mode == "enhanced" else 0.0
 
 
 def list_limits(settings: Settings) -> ListLimits:

@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 from config.settings import Settings
-from retrieval import compiled
 from retrieval.engine import Engine
+from retrieval.snapshot import compiled
 
 _LIST = """Kernel warm-up papers
 

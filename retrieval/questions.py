@@ -12,10 +12,10 @@ from retrieval import text as analysis
 from retrieval.collection_names import resolve_collection
 from retrieval.corpus import Corpus
 from retrieval.errors import CollectionNotFound, QueryError
-from retrieval.index import BoolArray
 from retrieval.models import ParsedQuery
 from retrieval.query import parse_query
 from retrieval.ranking import Ranking, RankOptions, distinctive_terms, rank
+from retrieval.snapshot.matrix import BoolArray
 
 
 def shorten(question: str, limit: int) -> tuple[str, str | None]:

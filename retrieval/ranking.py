@@ -14,13 +14,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from retrieval import dense_bits, topk
-from retrieval.acronym_credit import credits
 from retrieval.acronyms import Alternative
 from retrieval.corpus import Corpus
-from retrieval.index import BM25Index, BoolArray
 from retrieval.models import ParsedQuery
-from retrieval.proximity import proximity_bonuses
+from retrieval.snapshot.matrix import BM25Index, BoolArray
+from retrieval.snapshot.proximity import proximity_bonuses
+from retrieval.snapshot.scoring import Credit, top_k
 
 Analyzer = Callable[[str], list[str]]
 
@@ -117,13 +116,8 @@ def rank(
     if len(unknown) == len(numbered) or index.size == 0:
         return Ranking((), (), 0, weights, expansions, unknown, tuple(t for t, _ in weighted))
 
-    lists = [
-        index.postings_list(number, weight)
-        for _, number, weight in numbered
-        if number is not None and weight != 0
-    ]
-    credit = credits(index, alternatives, options.expansion_weight)
-    dense = dense_bits.built(index)
+    columns = [(number, weight) for _, number, weight in numbered if number is not None and weight]
+    credits = _credits(index, alternatives, options.expansion_weight) if alternatives else []
     mask = None if allowed is None else allowed.copy()
     for excluded in parsed.excluded:
         words = analyze(excluded)
@@ -136,11 +130,15 @@ def rank(
         mask = _and(mask, _docs_with_all(index, words))
         phrase_ids.append([index.term_ids[word] for word in words if word in index])
 
+    count_all = (
+        options.mode == "enhanced"
+        and not phrase_ids
+        and not extra_terms
+        and _concepts(numbered, alternatives) >= 2
+    )
     if phrase_ids:
         # Only documents holding every phrase word remain; check word order on the best ones.
-        found = topk.search(
-            lists, index.size, mask, options.phrase_check_limit, credits=credit, dense=dense
-        )
+        found = top_k(index, columns, options.phrase_check_limit, mask, credits, count_all=False)
         kept = [
             place
             for place, doc in enumerate(found.docs.tolist())
@@ -150,17 +148,14 @@ def rank(
         values = found.scores[kept]
         total = len(kept)
     else:
-        found = topk.search(
-            lists, index.size, mask, options.max_results, credits=credit, dense=dense
-        )
+        found = top_k(index, columns, options.max_results, mask, credits, count_all=count_all)
         order, values, total = found.docs, found.scores, found.total
 
     if options.mode == "enhanced" and len(order) > 1 and options.proximity_weight > 0:
         order, values = _rerank_by_proximity(index, order, values, weighted, options)
     limit = options.max_results
-    total_all = None
-    if options.mode == "enhanced" and not phrase_ids and not extra_terms:
-        total_all = _count_with_every_word(index, numbered, alternatives, mask)
+    # Documents holding every main word; None for one word (that is `total`).
+    total_all = found.total_all if count_all else None
     return Ranking(
         tuple(order[:limit].tolist()),
         tuple(values[:limit].tolist()),
@@ -172,40 +167,32 @@ def rank(
     )
 
 
-def _count_with_every_word(
-    index: BM25Index,
-    numbered: Sequence[tuple[str, int | None, float]],
-    alternatives: Sequence[Alternative],
-    mask: BoolArray | None,
-) -> int | None:
-    """How many documents (within `mask`) hold every known query word; None for one word."""
-    concepts: list[np.ndarray] = []
-    covered: set[str] = set()
+def _credits(index: BM25Index, alternatives: Sequence[Alternative], weight: float) -> list[Credit]:
+    """One credit per alternative whose other form occurs in the corpus (`scoring.Credit`)."""
+    found: list[Credit] = []
     for alternative in alternatives:
-        written = _holding_all(index, alternative.written)
-        concepts.append(np.union1d(written, _holding_all(index, alternative.other)))
-        covered.update(alternative.written)
-    for term, number, _ in numbered:
-        if number is not None and term not in covered:
-            covered.add(term)
-            concepts.append(index.postings(term))
-    if len(concepts) < 2:
-        return None
-    concepts.sort(key=len)
-    docs = concepts[0]
-    for holding in concepts[1:]:
-        docs = np.intersect1d(docs, holding, assume_unique=True)
-    if mask is not None:
-        docs = docs[mask[docs]]
-    return len(docs)
+        other = [index.term_number(term) for term in alternative.other]
+        written = [index.term_number(term) for term in alternative.written]
+        known = tuple(number for number in other if number is not None)
+        if known:
+            found.append(
+                Credit(
+                    known,
+                    tuple(number for number in written if number is not None),
+                    weight,
+                    complete=len(known) == len(other),
+                )
+            )
+    return found
 
 
-def _holding_all(index: BM25Index, terms: Sequence[str]) -> np.ndarray:
-    docs: np.ndarray | None = None
-    for term in terms:
-        holding = index.postings(term)
-        docs = holding if docs is None else np.intersect1d(docs, holding, assume_unique=True)
-    return np.zeros(0, dtype=np.int32) if docs is None else docs
+def _concepts(
+    numbered: Sequence[tuple[str, int | None, float]], alternatives: Sequence[Alternative]
+) -> int:
+    """Main words of a question: an acronym and its long form count as one."""
+    covered = {term for alternative in alternatives for term in alternative.written}
+    plain = {term for term, number, _ in numbered if number is not None and term not in covered}
+    return len(alternatives) + len(plain)
 
 
 def _rerank_by_proximity(

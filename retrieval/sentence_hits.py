@@ -2,9 +2,8 @@
 term, read off the index's forward array through the sentence table's token ranges.
 
 Each entry is (sentence number in the table, the term's place in the query, where the token's
-word starts in its sentence), in document, sentence and token order. Compiled when numba is
-there (one pass over the page's tokens, a few microseconds); the numpy version is the reference
-it is tested against and the path without numba.
+word starts in its sentence), in document, sentence and token order. One compiled pass over
+the page's tokens (a few microseconds).
 """
 
 from __future__ import annotations
@@ -16,9 +15,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from retrieval import compiled
-from retrieval.index import BM25Index
 from retrieval.sentence_table import SentenceTable
+from retrieval.snapshot.compiled import kernel, readonly
+from retrieval.snapshot.matrix import BM25Index
 
 IntArray = npt.NDArray[np.int64]
 # (sentence, query place) pairs, then (sentence, word offset) pairs: each sorted, no repeats.
@@ -35,19 +34,16 @@ def sentence_hits(
 ) -> Hits:
     """The hits of query term `numbers` (distinct, in query order) in sentences
     `first[i]..last[i]-1` of document `page[i]`; `page` ascending, without repeats."""
-    kernel = _compiled_hits()
-    if kernel is None:  # pragma: no cover - the numpy version is tested directly
-        return sentence_hits_numpy(index, table, page, first, last, numbers)
     bound = int(np.asarray(index.doc_len)[page].sum())
     places = np.empty((2, bound), dtype=np.int64)
     offsets = np.empty((2, bound), dtype=np.int64)
-    counts = kernel(
-        index.forward,
-        index.doc_start,
-        table.first_token,
-        table.token_start,
-        table.token_end,
-        table.word_offset,
+    counts = _hits(
+        readonly(index.forward),
+        readonly(index.doc_start),
+        readonly(table.first_token),
+        readonly(table.token_start),
+        readonly(table.token_end),
+        readonly(table.word_offset),
         page,
         np.asarray(first, dtype=np.int64),
         np.asarray(last, dtype=np.int64),
@@ -76,6 +72,7 @@ class _Scratch(threading.local):
 _scratch = _Scratch()
 
 
+@kernel
 def _hits(
     forward: Any,
     doc_start: Any,
@@ -127,43 +124,3 @@ def _hits(
     for place in range(width):
         local[numbers[place]] = -1
     return held, starts
-
-
-_compiled_hits = compiled.compile_lazily(_hits)
-
-
-def sentence_hits_numpy(
-    index: BM25Index,
-    table: SentenceTable,
-    page: IntArray,
-    first: Sequence[int],
-    last: Sequence[int],
-    numbers: Sequence[int],
-) -> Hits:
-    """The same hits, vectorised over every token of the page's sentences."""
-    counts = np.asarray(last, dtype=np.int64) - np.asarray(first, dtype=np.int64)
-    nothing = np.zeros(0, dtype=np.int64)
-    if not len(numbers) or not counts.sum():
-        return nothing, nothing, nothing, nothing
-    query = np.asarray(numbers, dtype=np.int64)
-    order = np.argsort(query)
-    ordered = query[order]
-    sentences = np.concatenate(
-        [np.arange(begin, end, dtype=np.int64) for begin, end in zip(first, last, strict=True)]
-    )
-    owners = np.repeat(np.arange(len(page)), counts)
-    starts = np.asarray(table.token_start)[sentences].astype(np.int64)
-    lengths = np.asarray(table.token_end)[sentences].astype(np.int64) - starts
-    # Every token of the page's sentences by its place in its document: in the forward array
-    # from the document's start, in `word_offset` from the document's first entry.
-    within = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
-    doc_start = np.asarray(index.doc_start)[page][owners]
-    tokens = np.asarray(index.forward)[within + np.repeat(doc_start, lengths)]
-    slot = np.minimum(np.searchsorted(ordered, tokens), len(ordered) - 1)
-    hit = np.flatnonzero(ordered[slot] == tokens)
-    entries = within[hit] + np.repeat(np.asarray(table.first_token)[page][owners], lengths)[hit]
-    sentence = np.repeat(sentences, lengths)[hit]
-    place = np.unique(sentence * len(query) + order[slot[hit]])
-    span = 1 << 16  # word offsets are 16-bit
-    offset = np.unique(sentence * span + np.asarray(table.word_offset)[entries].astype(np.int64))
-    return place // len(query), place % len(query), offset // span, offset % span

@@ -20,10 +20,10 @@ import numpy as np
 import numpy.typing as npt
 
 from retrieval.excerpts import Sentence, Word, excerpt_and_lead_of
-from retrieval.index import BM25Index
 from retrieval.models import Excerpt
 from retrieval.sentence_hits import sentence_hits
 from retrieval.sentence_table import STATE_UNUSABLE, SentenceTable
+from retrieval.snapshot.matrix import BM25Index
 from retrieval.text import word_at
 
 _NONE: frozenset[str] = frozenset()

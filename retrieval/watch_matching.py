@@ -29,11 +29,11 @@ import numpy as np
 
 from retrieval import text as analysis
 from retrieval.corpus import Corpus
-from retrieval.index import BoolArray
 from retrieval.models import ParsedQuery
 from retrieval.query import parse_query
 from retrieval.questions import collection_mask, rank_question, shorten
 from retrieval.ranking import RankOptions, rank
+from retrieval.snapshot.matrix import BoolArray
 
 MIN_MENTIONS = 2  # a word used once, outside the lead, is usually a passing mention
 LEAD_TERMS = 30  # index terms in about two sentences (median 31 on NeurIPS 2023 abstracts)

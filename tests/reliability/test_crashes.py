@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from retrieval.errors import PaperbotError, StoreError
-from retrieval.index import BM25Index
+from retrieval.snapshot.matrix import BM25Index
 from retrieval.stores.sqlite import SqliteStore as Store
 from tests.reliability import kill_ingest
 from tests.reliability.conftest import READING_LISTS, Base, open_base

@@ -104,8 +104,8 @@ def test_did_you_mean_looks_up_only_the_first_few_unknown_words(
 ) -> None:
     from retrieval.autocomplete_build import build_autocomplete
     from retrieval.corpus import Corpus
-    from retrieval.index import BM25Index
     from retrieval.paper_table import PaperTable
+    from retrieval.snapshot.matrix import BM25Index
     from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 
     index = BM25Index.build([["alpha", "beta"]], [1], RANK_BM25_DEFAULTS)

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from rank_bm25 import BM25Okapi
 
-from retrieval import bm25_reference
-from retrieval.bm25_reference import METHOD, PINNED, RankBM25Changed, check, idf_table
+from retrieval.snapshot import bm25_reference
+from retrieval.snapshot.bm25_reference import METHOD, PINNED, RankBM25Changed, check, idf_table
 from tests.conftest import ROOT
 
 CORPUS = [

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval.index import BM25Index, BM25Params
-from retrieval.index_append import append_documents
+from retrieval.snapshot.matrix import BM25Index, BM25Params
+from retrieval.snapshot.scoring import top_k
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 
 WORDS = [f"w{i}" for i in range(25)]
@@ -20,7 +20,7 @@ cut_points = st.lists(st.integers(0, 40), max_size=4)
 queries = st.lists(st.sampled_from(WORDS), max_size=6)
 # Every array a build produces, the derived ones (IDF, norms, impacts) included.
 ARRAYS = ["offsets", "postings_docs", "postings_tf", "doc_len", "keys", "forward"]
-ARRAYS += ["idf", "norm", "impacts", "max_impact"]
+ARRAYS += ["idf", "norm", "impacts"]
 
 
 def assert_same_index(got: BM25Index, expected: BM25Index) -> None:
@@ -43,21 +43,22 @@ def test_appending_in_any_steps_equals_a_fresh_build(
     first = cuts[0] if cuts else len(docs)
     index = BM25Index.build(docs[:first], keys[:first], p)
     for start, end in zip([first, *cuts[1:]], [*cuts[1:], len(docs)], strict=True):
-        index = append_documents(index, docs[start:end], keys[start:end])
+        index = index.extend(docs[start:end], keys[start:end])
     fresh = BM25Index.build(docs, keys, p)
     assert_same_index(index, fresh)
     # Same scores and the same order, not just the same arrays.
     weighted = [(term, 1.0) for term in query]
     assert np.array_equal(index.score(weighted).values, fresh.score(weighted).values)
-    scores = fresh.score(weighted)
-    k = min(5, fresh.size)
-    expected_top = fresh.top(scores.values, scores.matched, k)
-    assert np.array_equal(index.top(scores.values, scores.matched, k), expected_top)
+    columns = [(number, 1.0) for term in query if (number := fresh.term_number(term)) is not None]
+    expected_top = top_k(fresh, columns, 5)
+    found = top_k(index, columns, 5)
+    assert found.docs.tolist() == expected_top.docs.tolist()
+    assert found.total == expected_top.total
 
 
 def test_appended_documents_get_the_next_numbers_and_new_terms_come_last() -> None:
     base = BM25Index.build([["b", "a"], ["a"]], [1, 2], RANK_BM25_DEFAULTS)
-    index = append_documents(base, (doc for doc in [["c", "a"], [], ["b", "c", "c"]]), [5, 6, 9])
+    index = base.extend((doc for doc in [["c", "a"], [], ["b", "c", "c"]]), [5, 6, 9])
     assert index.terms == ["b", "a", "c"]
     assert index.keys.tolist() == [1, 2, 5, 6, 9]
     assert index.postings("a").tolist() == [0, 1, 2]
@@ -72,10 +73,10 @@ def test_appended_documents_get_the_next_numbers_and_new_terms_come_last() -> No
 
 def test_appending_nothing_keeps_every_array() -> None:
     base = BM25Index.build([["x", "y"], ["y"]], [1, 2], RANK_BM25_DEFAULTS)
-    assert_same_index(append_documents(base, [], []), base)
+    assert_same_index(base.extend([], []), base)
 
 
 def test_documents_and_keys_must_pair_up() -> None:
     base = BM25Index.build([["x"]], [1], RANK_BM25_DEFAULTS)
     with pytest.raises(ValueError, match="2 documents but 1 keys"):
-        append_documents(base, [["y"], ["z"]], [2])
+        base.extend([["y"], ["z"]], [2])

@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval import impacts, index_build
-from retrieval.index import BM25Index, BM25Params
-from retrieval.index_build import IndexArrays, IndexBuilder
+from retrieval.snapshot import impacts
+from retrieval.snapshot import matrix_build as index_build
+from retrieval.snapshot.matrix import BM25Index, BM25Params
+from retrieval.snapshot.matrix_build import IndexArrays, IndexBuilder
 from tests.retrieval.test_index_append import assert_same_index
 
 WORDS = [f"w{i}" for i in range(30)]

@@ -11,7 +11,7 @@ import os
 import time
 from pathlib import Path
 
-from retrieval.index import BM25Index
+from retrieval.snapshot.matrix import BM25Index
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 
 

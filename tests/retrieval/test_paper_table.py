@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval import index_files
 from retrieval.paper_table import PaperTable
+from retrieval.snapshot import files as index_files
 
 # Ids as the store makes them never hold NUL; anything else (unicode, any length) may appear.
 IDS = st.text(

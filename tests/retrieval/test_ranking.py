@@ -1,4 +1,4 @@
-"""The proximity bonus, compiled and numpy, against a plain per-document reference."""
+"""The proximity bonus against a plain per-document reference."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval.index import BM25Index
-from retrieval.proximity import proximity_bonuses, proximity_bonuses_numpy
+from retrieval.snapshot.matrix import BM25Index
+from retrieval.snapshot.proximity import proximity_bonuses
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 
 WORDS = ["a", "b", "c", "d", "e", "f"]
@@ -39,24 +39,21 @@ def reference_bonus(sequence: list[int], query: list[int], window: int) -> float
     st.lists(st.sampled_from(WORDS), min_size=1, max_size=6),
     st.integers(1, 4),
 )
-def test_both_bonuses_match_the_reference(
+def test_bonuses_match_the_reference(
     docs: list[list[str]], query_words: list[str], window: int
 ) -> None:
     index = BM25Index.build(docs, list(range(len(docs))), RANK_BM25_DEFAULTS)
     query = [index.term_ids[word] for word in query_words if word in index.term_ids]
     head = np.arange(len(docs), dtype=np.int64)[::-1]
-    compiled = proximity_bonuses(index, head, query, window)
-    vectorised = proximity_bonuses_numpy(index, head, query, window)
+    found = proximity_bonuses(index, head, query, window)
     for position, doc in enumerate(head.tolist()):
         sequence = index.document_terms(doc).tolist()
         expected = reference_bonus(sequence, query, window)
-        assert compiled[position] == expected
-        assert vectorised[position] == expected
+        assert found[position] == expected
 
 
 def test_adjacent_in_order_scores_highest() -> None:
     docs = [["x", "a", "b", "y"], ["b", "a"], ["a", "x", "x", "x", "x", "b"]]
     index = BM25Index.build(docs, [0, 1, 2], RANK_BM25_DEFAULTS)
     query = [index.term_ids["a"], index.term_ids["b"]]
-    for bonus_of in (proximity_bonuses, proximity_bonuses_numpy):
-        assert bonus_of(index, np.array([0, 1, 2]), query, 3).tolist() == [1.0, 0.5, 0.0]
+    assert proximity_bonuses(index, np.array([0, 1, 2]), query, 3).tolist() == [1.0, 0.5, 0.0]

@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 from retrieval import text as analysis
 from retrieval.corpus_sentences import _document
 from retrieval.excerpts import excerpt_and_lead
-from retrieval.index import BM25Index
 from retrieval.prepare import searchable_text
-from retrieval.sentence_hits import sentence_hits, sentence_hits_numpy
+from retrieval.sentence_hits import Hits, IntArray, sentence_hits
 from retrieval.sentence_records import sentence_records
 from retrieval.sentence_table import STATE_UNUSABLE, SentenceTable
+from retrieval.snapshot.matrix import BM25Index
 from retrieval.table_excerpts import excerpts_from_table
 from tests.retrieval import excerpts_before_table as before
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS
@@ -180,7 +180,7 @@ def test_a_record_whose_index_document_differs_is_not_used() -> None:
     st.lists(_QUESTION_WORDS, max_size=6),
     st.randoms(use_true_random=False),
 )
-def test_the_compiled_hits_equal_the_numpy_reference(
+def test_the_compiled_hits_equal_a_vectorised_reference(
     papers: list[tuple[str, str | None]], question: list[str], rng: Random
 ) -> None:
     abstracts = [abstract for abstract, _ in papers]
@@ -205,3 +205,40 @@ def test_the_compiled_hits_equal_the_numpy_reference(
                 start + int(table.token_start[sentence]) : start + int(table.token_end[sentence])
             ]
             assert numbers[place] in tokens.tolist()
+
+
+def sentence_hits_numpy(
+    index: BM25Index,
+    table: SentenceTable,
+    page: IntArray,
+    first: Sequence[int],
+    last: Sequence[int],
+    numbers: Sequence[int],
+) -> Hits:
+    """The same hits, vectorised over every token of the page's sentences."""
+    counts = np.asarray(last, dtype=np.int64) - np.asarray(first, dtype=np.int64)
+    nothing = np.zeros(0, dtype=np.int64)
+    if not len(numbers) or not counts.sum():
+        return nothing, nothing, nothing, nothing
+    query = np.asarray(numbers, dtype=np.int64)
+    order = np.argsort(query)
+    ordered = query[order]
+    sentences = np.concatenate(
+        [np.arange(begin, end, dtype=np.int64) for begin, end in zip(first, last, strict=True)]
+    )
+    owners = np.repeat(np.arange(len(page)), counts)
+    starts = np.asarray(table.token_start)[sentences].astype(np.int64)
+    lengths = np.asarray(table.token_end)[sentences].astype(np.int64) - starts
+    # Every token of the page's sentences by its place in its document: in the forward array
+    # from the document's start, in `word_offset` from the document's first entry.
+    within = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
+    doc_start = np.asarray(index.doc_start)[page][owners]
+    tokens = np.asarray(index.forward)[within + np.repeat(doc_start, lengths)]
+    slot = np.minimum(np.searchsorted(ordered, tokens), len(ordered) - 1)
+    hit = np.flatnonzero(ordered[slot] == tokens)
+    entries = within[hit] + np.repeat(np.asarray(table.first_token)[page][owners], lengths)[hit]
+    sentence = np.repeat(sentences, lengths)[hit]
+    place = np.unique(sentence * len(query) + order[slot[hit]])
+    span = 1 << 16  # word offsets are 16-bit
+    offset = np.unique(sentence * span + np.asarray(table.word_offset)[entries].astype(np.int64))
+    return place // len(query), place % len(query), offset // span, offset % span

@@ -14,7 +14,7 @@ def test_importing_conversation_loads_nothing_heavy() -> None:
     code = (
         "import sys, retrieval.conversation; "
         "print(sorted(m for m in ('discord', 'asyncio', 'aiosqlite', "
-        "'retrieval.stores', 'retrieval.engine', 'retrieval.index') if m in sys.modules))"
+        "'retrieval.stores', 'retrieval.engine', 'retrieval.snapshot.matrix') if m in sys.modules))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr

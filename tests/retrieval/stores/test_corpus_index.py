@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
-from retrieval import corpus_index, index_files
+from retrieval import corpus_index
 from retrieval import text as analysis
 from retrieval.corpus import load_corpus
 from retrieval.corpus_index import index_path
-from retrieval.index import BM25Index
+from retrieval.snapshot import files as index_files
+from retrieval.snapshot.matrix import BM25Index
 from retrieval.stores.protocol import Store
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 from tests.retrieval.stores.papers import add, papers

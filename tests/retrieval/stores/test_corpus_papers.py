@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from config.settings import Settings
-from retrieval import index_files
 from retrieval.corpus import Corpus, load_corpus
 from retrieval.corpus_papers import autocomplete_path, papers_path
 from retrieval.parameters import rank_options
 from retrieval.questions import rank_question
+from retrieval.snapshot import files as index_files
 from retrieval.stores.protocol import Store
 from retrieval.suggestions import closest_ids, suggest_papers
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS

@@ -3,7 +3,7 @@
 `rank_bm25.BM25Okapi.get_scores` walks every document in Python for every query term, which is
 seconds per query at 100k abstracts. This index keeps the same statistics as postings arrays,
 evaluates the same formula once per posting at build (impacts.py, float32), and sums impacts
-only over the documents that hold a query term (topk.py). IDF comes from rank-bm25's own
+only over the documents that hold a query term (snapshot/scoring.py). IDF comes from rank-bm25's own
 `_calc_idf` (through retrieval/bm25_reference.py), so epsilon handling is theirs too. Saved
 indexes are memory-mapped directories (index_files.py).
 """
@@ -18,18 +18,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from retrieval import index_files
-from retrieval.bm25_reference import idf_table
-from retrieval.impacts import compute_impacts, term_maxima
-from retrieval.index_build import IndexArrays, IndexBuilder
-from retrieval.topk import Postings
+from retrieval.snapshot import files as index_files
+from retrieval.snapshot.bm25_reference import idf_table
+from retrieval.snapshot.compiled import readonly
+from retrieval.snapshot.impacts import compute_impacts
+from retrieval.snapshot.matrix_build import IndexArrays, IndexBuilder
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
-
-# `top` bounds the k-th best score from every 16th candidate before selecting.
-_SAMPLE_STRIDE = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +66,6 @@ class BM25Index:
         forward: npt.NDArray[np.int32],
         impacts: npt.NDArray[np.float32] | None = None,
         idf: FloatArray | None = None,
-        max_impact: npt.NDArray[np.float32] | None = None,
     ) -> None:
         self.terms = terms
         self.term_ids = {term: number for number, term in enumerate(terms)}
@@ -106,7 +102,8 @@ class BM25Index:
         if impacts is None:
             impacts = compute_impacts(offsets, postings_docs, postings_tf, self.idf, self.norm, k1)
         self.impacts = impacts
-        self.max_impact = term_maxima(offsets, impacts) if max_impact is None else max_impact
+        # The scoring kernels' arguments, as read-only views (one compiled type).
+        self.kernel_arrays = (readonly(offsets), readonly(postings_docs), readonly(impacts))
 
     # -- building ------------------------------------------------------------------------------
 
@@ -137,6 +134,20 @@ class BM25Index:
             params=params,
             forward=arrays.forward,
         )
+
+    def extend(self, documents: Iterable[Sequence[str]], keys: Sequence[int]) -> BM25Index:
+        """A new index holding this one's documents, then `documents` (keyed by `keys`, which
+        come after every key here: store keys ascend), equal to a fresh build over all of them.
+
+        The old documents and terms keep their numbers, only the new documents are analyzed,
+        and their postings are placed after the old ones per term (the old index is the
+        builder's first chunk); the constructor recomputes what depends on the whole corpus (N,
+        average length, IDF, impacts), so scores are bit-identical to a fresh build's. This
+        index is left as it was (a snapshot in use is never edited).
+        """
+        builder = IndexBuilder(self)
+        builder.add(documents, keys)
+        return BM25Index.from_arrays(builder.arrays(), self.params)
 
     # -- querying ------------------------------------------------------------------------------
 
@@ -172,37 +183,6 @@ class BM25Index:
             matched[docs] = True
         return Scores(values, matched)
 
-    def postings_list(self, number: int, weight: float) -> Postings:
-        """Term `number`'s postings and impacts, weighted, for `topk.search`."""
-        start, end = int(self.offsets[number]), int(self.offsets[number + 1])
-        bound = weight * float(self.max_impact[number])
-        return Postings(self.postings_docs, self.impacts, start, end, weight, bound, term=number)
-
-    def top(self, values: FloatArray, candidates: BoolArray, k: int) -> IntArray:
-        """Document numbers of the k best candidates, best first; ties go to the earlier one.
-
-        A common word makes most of a large corpus a candidate, and selecting among all of
-        them dominated ranking at 1M papers. So a cheap lower bound on the k-th best score comes
-        first: the k-th best of every 16th candidate. Only candidates at or above it (a few
-        hundred) are selected from, which gives the same k papers at a fifth of the cost.
-        """
-        if k <= 0:
-            return np.zeros(0, dtype=np.int64)
-        if len(values) > _SAMPLE_STRIDE * 4 * k:
-            sample = np.flatnonzero(candidates[::_SAMPLE_STRIDE]) * _SAMPLE_STRIDE
-            if len(sample) > k:
-                picked = values[sample]
-                bound = np.partition(picked, len(picked) - k)[len(picked) - k]
-                candidates = candidates & (values >= bound)
-        chosen = np.flatnonzero(candidates)
-        if len(chosen) > 4 * k:
-            # The k-th best value; every candidate at or above it stays, so ties at the cut
-            # are decided by document number below, not by the partition's whim.
-            part = np.argpartition(-values[chosen], k - 1)[:k]
-            chosen = chosen[values[chosen] >= values[chosen[part]].min()]
-        order = np.lexsort((chosen, -values[chosen]))
-        return chosen[order[:k]].astype(np.int64)
-
     def document_terms(self, doc: int) -> npt.NDArray[np.int32]:
         """Term ids of one document, in text order."""
         return self.forward[self.doc_start[doc] : self.doc_start[doc + 1]]
@@ -225,7 +205,6 @@ class BM25Index:
             + self.idf.nbytes
             + self.norm.nbytes
             + self.impacts.nbytes
-            + self.max_impact.nbytes
         )
 
     # -- persistence ---------------------------------------------------------------------------
@@ -237,7 +216,6 @@ class BM25Index:
             "postings_docs": self.postings_docs,
             "postings_tf": self.postings_tf,
             "impacts": self.impacts,
-            "max_impact": self.max_impact,
             "idf": self.idf,
             "doc_len": self.doc_len,
             "keys": self.keys,
@@ -255,7 +233,7 @@ class BM25Index:
         if found is None:
             return None
         arrays, terms = found
-        if len(arrays["offsets"]) != len(terms) + 1:
+        if not arrays.keys() >= _SAVED or len(arrays["offsets"]) != len(terms) + 1:
             return None
         return cls(
             terms=terms,
@@ -268,8 +246,21 @@ class BM25Index:
             forward=arrays["forward"],
             impacts=arrays["impacts"],
             idf=arrays["idf"],
-            max_impact=arrays["max_impact"],
         )
+
+
+# The arrays `load` needs; a directory whose header lacks one is no index (an older layout's
+# extra arrays, such as the pruning bounds, are ignored).
+_SAVED = {
+    "offsets",
+    "postings_docs",
+    "postings_tf",
+    "doc_len",
+    "keys",
+    "forward",
+    "impacts",
+    "idf",
+}
 
 
 def _full_stamp(stamp: dict[str, Any], params: BM25Params) -> dict[str, Any]:

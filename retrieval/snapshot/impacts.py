@@ -47,12 +47,3 @@ def _terms_of(offsets: npt.NDArray[np.int64], start: int, end: int) -> npt.NDArr
         offsets[first:last], start
     )
     return np.repeat(np.arange(first, last, dtype=np.int64), lengths)
-
-
-def term_maxima(
-    offsets: npt.NDArray[np.int64], impacts: npt.NDArray[np.float32]
-) -> npt.NDArray[np.float32]:
-    """The largest impact of each term: the bound safe pruning needs (every term has postings)."""
-    if len(offsets) <= 1:
-        return np.zeros(0, dtype=np.float32)
-    return np.maximum.reduceat(impacts, offsets[:-1]).astype(np.float32)

@@ -10,7 +10,7 @@ every chunk into its place in preallocated postings, freeing the chunk as it goe
 The result is the one-piece build's, array for array: terms are numbered in order of first
 occurrence over the documents in order, and a term's postings are its documents in ascending
 order, because chunks hold consecutive documents and are placed in order. Extending an index
-(`index_append`) is the same build with the old index as the first chunk.
+(`BM25Index.extend`) is the same build with the old index as the first chunk.
 """
 
 from __future__ import annotations
