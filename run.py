@@ -100,12 +100,12 @@ def _ensure_environment() -> None:
     status = _run_step(install, "installing dependencies", "one to two minutes in all")
     if status != 0:
         raise subprocess.CalledProcessError(status, install)
-    # numba compiles the search kernels at their first call (most of a minute on a small
-    # machine): do it now, once, so the first question is not the slow one. Not fatal: without
-    # the cache, kernels compile at first use, and a running bot answers meanwhile.
-    _say("step 2 of 2: preparing the search engine (about a minute) ...")
+    # numba compiles the scoring kernels at their first call (5-12 s on a small machine): do it
+    # now, once, so the first question is not the slow one. Not fatal: without the cache, the
+    # kernels compile at the first question.
+    _say("step 2 of 2: preparing the search engine (about ten seconds) ...")
     compile_kernels = [python, "-m", "retrieval.precompile"]
-    if _run_step(compile_kernels, "preparing the search engine", "about a minute in all") != 0:
+    if _run_step(compile_kernels, "preparing the search engine", "about ten seconds in all") != 0:
         _say("compiling the kernels failed; they compile at first use")
     # Last: an install or compile cut short by Ctrl-C is done again by the next run.
     STAMP.write_text(wanted)

@@ -358,7 +358,7 @@ async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
             print(console.render_nodes(nodes, time.time(), settings.heartbeat_seconds))
         return 0
 
-    # `ingest` asks nothing of the corpus it loads: warming the top-k kernel there would only
+    # `ingest` asks nothing of the corpus it loads: warming the scoring kernels there would only
     # delay its exit. (It does build and save the new corpus's paper table and autocomplete,
     # once, for the processes that serve it.)
     return await _with_engine(settings, work, warm=command != "ingest")

@@ -158,7 +158,7 @@ def test_the_first_run_says_what_each_step_is_and_how_long_it_takes(
     assert "--quiet" not in pip and "-q" not in pip  # pip's per-package lines are the progress
     lines = capsys.readouterr().err.splitlines()
     assert any("installing dependencies (one to two minutes" in line for line in lines)
-    assert any("preparing the search engine (about a minute)" in line for line in lines)
+    assert any("preparing the search engine (about ten seconds)" in line for line in lines)
     assert all("kernel" not in line for line in lines)  # words a user understands
 
 
