@@ -51,6 +51,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from retrieval.conversation.classifier import INTENTS
+
 SEED = 24
 TEMPLATE_CAP = 36
 ROOT = Path(__file__).resolve().parent
@@ -58,19 +60,6 @@ DEFAULT_OUT = ROOT / "data" / "intents_train.jsonl"
 DEV = ROOT / "data" / "intents_dev.jsonl"
 DEFAULT_ABSTRACTS = ROOT.parent.parent / "shared" / "data" / "conference_abstracts"
 
-INTENTS = (
-    "greeting",
-    "thanks",
-    "small_talk",
-    "help",
-    "open",
-    "similar",
-    "more",
-    "question",
-    "compare",
-    "refine",
-    "search",
-)
 # How many messages each intent gets (hand-written first, templates fill the rest).
 TARGETS = {
     "greeting": 230,

@@ -66,7 +66,8 @@ def query_terms(
     return [(term, 1.0) for term in unique], alternatives
 
 
-def _docs_with_all(index: BM25Index, terms: Sequence[str]) -> BoolArray:
+def docs_with_all(index: BM25Index, terms: Sequence[str]) -> BoolArray:
+    """A mask of the documents holding every one of `terms`."""
     mask = np.ones(index.size, dtype=np.bool_)
     for term in terms:
         holding = np.zeros(index.size, dtype=np.bool_)
@@ -122,12 +123,12 @@ def rank(
     for excluded in parsed.excluded:
         words = analyze(excluded)
         if words:
-            mask = _and(mask, ~_docs_with_all(index, words))
+            mask = _and(mask, ~docs_with_all(index, words))
     phrase_ids: list[list[int]] = []
     for words in phrase_terms:
         if not words:
             continue
-        mask = _and(mask, _docs_with_all(index, words))
+        mask = _and(mask, docs_with_all(index, words))
         phrase_ids.append([index.term_ids[word] for word in words if word in index])
 
     count_all = (

@@ -32,7 +32,7 @@ from retrieval.corpus import Corpus
 from retrieval.models import ParsedQuery
 from retrieval.query import parse_query
 from retrieval.questions import collection_mask, rank_question, shorten
-from retrieval.ranking import RankOptions, rank
+from retrieval.ranking import RankOptions, docs_with_all, rank
 from retrieval.snapshot.matrix import BoolArray
 
 MIN_MENTIONS = 2  # a word used once, outside the lead, is usually a passing mention
@@ -50,16 +50,6 @@ def normaliser(corpus: Corpus, words: Sequence[str], k1: float) -> float:
     return (k1 + 1.0) * sum(index.idf_of(word) for word in words if word in index)
 
 
-def _holding(corpus: Corpus, terms: Sequence[str]) -> BoolArray:
-    index = corpus.index
-    mask = np.ones(index.size, dtype=np.bool_)
-    for term in terms:
-        holding = np.zeros(index.size, dtype=np.bool_)
-        holding[index.postings(term)] = True
-        mask &= holding
-    return mask
-
-
 def holds_all(corpus: Corpus, words: Sequence[str]) -> BoolArray:
     """Documents holding every word; a run of words an acronym stands for (or the acronym, for
     its long form) may be written the other way."""
@@ -72,10 +62,12 @@ def holds_all(corpus: Corpus, words: Sequence[str]) -> BoolArray:
         written = [word for word in alternative.written if word in words]
         if not written or covered.intersection(written):
             continue
-        either = _holding(corpus, alternative.written) | _holding(corpus, alternative.other)
+        either = docs_with_all(corpus.index, alternative.written) | docs_with_all(
+            corpus.index, alternative.other
+        )
         mask &= either
         covered.update(written)
-    return mask & _holding(corpus, [word for word in words if word not in covered])
+    return mask & docs_with_all(corpus.index, [word for word in words if word not in covered])
 
 
 def _word_forms(corpus: Corpus, words: Sequence[str]) -> list[set[int]]:
