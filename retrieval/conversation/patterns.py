@@ -1,10 +1,11 @@
-"""The chat rules as data: word lists and whole-message patterns, each with examples.
+"""The chat rules about form, as data: positions, the focus, show verbs, definitions, filler.
 
-Every pattern is matched against a *folded* message (NFKC, lowercase, spaces collapsed, outer
-punctuation and politeness removed; see `intents.fold`). Patterns are anchored, hold no nested
-repetition, and only run on messages of at most `MAX_CHAT_CHARS` characters, so no input can
-make them backtrack for long. `tests/retrieval/conversation/test_patterns.py` checks that every
-rule matches its own examples.
+What a message asks for is the classifier's (`classifier.py`); these rules only read what it
+points at and take politeness out. Whole-message patterns are matched against a *folded* message
+(NFKC, lowercase, spaces collapsed, outer punctuation and politeness removed; see
+`intents.fold`). Patterns hold no nested repetition, and whole-message rules only run on messages
+of at most `MAX_CHAT_CHARS` characters, so no input can make them backtrack for long.
+`tests/retrieval/conversation/test_patterns.py` checks that every rule matches its own examples.
 """
 
 from __future__ import annotations
@@ -33,83 +34,6 @@ def _rule(name: str, pattern: str, *examples: str) -> Rule:
 # Longer messages are never chit-chat, help or a follow-up: they are searched.
 MAX_CHAT_CHARS = 160
 
-# Said to the bot, not about papers. Matched as the whole folded message.
-_ADDRESS = r"(?: (?:there|all|everyone|folks|paperbot|bot|friend|buddy))?"
-GREETING = _rule(
-    "greeting",
-    r"(?:hi+|hello+|hey+|heya|hiya|howdy|yo|sup|hola|greetings|gm"
-    r"|good (?:morning|afternoon|evening|day)|morning|evening|what'?s up|wassup)" + _ADDRESS,
-    "hi",
-    "hello there",
-    "hey paperbot",
-    "gm",
-    "good morning",
-    "yo",
-    "hiii",
-    "what's up",
-)
-THANKS = _rule(
-    "thanks",
-    r"(?:thanks?(?: you)?(?: (?:so|very) much| a lot| a ton| again)?|ty(?:sm|vm)?|thx|tx|cheers"
-    r"|much appreciated|appreciated|merci|danke|thank u|tnx)" + _ADDRESS,
-    "thanks",
-    "thank you",
-    "ty",
-    "thx",
-    "thanks a lot",
-    "thank you so much",
-    "cheers bot",
-)
-SMALL_TALK = _rule(
-    "small_talk",
-    r"(?:good|nice|great|cool|bad|dumb|smart|clever|silly) (?:bot|job|one|work|stuff)"
-    r"|(?:good|ok(?:ay)?|k|kk|cool|nice|great|awesome|perfect|wow|lol|lmao|haha+|neat|sweet|got it"
-    r"|bye|goodbye|see you|see ya|gn|good night|cya|ok cool|sounds good|alright|sure|yes|no|nope"
-    r"|yep|yeah|hmm+|oh|ah|interesting)"
-    + _ADDRESS
-    + r"|how are you(?: doing)?(?: today)?|how'?s it going|who are you|what are you"
-    r"|are you (?:a bot|real|human|there|alive)|what is your name|what'?s your name|ping"
-    r"|i love you|you rock|love it|ily",
-    "good bot",
-    "nice",
-    "ok",
-    "lol",
-    "how are you",
-    "who are you",
-    "bye",
-    "are you a bot",
-)
-HELP = _rule(
-    "help",
-    r"\??|help(?: me| please| pls)?|commands|command list|usage|examples?|menu|info|about"
-    r"|what can (?:you|i) do(?: here)?|what do you do|what can you help with|what are you for"
-    r"|how (?:do|can|should) i (?:use|ask) (?:this|you|it|paperbot|the bot)"
-    r"|how does (?:this|it|paperbot|the bot) work|how to use(?: this| you| it| paperbot)?"
-    r"|what can i ask(?: you)?|what should i ask|tutorial|getting started|instructions",
-    "help",
-    "?",
-    "commands",
-    "what can you do",
-    "how do i use this",
-    "how does this work",
-)
-
-# "more" on its own asks for the next page; "more efficient attention" is a search.
-MORE = _rule(
-    "more",
-    r"(?:show |give me |load |get |see |any )?more"
-    r"(?: results| papers| please| pls| of (?:those|these|them))?"
-    r"|next(?: page| results| \d{1,2}| ones)?|keep going|go on|continue|and more|anything else"
-    r"|more more",
-    "more",
-    "next",
-    "show more results",
-    "next page",
-    "more results",
-    "more please",
-    "keep going",
-)
-
 # An id alone or after a verb: "paper icml2026-13", "show ICML2026-07", "open icml2026 13".
 SHOW_VERB = re.compile(
     r"^(?:(?:please |can you |could you )?(?:show(?: me)?|open|paper|get|view|display|fetch"
@@ -117,38 +41,6 @@ SHOW_VERB = re.compile(
     r"|more on|info(?: (?:on|about|for))?|look up|lookup|what about|how about|and"
     r"|what(?:'s| is| was)|go to|take me to|read)(?: the)? )"
 )
-
-# Verbs that ask for papers like a reference: "more like icml2026-13", "similar to the first one".
-SIMILAR = _rule(
-    "similar",
-    r"(?:(?:show|find|get|give)(?: me)? )?(?:more|anything(?: else)?|something(?: else)?|others?"
-    r"|papers?|stuff|ones?|more papers|other papers|any(?:thing)? others?)?"
-    r" ?(?:like|similar to|related to|close to|resembling) (?P<ref>.{1,80})"
-    r"|similar(?: papers?| ones?| work)?(?: (?:to|like))? ?(?P<ref2>.{0,80})"
-    r"|related(?: papers?| work)?(?: (?:to|for))? ?(?P<ref3>.{0,80})"
-    r"|(?:more|others?|anything else) like (?:this|that|it)"
-    r"|(?:other |more )?(?:papers?|anything|something|work) (?:about|on) (?P<ref4>.{1,80})",
-    "more like icml2026-13",
-    "papers similar to the first one",
-    "anything else like that",
-    "similar 2",
-    "similar",
-    "similar papers",
-    "related work",
-    "papers about it",
-)
-
-# "compare the first two", "compare 1 3", "compare icml2026-6 and icml2026-23".
-COMPARE = _rule(
-    "compare",
-    r"(?:compare|contrast|diff|difference between|differences between|compare between)"
-    r" (?P<refs>.{1,120})",
-    "compare the first two",
-    "compare 1 3",
-    "compare icml2026-6 and icml2026-23",
-)
-# Separators between the references of a comparison.
-COMPARE_SPLIT = re.compile(r"\s*(?:,|&|\band\b|\bvs\.?|\bversus\b|\bwith\b|\bto\b|\s)\s*")
 
 # Ordinal words -> 0-based positions; "last" is -1 (counted from the end).
 ORDINALS: dict[str, int] = {
@@ -260,13 +152,6 @@ FOCUS_IN_TEXT = re.compile(
     re.IGNORECASE,
 )
 
-# A question, rather than a search: starts with a question word or ends with "?".
-QUESTION = re.compile(
-    r"^(?:what|which|who|whom|whose|where|when|why|how|does|did|do|is|are|was|were|can|could"
-    r"|will|would|has|have|should|summari[sz]e|explain|describe|tell me|give me|list|show me)\b"
-    r"|\?$",
-    re.IGNORECASE,
-)
 # Words asking for code: sets `Intent.wants_code`.
 WANTS_CODE = re.compile(
     r"(?<!\w)(?:code|github|gitlab|repo|repository|repositories|implementation|source"
