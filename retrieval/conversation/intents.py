@@ -66,12 +66,12 @@ def parse_message(
     if not clean or set(clean) <= set("?!. "):
         return Intent(IntentKind.HELP, message=clean)
     slugs = frozenset(collection.slug for collection in collections)
-    # A message that is nothing but references ("icml2026-13", "#3", "it", "the second one")
-    # shows them: a rule about form, not phrasing.
     if len(clean) > patterns.MAX_CHAT_CHARS:  # a pasted abstract or a long query: search it
         return replace(_search(clean, collections), message=clean)
     probabilities = (model or shipped_model()).probabilities(clean)
     label = max(probabilities, key=probabilities.__getitem__)
+    # A message that is nothing but references ("icml2026-13", "#3", "it", "the second one")
+    # shows them, unless the model reads it as a comparison or "papers like" ("1 vs 2").
     shown = whole_refs(patterns.SHOW_VERB.sub("", fold(clean)), slugs)
     if shown is not None and label not in ("compare", "similar"):
         return Intent(IntentKind.PAPER, refs=shown, message=clean)
@@ -100,6 +100,15 @@ def _understood(label: str, clean: str, collections: Sequence[NamedCollection]) 
         return replace(searched, kind=IntentKind.REFINE)
     if label == "search":
         return _search(clean, collections)
+    if label == "question":
+        # Bare numbers in a question are quantities ("at 4 bit"), not positions.
+        return Intent(
+            IntentKind.QUESTION_ABOUT_PAPER,
+            query=question_words(clean, slugs),
+            refs=pointed_at(clean, slugs, loose=False) or (FocusRef(),),
+            wants_code=patterns.WANTS_CODE.search(clean) is not None,
+            question_type=question_type(clean).value,
+        )
     refs = pointed_at(clean, slugs, loose=True)
     if label == "open":
         if not refs:
@@ -113,15 +122,7 @@ def _understood(label: str, clean: str, collections: Sequence[NamedCollection]) 
         if len(refs) == 1 and not isinstance(refs[0], FocusRef) and _single(refs[0]):
             refs = (FocusRef(), *refs)  # "compare it with the third"
         return Intent(IntentKind.COMPARE, refs=refs)
-    # Bare numbers in a question are quantities ("at 4 bit"), not positions.
-    refs = pointed_at(clean, slugs, loose=False)
-    return Intent(
-        IntentKind.QUESTION_ABOUT_PAPER,
-        query=question_words(clean, slugs),
-        refs=refs or (FocusRef(),),
-        wants_code=patterns.WANTS_CODE.search(clean) is not None,
-        question_type=question_type(clean).value,
-    )
+    return _search(clean, collections)  # a label this code does not know: search it
 
 
 # Chat filler taken out of a searched message (never a topic word; acronyms.FILLER_WORDS).
