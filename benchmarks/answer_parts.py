@@ -29,10 +29,9 @@ PARTS = ("rank (thread)", "thread hop", "fetch", "excerpts (table)", "excerpts (
 
 async def measure(db: Path, texts: list[str], limit: int) -> dict[str, list[float]]:
     from config.settings import Settings
-    from retrieval import excerpts
+    from retrieval import table_excerpts
     from retrieval.engine import Engine
     from retrieval.questions import rank_question
-    from retrieval.table_excerpts import excerpts_from_table
 
     settings = Settings(_env_file=None, db_path=db)  # type: ignore[call-arg]
     engine = await Engine.open(settings, ingest_seeds=False)
@@ -62,14 +61,14 @@ async def measure(db: Path, texts: list[str], limit: int) -> dict[str, list[floa
             clock("fetch", started)
             abstracts = [paper.abstract for paper in papers]
             started = time.perf_counter()
-            excerpts_from_table(
+            table_excerpts.page_excerpts(
                 corpus.index, corpus.sentences.table, docs, abstracts, ranking.weights, budget
             )
             clock("excerpts (table)", started)
-            excerpts._prepare.cache_clear()
+            table_excerpts._analysed.cache_clear()
             started = time.perf_counter()
-            for abstract in abstracts:
-                excerpts.excerpt_and_lead(abstract, ranking.weights, budget)
+            nowhere = [None] * len(abstracts)
+            table_excerpts.page_excerpts(None, None, nowhere, abstracts, ranking.weights, budget)
             clock("excerpts (abstracts)", started)
             started = time.perf_counter()
             await engine.ask(text, limit=limit)

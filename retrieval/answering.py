@@ -6,8 +6,8 @@ depends on how many results were asked for) has a clearly better sentence for th
 that paper is named as the source (`Answer.lead_paper_id`) and stays where it ranks.
 
 Excerpts come from the corpus's sentence table (`table_excerpts`: a lookup and a small scoring
-pass, run on the event loop since it takes well under a millisecond for a page); papers the
-table does not cover yet are analysed from their abstracts, in a worker thread.
+pass, run on the event loop since it takes well under a millisecond for a page); a page with
+papers the table does not hold yet (their abstracts are analysed) is done in a worker thread.
 """
 
 from __future__ import annotations
@@ -19,11 +19,10 @@ from dataclasses import dataclass
 
 from retrieval import text as analysis
 from retrieval.corpus import Corpus
-from retrieval.excerpts import best_sentence, excerpt_and_lead
 from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery
 from retrieval.ranking import Ranking, RankOptions, did_you_mean
 from retrieval.stores.protocol import Store
-from retrieval.table_excerpts import ExcerptAndLead, excerpts_from_table
+from retrieval.table_excerpts import ExcerptAndLead, covers, page_excerpts
 
 MAX_SUGGESTION_WORDS = 12
 # Another paper's sentence leads only when it scores this much better than the top paper's best.
@@ -62,16 +61,13 @@ async def build_answer(
     if len(papers) != len(docs):  # a paper left the store since ranking: find each one's doc
         shown = [corpus.papers.doc_of(paper.id) for paper in papers]
     abstracts = [paper.abstract for paper in papers]
-    table = corpus.sentences.table
-    found = excerpts_from_table(
-        corpus.index, table, shown, abstracts, ranking.weights, excerpt_chars
-    )
-    if all(result is not None for result in found):
-        hits, lead, lead_id = _excerpts(papers, found, ranking, offset, excerpt_chars)
+    index, table = corpus.index, corpus.sentences.table
+    arguments = (index, table, shown, abstracts, ranking.weights, excerpt_chars)
+    if all(covers(index, table, doc, text) for doc, text in zip(shown, abstracts, strict=True)):
+        found = page_excerpts(*arguments)
     else:
-        hits, lead, lead_id = await asyncio.to_thread(
-            _excerpts, papers, found, ranking, offset, excerpt_chars
-        )
+        found = await asyncio.to_thread(page_excerpts, *arguments)
+    hits, lead, lead_id = _excerpts(papers, found, ranking, offset)
     return Answer(
         question=page.question,
         query=page.parsed,
@@ -90,20 +86,13 @@ async def build_answer(
 
 
 def _excerpts(
-    papers: Sequence[Paper],
-    found: Sequence[ExcerptAndLead | None],
-    ranking: Ranking,
-    offset: int,
-    budget: int,
+    papers: Sequence[Paper], found: Sequence[ExcerptAndLead], ranking: Ranking, offset: int
 ) -> tuple[tuple[Hit, ...], Excerpt | None, str | None]:
-    """Hits with excerpts (`found`'s, else made from the abstract) and the lead quote."""
+    """Hits with their excerpts and the lead quote."""
     hits = []
     best: list[tuple[float, Excerpt]] = []
     for position, paper in enumerate(papers):
-        made = found[position]
-        if made is None:
-            made = excerpt_and_lead(paper.abstract, ranking.weights, budget)
-        excerpt, sentence, score = made
+        excerpt, sentence, score = found[position]
         hits.append(
             Hit(
                 paper=paper,
@@ -140,16 +129,20 @@ def query_weights(corpus: Corpus, question: str, options: RankOptions) -> dict[s
 
 
 def best_sentences(
-    abstracts: Sequence[str], weights: dict[str, float], budget: int
+    abstracts: Sequence[str],
+    weights: dict[str, float],
+    budget: int,
+    corpus: Corpus | None = None,
+    docs: Sequence[int | None] | None = None,
 ) -> list[Excerpt | None]:
-    """Each abstract's best sentence for `weights`, or None where no word matches; with no
-    weights at all, each abstract's opening sentence."""
-    found: list[Excerpt | None] = []
-    for abstract in abstracts:
-        sentence, score = best_sentence(abstract, weights, budget)
-        # Without question words, the opening sentence says what the paper is about.
-        found.append(sentence if score > 0 or not weights else None)
-    return found
+    """Each abstract's best sentence for `weights` (`docs[i]` is `abstracts[i]`'s document of
+    `corpus` when known), or None where no word matches; with no weights at all, each
+    abstract's opening sentence."""
+    shown = list(docs) if docs is not None else [None] * len(abstracts)
+    index, table = (corpus.index, corpus.sentences.table) if corpus else (None, None)
+    found = page_excerpts(index, table, shown, abstracts, weights, budget)
+    # Without question words, the opening sentence says what the paper is about.
+    return [lead if score > 0 or not weights else None for _, lead, score in found]
 
 
 async def _did_you_mean(store: Store, corpus: Corpus, terms: Sequence[str]) -> str | None:

@@ -8,9 +8,9 @@ mark is ever split, and `len(excerpt.plain) <= budget` always holds.
 Choosing and rendering need little of an abstract: each sentence's span and which query terms
 it holds, and for the 1-2 sentences shown, the words that hold one (to place the marks). So
 `excerpt_and_lead_of` takes sentences whose `terms` need only be those the query has and whose
-words may come from a `WordsOf` on demand: `table_excerpts` gives them from the sentence table
-saved beside the index (no analysis per question), `excerpt_and_lead` from the abstract itself
-(`analyse`, which also decides what the table saves).
+words may come from a `WordsOf` on demand. Its one caller is `table_excerpts.page_excerpts`:
+sentences from the sentence table saved beside the index (no analysis per question), or for a
+paper the table does not hold yet, from `analyse` (which also decides what the table saves).
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Final, NamedTuple
 
 from retrieval.models import Excerpt, Span
@@ -83,10 +82,6 @@ def analyse(text: str) -> tuple[str, tuple[Sentence, ...]]:
     return clean, tuple(sentences)
 
 
-# Cached because the engine may ask for an excerpt and a lead sentence of the same abstract.
-_prepare = lru_cache(maxsize=512)(analyse)
-
-
 def _score(sentence: Sentence, query_terms: Mapping[str, float]) -> _Scored:
     matched = sentence.terms.intersection(query_terms)
     return _Scored(sentence, matched, sum(query_terms[term] for term in matched))
@@ -97,31 +92,6 @@ def _rank_key(scored: _Scored) -> tuple[float, int, int]:
     return (scored.score, len(scored.matched), -scored.sentence.position)
 
 
-def make_excerpt(
-    text: str, query_terms: Mapping[str, float], budget: int, *, max_sentences: int = 2
-) -> Excerpt:
-    """The best 1..`max_sentences` sentences of `text` for `query_terms` (term -> weight), in text
-    order, matched words marked, at most `budget` characters. Without any match: the opening."""
-    return _excerpt(text, query_terms, budget, max_sentences)[0]
-
-
-def best_sentence(
-    text: str, query_terms: Mapping[str, float], budget: int
-) -> tuple[Excerpt, float]:
-    """The single best-matching sentence and its score (summed weights of the distinct query
-    terms it holds; 0.0 when nothing matches, and then the excerpt is the first sentence)."""
-    return _excerpt(text, query_terms, budget, 1)
-
-
-def excerpt_and_lead(
-    text: str, query_terms: Mapping[str, float], budget: int
-) -> tuple[Excerpt, Excerpt, float]:
-    """`make_excerpt` and `best_sentence` of the same abstract, its sentences scored once."""
-    if budget <= 0:
-        return Excerpt(()), Excerpt(()), 0.0
-    return excerpt_and_lead_of(*_prepare(text), query_terms, budget)
-
-
 def excerpt_and_lead_of(
     clean: str,
     sentences: Sequence[Sentence],
@@ -129,7 +99,9 @@ def excerpt_and_lead_of(
     budget: int,
     words_of: WordsOf = _own_words,
 ) -> tuple[Excerpt, Excerpt, float]:
-    """`excerpt_and_lead` of an abstract given as its cleaned text and its sentences; the words
+    """(excerpt, lead sentence, its score) of an abstract given as its cleaned text and its
+    sentences: the best 1-2 sentences in text order and the single best one, matched words
+    marked, each at most `budget` characters; without a match the opening, scored 0.0. The words
     of the sentences shown come from `words_of` (by default, each sentence's own)."""
     ranked = _ranked(clean, sentences, query_terms, budget, words_of)
     if ranked is None:
@@ -155,17 +127,6 @@ def _ranked(
     scored = [_score(s, query_terms) for s in sentences if not s.terms.isdisjoint(query_terms)]
     hits = sorted(scored, key=_rank_key, reverse=True)
     return words_of, clean, sentences, hits
-
-
-def _excerpt(
-    text: str, query_terms: Mapping[str, float], budget: int, max_sentences: int
-) -> tuple[Excerpt, float]:
-    if budget <= 0:
-        return Excerpt(()), 0.0
-    ranked = _ranked(*_prepare(text), query_terms, budget)
-    if ranked is None:
-        return Excerpt(()), 0.0
-    return _pick(*ranked, query_terms, budget, max_sentences)
 
 
 def _pick(

@@ -1,5 +1,6 @@
-"""Excerpts and lead sentences of a page of documents from the sentence table: a lookup and a
-small scoring pass instead of re-analysing each abstract per question.
+"""Excerpts and lead sentences of a page of documents, the one way answers, explanations and
+digests get them: from the sentence table, a lookup and a small scoring pass instead of
+re-analysing each abstract per question.
 
 Which query terms each sentence holds, and where the words holding them start, is read off the
 index's forward array through the table's token ranges (`sentence_hits`, one pass over the
@@ -7,19 +8,21 @@ page's tokens). Sentences then carry only their
 matched terms (built in the query's order, as `frozenset.intersection` with the query builds
 them, so scores sum in the same order, to the last bit) and no words: `excerpts` analyses only
 the 1-2 sentences it shows. A document the table does not cover, or whose record is unusable,
-or whose fetched abstract is not the length analysed, gets None: the caller falls back to the
-abstract.
+or whose fetched abstract is not the length analysed (or a paper without a document), has its
+abstract analysed here instead (`excerpts.analyse`, the sentences the table saves), so the
+choice and the rendering are the same code either way.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
-from retrieval.excerpts import Sentence, Word, excerpt_and_lead_of
+from retrieval.excerpts import Sentence, Word, analyse, excerpt_and_lead_of
 from retrieval.models import Excerpt
 from retrieval.sentence_hits import sentence_hits
 from retrieval.sentence_table import STATE_UNUSABLE, SentenceTable
@@ -28,6 +31,8 @@ from retrieval.text import word_at
 
 _NONE: frozenset[str] = frozenset()
 ExcerptAndLead = tuple[Excerpt, Excerpt, float]
+# Papers the table does not hold yet (just ingested) are often asked about again.
+_analysed = lru_cache(maxsize=512)(analyse)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,46 +65,53 @@ class _MatchedWords:
         return words
 
 
-def excerpts_from_table(
-    index: BM25Index,
-    table: SentenceTable,
+def page_excerpts(
+    index: BM25Index | None,
+    table: SentenceTable | None,
     docs: Sequence[int | None],
     abstracts: Sequence[str],
     query_terms: Mapping[str, float],
     budget: int,
-) -> list[ExcerptAndLead | None]:
-    """`excerpt_and_lead` of each document's abstract (`abstracts[i]` is `docs[i]`'s), or None
-    where the table cannot give it (and for a None document)."""
-    found: list[ExcerptAndLead | None] = [None] * len(docs)
-    usable = [i for i, doc in enumerate(docs) if _covers(index, table, doc, abstracts[i])]
-    if not usable:
-        return found
+) -> list[ExcerptAndLead]:
+    """(excerpt, lead sentence, its score) of each abstract for `query_terms` (term -> weight):
+    the best 1-2 sentences in text order with matched words marked and the single best one,
+    each at most `budget` characters (without a match: the opening, scored 0.0). `abstracts[i]`
+    is document `docs[i]`'s (None: a paper the index does not hold; all of them without a
+    table)."""
     if budget <= 0:
-        for i in usable:
-            found[i] = (Excerpt(()), Excerpt(()), 0.0)
-        return found
-    page = np.asarray([docs[i] for i in usable], dtype=np.int64)
-    first = table.first_sentence[page].tolist()
-    last = table.first_sentence[page + 1].tolist()
-    held = _held(index, table, page, query_terms)
-    for i, doc, begin, end in zip(usable, page.tolist(), first, last, strict=True):
-        starts = table.span_start[begin:end].tolist()
-        ends = table.span_end[begin:end].tolist()
-        sentences = []
-        for number, (start, stop) in enumerate(zip(starts, ends, strict=True)):
-            mine = held.get(begin + number)
-            terms = _NONE if mine is None else mine.terms
-            sentences.append(Sentence(number, start, stop, None, terms))
-        clean = table.clean_text(doc, abstracts[i])
-        words = _MatchedWords(clean, held, begin)
-        found[i] = excerpt_and_lead_of(clean, sentences, query_terms, budget, words)
-    return found
+        return [(Excerpt(()), Excerpt(()), 0.0)] * len(docs)
+    found: list[ExcerptAndLead | None] = [None] * len(docs)
+    usable = [i for i, doc in enumerate(docs) if covers(index, table, doc, abstracts[i])]
+    if usable and index is not None and table is not None:
+        page = np.asarray([docs[i] for i in usable], dtype=np.int64)
+        first = table.first_sentence[page].tolist()
+        last = table.first_sentence[page + 1].tolist()
+        held = _held(index, table, page, query_terms)
+        for i, doc, begin, end in zip(usable, page.tolist(), first, last, strict=True):
+            starts = table.span_start[begin:end].tolist()
+            ends = table.span_end[begin:end].tolist()
+            sentences = []
+            for number, (start, stop) in enumerate(zip(starts, ends, strict=True)):
+                mine = held.get(begin + number)
+                terms = _NONE if mine is None else mine.terms
+                sentences.append(Sentence(number, start, stop, None, terms))
+            clean = table.clean_text(doc, abstracts[i])
+            words = _MatchedWords(clean, held, begin)
+            found[i] = excerpt_and_lead_of(clean, sentences, query_terms, budget, words)
+    return [
+        made if made is not None else excerpt_and_lead_of(*_analysed(abstract), query_terms, budget)
+        for made, abstract in zip(found, abstracts, strict=True)
+    ]
 
 
-def _covers(index: BM25Index, table: SentenceTable, doc: int | None, abstract: str) -> bool:
+def covers(
+    index: BM25Index | None, table: SentenceTable | None, doc: int | None, abstract: str
+) -> bool:
     """Whether the table holds a usable record of `doc`, made from this abstract and from the
     index document `doc` is now."""
-    if doc is None or doc >= table.size or int(table.state[doc]) == STATE_UNUSABLE:
+    if index is None or table is None or doc is None:
+        return False
+    if doc >= table.size or int(table.state[doc]) == STATE_UNUSABLE:
         return False
     if int(table.length[doc]) != len(abstract):
         return False

@@ -5,8 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval.excerpts import ELLIPSIS, best_sentence, excerpt_and_lead, make_excerpt
+from retrieval.excerpts import ELLIPSIS
 from retrieval.models import Excerpt
+from retrieval.table_excerpts import page_excerpts
 from retrieval.text import analyze, clean_for_display, word_terms
 
 ABSTRACT = (
@@ -20,6 +21,19 @@ ABSTRACT = (
 
 def weights(question: str) -> dict[str, float]:
     return dict.fromkeys(analyze(question), 1.0)
+
+
+def make_excerpt(
+    text: str, query: dict[str, float], budget: int, *, max_sentences: int = 2
+) -> Excerpt:
+    """The excerpt (or with one sentence, the lead) of an abstract no table holds."""
+    excerpt, lead, _ = page_excerpts(None, None, [None], [text], query, budget)[0]
+    return excerpt if max_sentences == 2 else lead
+
+
+def best_sentence(text: str, query: dict[str, float], budget: int) -> tuple[Excerpt, float]:
+    _, lead, score = page_excerpts(None, None, [None], [text], query, budget)[0]
+    return lead, score
 
 
 def test_lead_sentence_is_the_best_match() -> None:
@@ -136,13 +150,3 @@ def test_budget_whole_words_and_balanced_marks(text: str, question: str, budget:
 @given(_ABSTRACTS, st.integers(min_value=0, max_value=19))
 def test_budget_kept_for_tiny_budgets(text: str, budget: int) -> None:
     assert len(make_excerpt(text, weights("attacks rag"), budget).plain) <= budget
-
-
-@settings(max_examples=150, deadline=None)
-@given(_ABSTRACTS, _QUESTIONS, st.integers(min_value=0, max_value=600))
-def test_excerpt_and_lead_equal_the_two_calls(text: str, question: str, budget: int) -> None:
-    # The answer scores each abstract's sentences once for both; nothing may differ.
-    terms = weights(question)
-    excerpt, lead, score = excerpt_and_lead(text, terms, budget)
-    assert excerpt == make_excerpt(text, terms, budget)
-    assert (lead, score) == best_sentence(text, terms, budget)

@@ -1,5 +1,6 @@
 """Excerpts from the sentence table equal excerpts made from the abstracts, to the last mark and
-bit of the score, and the table falls back (None) wherever it cannot vouch for a paper."""
+bit of the score, and the table is passed over wherever it cannot vouch for a paper (what
+answers show is pinned by the golden file, test_excerpt_golden.py)."""
 
 from __future__ import annotations
 
@@ -12,14 +13,12 @@ from hypothesis import strategies as st
 
 from retrieval import text as analysis
 from retrieval.corpus_sentences import _document
-from retrieval.excerpts import excerpt_and_lead
 from retrieval.prepare import searchable_text
 from retrieval.sentence_hits import Hits, IntArray, sentence_hits
 from retrieval.sentence_records import sentence_records
 from retrieval.sentence_table import STATE_UNUSABLE, SentenceTable
 from retrieval.snapshot.matrix import BM25Index
-from retrieval.table_excerpts import excerpts_from_table
-from tests.retrieval import excerpts_before_table as before
+from retrieval.table_excerpts import covers, page_excerpts
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 
 ABSTRACTS = [
@@ -57,7 +56,8 @@ def weights_of(index: BM25Index, question: str) -> dict[str, float]:
 
 
 def reference(abstracts: Sequence[str], weights: dict[str, float], budget: int) -> list[object]:
-    return [before.excerpt_and_lead(abstract, weights, budget) for abstract in abstracts]
+    # Without a table every abstract is analysed as it stands.
+    return list(page_excerpts(None, None, [None] * len(abstracts), abstracts, weights, budget))
 
 
 QUESTIONS = [
@@ -76,7 +76,7 @@ def test_the_fixture_corpus_equals_the_reference_for_every_question_and_budget()
     for question in QUESTIONS:
         weights = weights_of(index, question)
         for budget in (0, 1, 12, 40, 80, 160, 320, 1000):
-            found = excerpts_from_table(index, table, docs, ABSTRACTS, weights, budget)
+            found = page_excerpts(index, table, docs, ABSTRACTS, weights, budget)
             assert found == reference(ABSTRACTS, weights, budget), (question, budget)
 
 
@@ -85,18 +85,9 @@ def test_a_page_in_any_order_with_repeats_equals_the_reference() -> None:
     docs = [4, 0, 2, 0, 1]
     abstracts = [ABSTRACTS[doc] for doc in docs]
     weights = weights_of(index, "experts normalization diffusion poisoning")
-    found = excerpts_from_table(index, table, docs, abstracts, weights, 200)
+    assert all(covers(index, table, doc, text) for doc, text in zip(docs, abstracts, strict=True))
+    found = page_excerpts(index, table, docs, abstracts, weights, 200)
     assert found == reference(abstracts, weights, 200)
-    assert all(result is not None for result in found)
-
-
-def test_todays_abstract_path_equals_the_frozen_reference() -> None:
-    for question in QUESTIONS:
-        weights = dict.fromkeys(analysis.analyze(question), 1.0)
-        for abstract in ABSTRACTS:
-            for budget in (0, 30, 320):
-                expected = before.excerpt_and_lead(abstract, weights, budget)
-                assert excerpt_and_lead(abstract, weights, budget) == expected
 
 
 _WORDS = st.sampled_from(
@@ -135,32 +126,28 @@ def test_any_text_equals_the_reference(
     own = [word for abstract in abstracts for word in abstract.split()[:3]]
     weights = weights_of(index, " ".join(question + own[:4]))
     docs = list(range(len(abstracts)))
-    found = excerpts_from_table(index, table, docs, abstracts, weights, budget)
-    expected = reference(abstracts, weights, budget)
-    for doc, result in enumerate(found):
-        if result is None:  # only a record the table could not vouch for falls back
-            assert int(table.state[doc]) == STATE_UNUSABLE
-        else:
-            assert result == expected[doc]
+    found = page_excerpts(index, table, docs, abstracts, weights, budget)
+    assert found == reference(abstracts, weights, budget)
+    for doc, abstract in enumerate(abstracts):
+        # Only a record the table could not vouch for is passed over.
+        usable = int(table.state[doc]) != STATE_UNUSABLE
+        assert covers(index, table, doc, abstract) == usable
 
 
-def test_papers_the_table_cannot_vouch_for_fall_back() -> None:
+def test_papers_the_table_cannot_vouch_for_are_analysed_from_their_abstracts() -> None:
     abstracts = [*ABSTRACTS, "A markup remnant stays at the very end \\"]
     index, table = table_of(abstracts, [*TITLES, None])
     weights = weights_of(index, "experts markup")
     assert int(table.state[len(ABSTRACTS)]) == STATE_UNUSABLE  # a backslash in its clean text
     changed = ABSTRACTS[0] + " One more sentence."
-    found = excerpts_from_table(
-        index,
-        table,
-        [0, len(ABSTRACTS), 1, None, 99],
-        [changed, abstracts[-1], ABSTRACTS[1], ABSTRACTS[2], ABSTRACTS[3]],
-        weights,
-        320,
-    )
+    docs = [0, len(ABSTRACTS), 1, None, 99]
+    page = [changed, abstracts[-1], ABSTRACTS[1], ABSTRACTS[2], ABSTRACTS[3]]
     # A different abstract, an unusable record, no document, a document past the table.
-    assert found[0] is None and found[1] is None and found[3] is None and found[4] is None
-    assert found[2] == before.excerpt_and_lead(ABSTRACTS[1], weights, 320)
+    assert [covers(index, table, *paper) for paper in zip(docs, page, strict=True)] == [
+        False, False, True, False, False
+    ]  # fmt: skip
+    assert page_excerpts(index, table, docs, page, weights, 320) == reference(page, weights, 320)
+    assert "markup" in page_excerpts(index, table, docs, page, weights, 320)[1][0].plain
 
 
 def test_a_record_whose_index_document_differs_is_not_used() -> None:
@@ -171,7 +158,7 @@ def test_a_record_whose_index_document_differs_is_not_used() -> None:
     assert records[0].title_tokens < 0
     # An index whose document has another length than the record's: not used either.
     table = SentenceTable.build([1], sentence_records([(ABSTRACTS[0], ["extra", *document])]))
-    assert excerpts_from_table(index, table, [0], ABSTRACTS[:1], {"expert": 1.0}, 320) == [None]
+    assert not covers(index, table, 0, ABSTRACTS[0])
 
 
 @settings(max_examples=100, deadline=None)
