@@ -104,7 +104,7 @@ def _ensure_environment() -> None:
     # now, once, so the first question is not the slow one. Not fatal: without the cache, the
     # kernels compile at the first question.
     _say("step 2 of 2: preparing the search engine (about ten seconds) ...")
-    compile_kernels = [python, "-m", "retrieval.precompile"]
+    compile_kernels = [python, "-m", "retrieval.snapshot.precompile"]
     if _run_step(compile_kernels, "preparing the search engine", "about ten seconds in all") != 0:
         _say("compiling the kernels failed; they compile at first use")
     # Last: an install or compile cut short by Ctrl-C is done again by the next run.

@@ -29,9 +29,9 @@ PARTS = ("rank (thread)", "thread hop", "fetch", "excerpts (table)", "excerpts (
 
 async def measure(db: Path, texts: list[str], limit: int) -> dict[str, list[float]]:
     from config.settings import Settings
-    from retrieval import table_excerpts
     from retrieval.engine import Engine
     from retrieval.questions import rank_question
+    from retrieval.snapshot import page_excerpts as table_excerpts
 
     settings = Settings(_env_file=None, db_path=db)  # type: ignore[call-arg]
     engine = await Engine.open(settings, ingest_seeds=False)

@@ -52,8 +52,8 @@ class Sampler:
 
 async def measure(db: Path) -> dict[str, float]:
     from config.settings import Settings
-    from retrieval import reclaim
     from retrieval.engine import Engine
+    from retrieval.snapshot import reclaim
 
     settings = Settings(_env_file=None, db_path=db)  # type: ignore[call-arg]
     engine = await Engine.open(settings, ingest_seeds=False)
@@ -79,7 +79,7 @@ async def measure(db: Path) -> dict[str, float]:
         while not getattr(engine.corpus, "labels_ready", True):  # noqa: ASYNC110 - a property
             await asyncio.sleep(0.05)
         update_s = time.perf_counter() - started
-        # Freeing the replaced snapshot (retrieval/reclaim.py) happens after a grace period.
+        # Freeing the replaced snapshot (snapshot/reclaim.py) happens after a grace period.
         await asyncio.sleep(reclaim.GRACE_SECONDS + 3)
         sampler.on = False
         answer = await engine.ask("zebrafish-inspired QuokkaNet retrieval", limit=1)

@@ -19,8 +19,8 @@ query analysis included:
     bm25s numba        bm25s with backend="numba", best 10 (its JIT compile timed apart)
     full answer        Engine.ask(limit=10): rank, papers from the store, 10 excerpts
 
-Kernel compile: `python -m retrieval.precompile` in a child process with an empty numba cache
-(what a fresh install runs), timed from outside.
+Kernel compile: `python -m retrieval.snapshot.precompile` in a child process with an empty
+numba cache (what a fresh install runs), timed from outside.
 """
 
 from __future__ import annotations
@@ -96,7 +96,10 @@ def compile_seconds() -> float:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
         started = time.perf_counter()
         subprocess.run(
-            [sys.executable, "-m", "retrieval.precompile"], env=env, check=True, cwd=HERE.parent
+            [sys.executable, "-m", "retrieval.snapshot.precompile"],
+            env=env,
+            check=True,
+            cwd=HERE.parent,
         )
         return time.perf_counter() - started
 

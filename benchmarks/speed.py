@@ -93,8 +93,8 @@ def paperbot_corpus(tokens: list[list[str]], base: list[Any]) -> Any:
     """paperbot's snapshot of these documents: the index and the acronym table."""
     from retrieval import text as analysis
     from retrieval.acronyms import AcronymTable
-    from retrieval.autocomplete_build import build_autocomplete
-    from retrieval.paper_table import PaperTable
+    from retrieval.snapshot.autocomplete_build import build_autocomplete
+    from retrieval.snapshot.papers import PaperTable
 
     try:
         from retrieval.corpus import Corpus

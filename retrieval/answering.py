@@ -5,9 +5,10 @@ the top paper of the page unless one of the next papers (within `LEAD_WINDOW`, s
 depends on how many results were asked for) has a clearly better sentence for the question; then
 that paper is named as the source (`Answer.lead_paper_id`) and stays where it ranks.
 
-Excerpts come from the corpus's sentence table (`table_excerpts`: a lookup and a small scoring
-pass, run on the event loop since it takes well under a millisecond for a page); a page with
-papers the table does not hold yet (their abstracts are analysed) is done in a worker thread.
+Excerpts come from the corpus's sentence table (`snapshot/page_excerpts.py`: a lookup and a
+small scoring pass, run on the event loop since it takes well under a millisecond for a page);
+a page with papers the table does not hold yet (their abstracts are analysed) is done in a
+worker thread.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from retrieval import text as analysis
 from retrieval.corpus import Corpus
 from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery
 from retrieval.ranking import Ranking, RankOptions, did_you_mean
+from retrieval.snapshot.page_excerpts import ExcerptAndLead, covers, page_excerpts
 from retrieval.stores.protocol import Store
-from retrieval.table_excerpts import ExcerptAndLead, covers, page_excerpts
 
 MAX_SUGGESTION_WORDS = 12
 # Another paper's sentence leads only when it scores this much better than the top paper's best.
@@ -129,17 +130,20 @@ def query_weights(corpus: Corpus, question: str, options: RankOptions) -> dict[s
 
 
 def best_sentences(
-    abstracts: Sequence[str],
+    papers: Sequence[str | Paper],
     weights: dict[str, float],
     budget: int,
     corpus: Corpus | None = None,
-    docs: Sequence[int | None] | None = None,
 ) -> list[Excerpt | None]:
-    """Each abstract's best sentence for `weights` (`docs[i]` is `abstracts[i]`'s document of
-    `corpus` when known), or None where no word matches; with no weights at all, each
-    abstract's opening sentence."""
-    shown = list(docs) if docs is not None else [None] * len(abstracts)
+    """Each paper's (or abstract's) best sentence for `weights`, or None where no word matches;
+    with no weights at all, each one's opening sentence. The sentence table of `corpus` serves
+    the papers it holds."""
+    abstracts = [paper if isinstance(paper, str) else paper.abstract for paper in papers]
     index, table = (corpus.index, corpus.sentences.table) if corpus else (None, None)
+    shown = [
+        None if corpus is None or isinstance(paper, str) else corpus.papers.doc_of(paper.id)
+        for paper in papers
+    ]
     found = page_excerpts(index, table, shown, abstracts, weights, budget)
     # Without question words, the opening sentence says what the paper is about.
     return [lead if score > 0 or not weights else None for _, lead, score in found]

@@ -3,11 +3,12 @@ their autocomplete.
 
 `load_corpus` assembles a snapshot from the store: when the saved index, paper table and
 autocomplete carry the store's current stamp it maps them (no per-paper Python objects);
-otherwise its index comes from `corpus_index` (the saved one, or the previous one extended by
-the papers added since) and its paper table and autocomplete from `corpus_papers`. The engine
-swaps a new snapshot in with one assignment, so a question sees the old corpus or the new one,
-never a mix. Its sentence table (excerpts without re-analysis, `corpus_sentences`) starts as
-the saved one and is completed in the background.
+otherwise its index comes from `snapshot.load_index` (the saved one, or the previous one
+extended by the papers added since) and its paper table and autocomplete from
+`snapshot.load_papers`. The engine swaps a new snapshot in with one assignment, so a question
+sees the old corpus or the new one, never a mix. Its sentence table (excerpts without
+re-analysis, `snapshot.load_sentences`) starts as the saved one and is completed in the
+background.
 """
 
 from __future__ import annotations
@@ -21,23 +22,28 @@ from pathlib import Path
 
 import numpy as np
 
-from retrieval import reclaim
 from retrieval import text as analysis
 from retrieval.acronyms import AcronymTable
-from retrieval.autocomplete import Autocomplete
-from retrieval.corpus_index import current_index
-from retrieval.corpus_papers import built_papers, corpus_autocomplete, papers_stamp, saved_corpus
-from retrieval.corpus_sentences import (
+from retrieval.errors import StoreError
+from retrieval.models import CollectionInfo
+from retrieval.snapshot import reclaim
+from retrieval.snapshot.autocomplete import Autocomplete
+from retrieval.snapshot.load_index import current_index
+from retrieval.snapshot.load_papers import (
+    built_papers,
+    corpus_autocomplete,
+    papers_stamp,
+    saved_corpus,
+)
+from retrieval.snapshot.load_sentences import (
     CorpusSentences,
     SentenceCompletion,
     pool_workers,
     saved_sentences,
 )
-from retrieval.errors import StoreError
-from retrieval.models import CollectionInfo
-from retrieval.paper_table import PaperTable
-from retrieval.sentence_table import SentenceTable
 from retrieval.snapshot.matrix import BM25Index, BM25Params, BoolArray
+from retrieval.snapshot.papers import PaperTable
+from retrieval.snapshot.sentences import SentenceTable
 from retrieval.stores.protocol import CorpusNotifier, Store
 
 log = logging.getLogger(__name__)

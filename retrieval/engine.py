@@ -185,12 +185,9 @@ class Engine:
 
     async def explain(self, paper_ids: Sequence[str], question: str) -> list[Excerpt | None]:
         """The best sentence of each paper for `question` (None where nothing matches)."""
-        corpus = self.corpus
         papers = [await self.paper(paper_id) for paper_id in paper_ids]
-        weights = query_weights(corpus, question, self.options)
-        docs = [corpus.papers.doc_of(paper.id) for paper in papers]
-        abstracts = [paper.abstract for paper in papers]
-        return best_sentences(abstracts, weights, self.settings.excerpt_chars, corpus, docs)
+        weights = query_weights(self.corpus, question, self.options)
+        return best_sentences(papers, weights, self.settings.excerpt_chars, self.corpus)
 
     async def suggest_papers(self, text: str, limit: int = 25) -> list[tuple[str, str]]:
         """Autocomplete: ids and label words by prefix first, then full-text matches."""

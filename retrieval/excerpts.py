@@ -8,7 +8,7 @@ mark is ever split, and `len(excerpt.plain) <= budget` always holds.
 Choosing and rendering need little of an abstract: each sentence's span and which query terms
 it holds, and for the 1-2 sentences shown, the words that hold one (to place the marks). So
 `excerpt_and_lead_of` takes sentences whose `terms` need only be those the query has and whose
-words may come from a `WordsOf` on demand. Its one caller is `table_excerpts.page_excerpts`:
+words may come from a `WordsOf` on demand. Its one caller is `snapshot.page_excerpts`:
 sentences from the sentence table saved beside the index (no analysis per question), or for a
 paper the table does not hold yet, from `analyse` (which also decides what the table saves).
 """

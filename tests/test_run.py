@@ -82,7 +82,7 @@ def _fake_install(
 
     def fake_step(command: list[str], *args: Any, **kwargs: Any) -> int:
         ran.append(command[1:])
-        return kernels() if "retrieval.precompile" in command else 0
+        return kernels() if "retrieval.snapshot.precompile" in command else 0
 
     monkeypatch.setattr(run, "_run_step", fake_step)
     return run, ran
@@ -93,7 +93,10 @@ def test_an_install_compiles_the_kernels_then_stamps(
 ) -> None:
     run, ran = _fake_install(monkeypatch, tmp_path, lambda: 0)
     run._ensure_environment()
-    assert [command[:2] for command in ran] == [["-m", "pip"], ["-m", "retrieval.precompile"]]
+    assert [command[:2] for command in ran] == [
+        ["-m", "pip"],
+        ["-m", "retrieval.snapshot.precompile"],
+    ]
     assert run.STAMP.exists()
     ran.clear()
     run._ensure_environment()  # stamped: nothing to do

@@ -102,10 +102,10 @@ def test_paper_ids_with_thousands_of_digits_are_not_ids() -> None:
 def test_did_you_mean_looks_up_only_the_first_few_unknown_words(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from retrieval.autocomplete_build import build_autocomplete
     from retrieval.corpus import Corpus
-    from retrieval.paper_table import PaperTable
+    from retrieval.snapshot.autocomplete_build import build_autocomplete
     from retrieval.snapshot.matrix import BM25Index
+    from retrieval.snapshot.papers import PaperTable
     from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 
     index = BM25Index.build([["alpha", "beta"]], [1], RANK_BM25_DEFAULTS)

@@ -11,9 +11,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from retrieval import ids
-from retrieval.autocomplete import Autocomplete
-from retrieval.autocomplete_build import build_autocomplete
-from retrieval.paper_table import PaperTable
+from retrieval.snapshot.autocomplete import Autocomplete
+from retrieval.snapshot.autocomplete_build import build_autocomplete
+from retrieval.snapshot.papers import PaperTable
 from tests.retrieval.label_index_reference import LabelIndex
 
 ENTRIES = [
@@ -133,7 +133,7 @@ def test_suggest_equals_the_label_index_it_replaced(
 
 def test_a_corpus_too_big_for_one_slice_and_a_bitmap_merge(monkeypatch: pytest.MonkeyPatch) -> None:
     # Several build slices, and prefixes wide enough to merge postings through the bitmap.
-    monkeypatch.setattr("retrieval.autocomplete_build._SLICE", 7)
+    monkeypatch.setattr("retrieval.snapshot.autocomplete_build._SLICE", 7)
     entries = [(f"s{n % 3}-{n}", f"w{n % 5} v{n % 11}x t{n}") for n in range(100)]
     index = build_autocomplete(table_of(entries))
     reference = LabelIndex(entries)

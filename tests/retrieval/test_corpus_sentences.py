@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 
 from config.settings import Settings
-from retrieval import corpus_sentences
-from retrieval.corpus_sentences import sentences_path, usable_prefix
 from retrieval.engine import Engine
 from retrieval.models import Answer
-from retrieval.sentence_records import SentenceRecord, sentence_records
-from retrieval.sentence_table import SentenceTable
+from retrieval.snapshot import load_sentences as corpus_sentences
+from retrieval.snapshot.load_sentences import sentences_path, usable_prefix
+from retrieval.snapshot.sentence_records import SentenceRecord, sentence_records
+from retrieval.snapshot.sentences import SentenceTable
 from tests.conftest import FIXTURE_ABSTRACTS, SEEDS, write_list
 from tests.retrieval.test_table_excerpts import ABSTRACTS, TITLES, table_of
 

@@ -11,9 +11,9 @@ from rank_bm25 import BM25Okapi
 
 from config.settings import Settings
 from retrieval import text
-from retrieval.corpus_index import index_path
 from retrieval.engine import Engine
 from retrieval.errors import CollectionNotFound, PaperNotFound, QueryError
+from retrieval.snapshot.load_index import index_path
 from tests.conftest import FIXTURE_ABSTRACTS, write_list
 
 
@@ -343,7 +343,7 @@ async def test_an_ingest_saves_autocomplete_and_a_serving_engine_maps_it(
     def no_build(*_: object) -> None:
         raise AssertionError("autocomplete was rebuilt although saved files were current")
 
-    monkeypatch.setattr("retrieval.corpus_papers.build_autocomplete", no_build)
+    monkeypatch.setattr("retrieval.snapshot.load_papers.build_autocomplete", no_build)
     async with await Engine.open(settings) as engine:
         assert await engine.suggest_papers("quok") == built
         assert [pid for pid, _ in built] == ["later2026-1"]

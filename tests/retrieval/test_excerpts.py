@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from retrieval.excerpts import ELLIPSIS
 from retrieval.models import Excerpt
-from retrieval.table_excerpts import page_excerpts
+from retrieval.snapshot.page_excerpts import page_excerpts
 from retrieval.text import analyze, clean_for_display, word_terms
 
 ABSTRACT = (

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval.paper_table import PaperTable
 from retrieval.snapshot import files as index_files
+from retrieval.snapshot.papers import PaperTable
 
 # Ids as the store makes them never hold NUL; anything else (unicode, any length) may appear.
 IDS = st.text(

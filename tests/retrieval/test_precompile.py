@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from retrieval import precompile
+from retrieval.snapshot import precompile
 
 
 async def test_compiling_asks_a_throwaway_corpus_and_leaves_the_configured_one_alone(

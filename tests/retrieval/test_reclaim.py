@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from retrieval import reclaim
+from retrieval.snapshot import reclaim
 
 
 @dataclass

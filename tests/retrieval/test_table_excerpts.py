@@ -12,13 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrieval import text as analysis
-from retrieval.corpus_sentences import _document
 from retrieval.prepare import searchable_text
-from retrieval.sentence_hits import Hits, IntArray, sentence_hits
-from retrieval.sentence_records import sentence_records
-from retrieval.sentence_table import STATE_UNUSABLE, SentenceTable
+from retrieval.snapshot.load_sentences import _document
 from retrieval.snapshot.matrix import BM25Index
-from retrieval.table_excerpts import covers, page_excerpts
+from retrieval.snapshot.page_excerpts import covers, page_excerpts
+from retrieval.snapshot.sentence_hits import Hits, IntArray, sentence_hits
+from retrieval.snapshot.sentence_records import sentence_records
+from retrieval.snapshot.sentences import STATE_UNUSABLE, SentenceTable
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 
 ABSTRACTS = [

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from retrieval import corpus_index
 from retrieval import text as analysis
 from retrieval.corpus import load_corpus
-from retrieval.corpus_index import index_path
 from retrieval.snapshot import files as index_files
+from retrieval.snapshot import load_index as corpus_index
+from retrieval.snapshot.load_index import index_path
 from retrieval.snapshot.matrix import BM25Index
 from retrieval.stores.protocol import Store
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS

@@ -13,10 +13,10 @@ import pytest
 
 from config.settings import Settings
 from retrieval.corpus import Corpus, load_corpus
-from retrieval.corpus_papers import autocomplete_path, papers_path
 from retrieval.parameters import rank_options
 from retrieval.questions import rank_question
 from retrieval.snapshot import files as index_files
+from retrieval.snapshot.load_papers import autocomplete_path, papers_path
 from retrieval.stores.protocol import Store
 from retrieval.suggestions import closest_ids, suggest_papers
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS
@@ -182,7 +182,7 @@ async def test_a_damaged_autocomplete_is_rebuilt_from_the_table_not_a_crash(
     elif damage == "missing":
         shutil.rmtree(saved)
     else:
-        monkeypatch.setattr("retrieval.autocomplete.VERSION", -1)
+        monkeypatch.setattr("retrieval.snapshot.autocomplete.VERSION", -1)
     reads = RowReads(store, monkeypatch)
     rebuilt = await load_corpus(store, P, tmp_path)
     assert reads.count == 0  # rebuilt from the mapped paper table, nothing read per paper

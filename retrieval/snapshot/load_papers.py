@@ -20,11 +20,11 @@ from typing import Any
 import numpy as np
 
 from retrieval import text as analysis
-from retrieval.autocomplete import Autocomplete
-from retrieval.autocomplete_build import build_autocomplete
-from retrieval.corpus_index import index_path
-from retrieval.paper_table import PaperTable
+from retrieval.snapshot.autocomplete import Autocomplete
+from retrieval.snapshot.autocomplete_build import build_autocomplete
+from retrieval.snapshot.load_index import index_path
 from retrieval.snapshot.matrix import BM25Index, BM25Params
+from retrieval.snapshot.papers import PaperTable
 from retrieval.stores.protocol import IndexRow, Store
 
 log = logging.getLogger(__name__)

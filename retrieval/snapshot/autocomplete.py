@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from retrieval.paper_table import PaperTable
 from retrieval.snapshot import files as index_files
+from retrieval.snapshot.papers import PaperTable
 
 # Bump when the words or the file layout change: saved files of another version are rebuilt.
 VERSION = 1

@@ -4,7 +4,7 @@ numba compiles a kernel at its first call: about 48 s for top-k on a 2-core mach
 every process loads it from the cache in well under a second. `run.py` runs this after each
 install, so the first question of a new install is not the slow one:
 
-    python -m retrieval.precompile
+    python -m retrieval.snapshot.precompile
 
 It asks one question of a throwaway SQLite corpus of three abstracts (an acronym, several words,
 excerpts: every kernel a question runs), with the same argument types real corpora give. It

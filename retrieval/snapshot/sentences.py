@@ -20,8 +20,8 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from retrieval.sentence_records import SentenceRecord
 from retrieval.snapshot import files as index_files
+from retrieval.snapshot.sentence_records import SentenceRecord
 
 VERSION: Final = 1  # bump when what a record holds, or how it is computed, changes
 

@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from retrieval.autocomplete import WORD, Autocomplete, fold
-from retrieval.paper_table import PaperTable
+from retrieval.snapshot.autocomplete import WORD, Autocomplete, fold
+from retrieval.snapshot.papers import PaperTable
 
 _SLICE = 8192
 _SPACE = ord(" ")

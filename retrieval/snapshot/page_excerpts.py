@@ -24,9 +24,9 @@ import numpy.typing as npt
 
 from retrieval.excerpts import Sentence, Word, analyse, excerpt_and_lead_of
 from retrieval.models import Excerpt
-from retrieval.sentence_hits import sentence_hits
-from retrieval.sentence_table import STATE_UNUSABLE, SentenceTable
 from retrieval.snapshot.matrix import BM25Index
+from retrieval.snapshot.sentence_hits import sentence_hits
+from retrieval.snapshot.sentences import STATE_UNUSABLE, SentenceTable
 from retrieval.text import word_at
 
 _NONE: frozenset[str] = frozenset()

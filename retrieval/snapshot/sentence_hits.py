@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from retrieval.sentence_table import SentenceTable
 from retrieval.snapshot.compiled import kernel, readonly
 from retrieval.snapshot.matrix import BM25Index
+from retrieval.snapshot.sentences import SentenceTable
 
 IntArray = npt.NDArray[np.int64]
 # (sentence, query place) pairs, then (sentence, word offset) pairs: each sorted, no repeats.

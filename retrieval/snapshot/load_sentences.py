@@ -30,9 +30,9 @@ import numpy as np
 
 from retrieval import text as analysis
 from retrieval.errors import StoreError
-from retrieval.sentence_records import SentenceRecord, sentence_records
-from retrieval.sentence_table import SentenceTable
 from retrieval.snapshot.matrix import BM25Index
+from retrieval.snapshot.sentence_records import SentenceRecord, sentence_records
+from retrieval.snapshot.sentences import SentenceTable
 from retrieval.stores.protocol import Store
 
 log = logging.getLogger(__name__)
