@@ -1,13 +1,10 @@
-"""What a process maps to answer questions about one corpus snapshot: the impact matrix.
+"""The ranking and data layer: what a process maps to rank and show one corpus snapshot.
 
-matrix.py          BM25Index: the impact matrix (CSC by term: offsets, postings, float32
-                   BM25 impacts) plus IDF, document lengths, keys and each document's terms
-                   in text order; built once, extended after an ingest, saved and mapped
-matrix_build.py    the one builder (chunks of analyzed documents -> sorted postings)
-impacts.py         rank-bm25's formula, once per posting
-bm25_reference.py  rank-bm25's own IDF table (the reference exact mode equals)
-files.py           atomic array directories with a stamp: damaged or stale -> rebuilt
-scoring.py         eager top-k: sum the query's columns, argpartition, acronym credit
-proximity.py       the word-proximity bonus for re-ranking the head of a ranking
-compiled.py        numba for those loops, cached in the user's cache folder
+Ranking     matrix (BM25Index: CSC impacts, IDF, lengths, keys, terms in text order),
+            matrix_build, impacts, bm25_reference, scoring (eager top-k), proximity, compiled
+Papers      papers (PaperTable), autocomplete, autocomplete_build
+Sentences   sentence_records, sentences (the table), sentence_hits, page_excerpts
+Loading     files (atomic stamped array folders: damaged or stale -> rebuilt), load_index,
+            load_papers, load_sentences; reclaim (frees a replaced snapshot); precompile
+retrieval/corpus.py assembles a Corpus from these and is what the rest of the engine imports.
 """
