@@ -28,6 +28,7 @@ from retrieval.conversation.entities import named_collections, pointed_at, quest
 from retrieval.conversation.model import FocusRef, Intent, IntentKind, PositionRef, Ref
 from retrieval.conversation.refs import whole_refs
 from retrieval.paper_answers import question_type
+from retrieval.stopwords import ENGLISH as STOPWORDS
 
 # Control and invisible characters become spaces; typographic apostrophes become "'".
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\u2060\ufeff]")
@@ -70,6 +71,12 @@ def parse_message(
         return replace(_search(clean, collections), message=clean)
     probabilities = (model or shipped_model()).probabilities(clean)
     label = max(probabilities, key=probabilities.__getitem__)
+    if patterns.FAREWELL.pattern.fullmatch(fold(clean)):
+        # A goodbye is chit-chat whatever else the model reads in it ("thanks, bye").
+        kind = _SIMPLE_KINDS.get(label, IntentKind.SMALL_TALK)
+        if kind not in (IntentKind.GREETING, IntentKind.THANKS, IntentKind.SMALL_TALK):
+            kind = IntentKind.SMALL_TALK
+        return Intent(kind, message=clean, confidence=probabilities[label], farewell=True)
     # A message that is nothing but references ("icml2026-13", "#3", "it", "the second one")
     # shows them, unless the model reads it as a comparison or "papers like" ("1 vs 2").
     shown = whole_refs(patterns.SHOW_VERB.sub("", fold(clean)), slugs)
@@ -97,15 +104,23 @@ def _understood(label: str, clean: str, collections: Sequence[NamedCollection]) 
         searched = _search(clean, collections)
         if searched.collection is None:
             return searched
-        return replace(searched, kind=IntentKind.REFINE)
+        # "gnn papers from neurips but not about molecules" names a topic of its own: a new
+        # search in that collection. "same but for iclr, not about molecules" names none: the
+        # last topic again, with only the exclusions as its `query`.
+        if _topic_words(searched.query):
+            return searched
+        exclusions = " ".join(word for word in searched.query.split() if word.startswith("-"))
+        return replace(searched, kind=IntentKind.REFINE, query=exclusions)
     if label == "search":
         return _search(clean, collections)
     if label == "question":
         # Bare numbers in a question are quantities ("at 4 bit"), not positions.
+        refs = pointed_at(clean, slugs, loose=False)
         return Intent(
             IntentKind.QUESTION_ABOUT_PAPER,
             query=question_words(clean, slugs),
-            refs=pointed_at(clean, slugs, loose=False) or (FocusRef(),),
+            refs=refs or (FocusRef(),),
+            implicit_focus=not refs,
             wants_code=patterns.WANTS_CODE.search(clean) is not None,
             question_type=question_type(clean).value,
         )
@@ -171,7 +186,7 @@ def _search(clean: str, collections: Sequence[NamedCollection]) -> Intent:
                 collection = named[0]
                 cuts += venue_cuts
                 unknown = None
-    query = _without(text, sorted(cuts))
+    query = _excluding(_without(text, sorted(cuts)))
     plain = _FILLER.sub(" ", query)
     if any(c.isalnum() for c in plain):  # "pls", "ok so", "lol" around a search are filler
         query = " ".join(plain.split()).strip(" ,;:")
@@ -212,3 +227,46 @@ def _without(text: str, cuts: list[tuple[int, int]]) -> str:
     pieces.append(text[position:])
     joined = " ".join(" ".join(pieces).split())
     return joined.strip(" ,;:").strip()
+
+
+# "but not about molecules", "excluding vision", "except for RL": words the user wants left out,
+# searched as the query syntax's -word (retrieval/query.py) instead of as topic words.
+_EXCLUSION = re.compile(
+    r"(?:,\s*)?(?<![\w\-])(?:(?:but|and) not|not (?:about|on|involving|using)|excluding"
+    r"|except(?: for)?|other than)(?: (?:about|on|with|using|involving|the|any))*"
+    r" (?P<what>[^\s,;.!?\-\"][^\s,;.!?\"]*(?: (?!(?:and|or|but|in|from|at)\b)[^\s,;.!?\"]+){0,2})",
+    re.IGNORECASE,
+)
+# Words a refine is made of besides its collection: "same but for iclr", "what about those in
+# neurips", "now only icml 24". Anything else is a topic of its own.
+_REFINE_WORDS = patterns.words(
+    "same but for what about how now only just instead also again the a an thing things one ones "
+    "paper papers result results search query those these them that this it same question do "
+    "please pls show me find give list any there with and or of on in at from by to too as "
+    "ok okay so then well let's lets try check look switch same-but same, like more stuff "
+    "conference venue collection proceedings"
+)
+
+
+def _excluding(query: str) -> str:
+    """`query` with exclusions in words ("but not about molecules") written as -molecules."""
+    if not query or _EXCLUSION.search(query) is None:
+        return query
+    protected = _protected(query)
+
+    def minus(match: re.Match[str]) -> str:
+        if any(start < match.end() and match.start() < end for start, end in protected):
+            return match.group(0)
+        words = [w for w in match.group("what").split() if w.lower() not in STOPWORDS]
+        return " " + " ".join(f"-{word}" for word in words) if words else match.group(0)
+
+    return " ".join(_EXCLUSION.sub(minus, query).split())
+
+
+def _topic_words(query: str) -> list[str]:
+    """The words of a refine's query that are neither refine words nor exclusions."""
+    return [
+        word
+        for word in re.findall(r"[\w\-']+", query.lower())
+        if not word.startswith("-") and word not in _REFINE_WORDS and word not in STOPWORDS
+    ]

@@ -12,7 +12,15 @@ from typing import Any
 import pytest
 
 from retrieval.conversation.intents import parse_message
-from retrieval.conversation.model import LAST, FocusRef, IdRef, Intent, IntentKind, PositionRef
+from retrieval.conversation.model import (
+    LAST,
+    FocusRef,
+    IdRef,
+    Intent,
+    IntentKind,
+    PositionRef,
+    ZeroRef,
+)
 from tests.retrieval.conversation.conftest import COLLECTIONS
 
 K = IntentKind
@@ -300,7 +308,7 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("second-order optimization", S, {}),
     ("2023", S, {}),
     ("100", S, {}),
-    ("#0", S, {}),
+    ("#0", P, {"refs": (ZeroRef(),)}),  # answered: "Results are numbered from 1"
     ("good morning sunshine detection", S, {}),
     ("hello world programs in LLM evaluation", S, {}),
     ("thanksgiving dataset", S, {}),
