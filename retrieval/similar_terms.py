@@ -3,9 +3,9 @@
 `ranking.distinctive_terms` weighs a paper's words by tf x idf. Words of academic prose that
 say nothing about the topic ("seems", "intricate", "notoriously", "landscape", "well-understood",
 "showcase") are rare enough in a corpus to get a high idf, so a paper that happens to use
-several of them was matched to papers sharing only those words. They are left out of the
-similarity query; a paper with too few topic words of its own keeps them rather than getting
-an empty query.
+several of them was matched to papers sharing only those words. They come last in the
+similarity query, at a small weight: a paper with few topic words of its own still finds
+papers like it, but shared prose never outweighs a shared topic word.
 """
 
 from __future__ import annotations
@@ -43,16 +43,16 @@ insight insights perspective perspectives paradigm popular popularity
 great greatly largely mainly mostly primarily rather instead directly indeed crucially
 """
 GENERIC_TERMS: frozenset[str] = frozenset(analysis.analyze(GENERIC_WORDS))
-# The similarity query's length, and how many topic words it needs before generic ones are
-# dropped (a short abstract of mostly generic prose keeps them rather than matching nothing).
+# The similarity query's length, and the weight generic prose keeps in it: enough for a paper
+# of mostly generic prose to still find papers like it, never enough to outweigh a topic word.
 QUERY_TERMS = 25
-MIN_TOPIC_TERMS = 8
+GENERIC_WEIGHT = 0.1
 
 
 def similarity_terms(corpus: Corpus, doc: int) -> list[tuple[str, float]]:
-    """Document `doc`'s distinctive terms for "papers like it", generic prose left out."""
+    """Document `doc`'s distinctive terms for "papers like it": its topic words first at full
+    weight, then generic prose at GENERIC_WEIGHT in the slots left."""
     candidates = distinctive_terms(corpus, doc, QUERY_TERMS * 2)
     topical = [item for item in candidates if item[0] not in GENERIC_TERMS]
-    if len(topical) >= MIN_TOPIC_TERMS:
-        return topical[:QUERY_TERMS]
-    return candidates[:QUERY_TERMS]
+    generic = [(term, GENERIC_WEIGHT) for term, _ in candidates if term in GENERIC_TERMS]
+    return (topical + generic)[:QUERY_TERMS]
