@@ -170,10 +170,10 @@ def lead_source(answer: Answer) -> str | None:
 
 
 def corrected_line(corrected: tuple[tuple[str, str], ...], quote: Callable[[str], str]) -> str:
-    """'Searched “generation” for “genration” (no paper mentions “genration”).'"""
-    pairs = "; ".join(f"{quote(word)} for {quote(typed)}" for typed, word in corrected)
-    typed = " or ".join(quote(typed) for typed, _ in corrected)
-    return f"Searched {pairs} (no paper mentions {typed})."
+    """'Searched for “generation” instead of “genration”, which no paper mentions.'"""
+    pairs = " and ".join(f"{quote(word)} instead of {quote(typed)}" for typed, word in corrected)
+    which = "which no paper mentions" if len(corrected) == 1 else "which no paper mention"
+    return f"Searched for {pairs}, {which}."
 
 
 def problem(error: PaperbotError, reply: Reply | None = None) -> str:
