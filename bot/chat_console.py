@@ -36,7 +36,7 @@ CHAT_HELP = """Ask a question in plain words, then follow up:
   which datasets? any code?     problem, limitations, code, authors, venue)
   same but for iclr             the last question in another collection
   paper ICML2026-7              a paper by id             collections  what is loaded
-  help, quit
+  help, quit (or bye)
 Name a collection in words ("ICML 2026 papers about MoE routing", "neurips", "icml 24") or use
 the query syntax: "exact phrase"  -excluded  in:collection"""
 
