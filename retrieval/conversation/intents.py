@@ -68,7 +68,8 @@ def parse_message(
         return Intent(IntentKind.HELP, message=clean)
     slugs = frozenset(collection.slug for collection in collections)
     if len(clean) > patterns.MAX_CHAT_CHARS:  # a pasted abstract or a long query: search it
-        return replace(_search(clean, collections), message=clean)
+        # Its "but not" is prose, not an exclusion: nothing is taken out of a pasted abstract.
+        return replace(_search(clean, collections, exclusions=False), message=clean)
     probabilities = (model or shipped_model()).probabilities(clean)
     label = max(probabilities, key=probabilities.__getitem__)
     if patterns.FAREWELL.pattern.fullmatch(fold(clean)):
@@ -149,8 +150,11 @@ def _single(ref: Ref) -> bool:
     return not isinstance(ref, PositionRef) or ref.count == 1
 
 
-def _search(clean: str, collections: Sequence[NamedCollection]) -> Intent:
-    """SEARCH: a leading greeting and a collection named in words are taken out of the query."""
+def _search(
+    clean: str, collections: Sequence[NamedCollection], *, exclusions: bool = True
+) -> Intent:
+    """SEARCH: a leading greeting and a collection named in words are taken out of the query;
+    with `exclusions`, "but not about X" becomes -X."""
     text = patterns.LEADING_GREETING.sub("", clean, count=1)
     collection: str | None = None
     unknown: str | None = None
@@ -186,7 +190,9 @@ def _search(clean: str, collections: Sequence[NamedCollection]) -> Intent:
                 collection = named[0]
                 cuts += venue_cuts
                 unknown = None
-    query = _excluding(_without(text, sorted(cuts)))
+    query = _without(text, sorted(cuts))
+    if exclusions:
+        query = _excluding(query)
     plain = _FILLER.sub(" ", query)
     if any(c.isalnum() for c in plain):  # "pls", "ok so", "lol" around a search are filler
         query = " ".join(plain.split()).strip(" ,;:")

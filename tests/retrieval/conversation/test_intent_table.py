@@ -413,6 +413,12 @@ def test_quoted_exclusion_words_stay_a_phrase() -> None:
     assert _excluding("graphs, but not about the molecules") == "graphs -molecules"
 
 
+def test_a_pasted_abstract_keeps_its_but_not() -> None:
+    abstract = ("We propose a sampler that is fast but not about to lose quality. " * 4).strip()
+    intent = parse_message(abstract, COLLECTIONS)
+    assert intent.kind is K.SEARCH and "-" not in intent.query
+
+
 def test_a_question_naming_no_paper_means_the_focus_only_by_default() -> None:
     weather = parse_message("what is the weather in paris", COLLECTIONS)
     if weather.kind is K.QUESTION_ABOUT_PAPER:
