@@ -141,9 +141,9 @@ class ChatService:
         except (NoRecentAnswer, NoPaperInFocus) as error:
             if intent.implicit_focus and intent.message:
                 # A question that names no paper, with none in focus ("what is the weather in
-                # paris"), is not about a paper: search it rather than ask "which one?".
-                searched = replace(intent, kind=IntentKind.SEARCH, query=intent.message)
-                reply = await self._search(searched, state)
+                # paris"), is not about a paper: search it rather than ask "which one?". The
+                # intent stays what the classifier read, as for "which one is faster?" below.
+                reply = await self._search(replace(intent, query=intent.message), state)
             elif isinstance(error, NoPaperInFocus):
                 return Reply(ReplyKind.PROBLEM, intent, error=error)
             elif intent.kind in _SEARCHABLE and intent.message:
