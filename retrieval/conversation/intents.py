@@ -240,22 +240,27 @@ def _without(text: str, cuts: list[tuple[int, int]]) -> str:
 _EXCLUSION = re.compile(
     r"(?:,\s*)?(?<![\w\-])(?:(?:but|and) not|not (?:about|on|involving|using)|excluding"
     r"|except(?: for)?|other than)(?: (?:about|on|with|using|involving|the|any))*"
-    r" (?P<what>[^\s,;.!?\-\"][^\s,;.!?\"]*(?: (?!(?:and|or|but|in|from|at)\b)[^\s,;.!?\"]+){0,2})",
+    r" (?P<what>[^\s,;.!?\-\"][^\s,;.!?\"]*"
+    r"(?: (?!(?:but|in|from|at|for|with|that|which|who|where|when|to|using)\b)[^\s,;.!?\"]+)"
+    r"{0,4})",
     re.IGNORECASE,
 )
+# "molecules or proteins": two exclusions; "vision models": one phrase.
+_ALTERNATIVES = re.compile(r"\s+(?:or|and|nor)\s+", re.IGNORECASE)
 # Words a refine is made of besides its collection: "same but for iclr", "what about those in
 # neurips", "now only icml 24". Anything else is a topic of its own.
 _REFINE_WORDS = patterns.words(
     "same but for what about how now only just instead also again the a an thing things one ones "
-    "paper papers result results search query those these them that this it same question do "
+    "paper papers result results search query those these them that this it question do "
     "please pls show me find give list any there with and or of on in at from by to too as "
-    "ok okay so then well let's lets try check look switch same-but same, like more stuff "
+    "ok okay so then well let's lets try check look switch like more stuff "
     "conference venue collection proceedings"
 )
 
 
 def _excluding(query: str) -> str:
-    """`query` with exclusions in words ("but not about molecules") written as -molecules."""
+    """`query` with exclusions in words written as the query syntax's: "but not about molecules
+    or proteins" -> -molecules -proteins, "excluding vision models" -> -"vision models"."""
     if not query or _EXCLUSION.search(query) is None:
         return query
     protected = _protected(query)
@@ -263,8 +268,18 @@ def _excluding(query: str) -> str:
     def minus(match: re.Match[str]) -> str:
         if any(start < match.end() and match.start() < end for start, end in protected):
             return match.group(0)
-        words = [w for w in match.group("what").split() if w.lower() not in STOPWORDS]
-        return " " + " ".join(f"-{word}" for word in words) if words else match.group(0)
+        excluded = []
+        for part in _ALTERNATIVES.split(match.group("what")):
+            words = part.split()
+            while words and words[0].lower() in STOPWORDS:
+                words.pop(0)
+            while words and words[-1].lower() in STOPWORDS:
+                words.pop()
+            if len(words) == 1:
+                excluded.append(f"-{words[0]}")
+            elif words:
+                excluded.append(f'-"{" ".join(words)}"')
+        return " " + " ".join(excluded) if excluded else match.group(0)
 
     return " ".join(_EXCLUSION.sub(minus, query).split())
 

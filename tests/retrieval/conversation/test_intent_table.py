@@ -411,6 +411,10 @@ def test_refines_and_exclusions(
 def test_quoted_exclusion_words_stay_a_phrase() -> None:
     assert _excluding('"but not about molecules" graphs') == '"but not about molecules" graphs'
     assert _excluding("graphs, but not about the molecules") == "graphs -molecules"
+    assert _excluding("gnns but not molecules or proteins") == "gnns -molecules -proteins"
+    assert _excluding("transformers excluding vision models") == 'transformers -"vision models"'
+    for prose in ("methods that do not rely on labels", "not only fast but also accurate"):
+        assert _excluding(prose) == prose
 
 
 def test_a_pasted_abstract_keeps_its_but_not() -> None:
