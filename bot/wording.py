@@ -52,7 +52,10 @@ def matching_count(answer: Answer) -> str:
 
 def coverage_lines(answer: Answer, quote: Callable[[str], str]) -> list[str]:
     """Words of the question no paper mentions, and the correction offered for each misspelling:
-    'No paper mentions “protein”.', '“hallucinaton” → hallucination? (no paper mentions it)'."""
+    'No paper mentions “protein”.', '“hallucinaton” → hallucination? (no paper mentions it)'.
+    Said once per question, on its first page: "more" shows the same question's next results."""
+    if answer.hits and answer.hits[0].rank > 1:
+        return []
     corrected = dict(answer.corrections)
     missing = [word for word in answer.unmatched if word not in corrected]
     lines = []

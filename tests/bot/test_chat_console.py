@@ -100,3 +100,24 @@ def test_a_lead_from_another_result_names_it() -> None:
 
 def test_number_zero_is_explained() -> None:
     assert wording.problem(NumberedFromOne()) == "Results are numbered from 1; try #1."
+
+
+def test_coverage_warnings_are_said_on_the_first_page_only() -> None:
+    first = Answer(
+        "protein routing",
+        ParsedQuery(text="protein routing"),
+        (_hit(1, "Paper 1 label", "routing"),),
+        5,
+        1.0,
+        unmatched=("protein",),
+    )
+    later = Answer(
+        "protein routing",
+        ParsedQuery(text="protein routing"),
+        (_hit(4, "Paper 4 label", "routing"),),
+        5,
+        1.0,
+        unmatched=("protein",),
+    )
+    assert "No paper mentions “protein”" in console.render_answer(first)
+    assert "No paper mentions" not in console.render_answer(later)
