@@ -109,11 +109,12 @@ def _understood(label: str, clean: str, collections: Sequence[NamedCollection]) 
         # search in that collection. "same but for iclr, not about molecules" names none: the
         # last topic again, with only the exclusions as its `query`.
         if _topic_words(searched.query):
-            return searched
+            return _new_topic(searched)
         exclusions = " ".join(word for word in searched.query.split() if word.startswith("-"))
         return replace(searched, kind=IntentKind.REFINE, query=exclusions)
     if label == "search":
-        return _search(clean, collections)
+        searched = _search(clean, collections)
+        return _new_topic(searched) if searched.collection else searched
     if label == "question":
         # Bare numbers in a question are quantities ("at 4 bit"), not positions.
         refs = pointed_at(clean, slugs, loose=False)
@@ -247,6 +248,13 @@ _EXCLUSION = re.compile(
 )
 # "molecules or proteins": two exclusions; "vision models": one phrase.
 _ALTERNATIVES = re.compile(r"\s+(?:or|and|nor)\s+", re.IGNORECASE)
+# How a refine starts ("same but", "same query but"): not searched when it names a topic.
+# ("what about", "now" are stop words: ranking ignores them anyway.)
+_REFINE_LEAD = re.compile(
+    r"^(?:(?:ok|okay|and|so|now|then)[, ]+)*(?:the )?same(?: (?:query|search|thing|question))?"
+    r"(?:,? but)?(?![\w-])",
+    re.IGNORECASE,
+)
 # Words a refine is made of besides its collection: "same but for iclr", "what about those in
 # neurips", "now only icml 24". Anything else is a topic of its own.
 _REFINE_WORDS = patterns.words(
@@ -282,6 +290,13 @@ def _excluding(query: str) -> str:
         return " " + " ".join(excluded) if excluded else match.group(0)
 
     return " ".join(_EXCLUSION.sub(minus, query).split())
+
+
+def _new_topic(searched: Intent) -> Intent:
+    """A search in a collection said as a refine ("same query but neurips, about diffusion"):
+    the refine's lead words are not searched."""
+    topic = _REFINE_LEAD.sub("", searched.query, count=1).strip(" ,;:")
+    return replace(searched, query=topic) if _topic_words(topic) else searched
 
 
 def _topic_words(query: str) -> list[str]:

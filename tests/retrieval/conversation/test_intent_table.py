@@ -393,6 +393,7 @@ def test_the_message_is_kept_normalized_for_a_fallback_search() -> None:
             "neurips2023",
         ),
         ("what about diffusion in iclr", K.SEARCH, "what about diffusion", "iclr2024"),
+        ("same query but neurips, about diffusion", K.SEARCH, "about diffusion", "neurips2023"),
         # Without one it is the last topic again; its exclusions are its query.
         ("same but for iclr", K.REFINE, "", "iclr2024"),
         ("same but for iclr, not about molecules", K.REFINE, "-molecules", "iclr2024"),
