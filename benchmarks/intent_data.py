@@ -2307,6 +2307,7 @@ def build(titles: list[str], dev_keys: set[str]) -> list[dict[str, str]]:
         for word in row["text"].split()
     }
     rows += build_short_searches(titles, seen, chat)
+    rows += build_fourth(seen)
     rng.shuffle(rows)
     return rows
 
@@ -3031,6 +3032,288 @@ def build_short_searches(titles: list[str], seen: set[str], chat: set[str]) -> l
         seen.add(fold(text))
         messages.append(text)
     return [{"text": text, "intent": "search"} for text in messages]
+
+
+# ---------------------------------------------------------------- fourth batch (issue 24, later)
+# Help and small talk were the weakest intents: more ways to ask how the bot works (indirect,
+# frustrated, half-sentences, about one feature) and more chit-chat (acknowledgements, reactions,
+# questions about the bot, off-topic requests, moods), each with a noisy copy for about half.
+# Written fresh for this batch; own random stream, so the earlier batches are unchanged.
+FOURTH_SEED = SEED + 3
+FOURTH_HAND = {
+    "small_talk": _block(
+        """
+        ok cool
+        okay cool thanks bot
+        alright
+        alright then
+        aight
+        sounds good
+        fair enough
+        makes sense
+        got it 👍
+        gotcha
+        noted
+        sure thing
+        right right
+        yeah ok
+        yep
+        yup
+        mhm
+        hmm ok
+        oh ok
+        ah i see
+        i see
+        oh nice
+        nice one
+        sweet, ok
+        whoa that's a lot
+        wow that's a lot of papers
+        damn
+        oof
+        yikes
+        lol ok
+        haha nice
+        😅
+        🤯
+        🙃
+        😎
+        ❤️
+        :D
+        xD
+        hm.
+        cool cool cool
+        you're pretty smart
+        smart bot
+        clever bot 🤖
+        you rock
+        love this bot
+        i love you paperbot
+        you're the best
+        you suck
+        dumb bot
+        this bot is trash
+        meh
+        not impressed
+        boring
+        how r u
+        how are u doing
+        hows ur day going
+        how is your day
+        how have you been
+        u good?
+        you ok?
+        what's up
+        wassup
+        sup bot
+        yo what's good
+        how's life
+        how do you feel today
+        are you having a good day
+        do you sleep
+        do you ever get tired?
+        do you dream
+        are you sentient
+        are you alive
+        are you conscious?
+        do you have feelings
+        what's your favorite paper
+        what's your favourite conference
+        do you like math
+        do you read the papers yourself
+        how old are you
+        where do you live
+        where are you hosted
+        what language are you written in
+        which model are you
+        are you gpt-4
+        are you smarter than chatgpt
+        who is your creator
+        who programmed you
+        what's your purpose in life
+        tell me a joke
+        tell me something funny
+        know any jokes?
+        sing me a song
+        what time is it
+        what day is it today
+        what's the weather like today
+        is it going to rain tomorrow
+        who won the game last night
+        recommend a movie
+        what should i eat for lunch
+        can you order me a pizza
+        what's 2+2
+        what is the meaning of life
+        do you believe in god
+        flip a coin
+        i'm bored
+        i'm so tired
+        long day today
+        this is fun
+        i'm procrastinating lol
+        just testing you
+        testing testing
+        test
+        is this thing on?
+        anyone there?
+        hello? are you working
+        you there?
+        nvm
+        never mind
+        forget it
+        ignore that
+        oops wrong chat
+        sorry, typo
+        my bad
+        brb
+        hold on
+        one sec
+        wait
+        lemme think
+        hmm let me think about it
+        good to know
+        that's cool
+        that's interesting
+        huh, interesting
+        neat stuff
+        whatever
+        ok whatever
+        lmk
+        k thx bye
+        """
+    ),
+    "help": _block(
+        """
+        how does this thing work
+        how do i talk to you
+        what am i supposed to type here
+        what kind of questions can i ask?
+        what are you good for
+        what can this bot actually do
+        what features do you have
+        list your commands
+        show me the commands
+        commands?
+        usage?
+        options?
+        menu
+        faq
+        manual pls
+        is there a tutorial
+        any docs?
+        where do i start
+        first time here, what do i do
+        i'm new, how does this work?
+        explain how to use you
+        give me some examples of what to ask
+        example questions?
+        can you show an example query
+        i'm lost
+        i'm confused
+        i don't get how this works
+        i dont understand what to do
+        you didn't understand me
+        that's not what i meant, how should i phrase it
+        why didn't that work
+        why do i get no results?
+        why does it say no paper matches
+        how do i ask better questions
+        how do i get more results
+        how do i see the next page
+        how do i go back to the previous results
+        how do i open a paper
+        how do i read the full abstract
+        how can i see the whole abstract of a result
+        how do i pick a result from the list
+        what does the number in front of each result mean
+        what do the ids like icml2024-12 mean
+        how do i compare two papers
+        can i compare papers side by side?
+        how do i find similar papers
+        how does "more like this" work
+        how do i search only one conference
+        how do i filter by venue
+        can i limit it to iclr?
+        how do i search a specific year
+        how do i exclude a word
+        how do i search for an exact phrase
+        what is the query syntax
+        does it support quotes and minus
+        what does in: do
+        which conferences do you have
+        which collections are loaded
+        what papers do you have
+        how many papers are in here
+        how big is your database
+        how recent are your papers
+        do you have arxiv papers
+        can you search full text or just abstracts
+        can you summarize a paper?
+        can you tell me the authors of a paper
+        can i save papers for later
+        how do i save a paper
+        how do i see my saved list
+        can i export my list
+        how do i export to bibtex
+        how do watches work
+        how do i get notified about new papers
+        how do i stop a watch
+        how do i reset the conversation
+        how do i start over
+        can i ask follow up questions
+        what does "it" refer to
+        how do references like "the second one" work
+        do you remember what we talked about
+        what's the difference between /ask and /search
+        how do slash commands work here
+        do i have to mention you
+        can i dm you
+        how do i use you in a channel
+        hlep pls
+        halp me
+        hepl??
+        help meee
+        heeelp
+        hhelp
+        help 🙏
+        help?? 😭
+        sos how does this work
+        wat do
+        wut can u do
+        wat r the commands
+        how 2 use
+        how2use
+        how do u work
+        hw do i use this
+        how do i serch
+        how do i filtr by conference
+        how to compair papers
+        explain the comands
+        """
+    ),
+}
+
+
+def build_fourth(seen: set[str]) -> list[dict[str, str]]:
+    """The fourth batch: every `FOURTH_HAND` message not already labelled, and a noisy copy of
+    about half of them."""
+    rng = random.Random(FOURTH_SEED)
+    rows: list[dict[str, str]] = []
+    for intent, hand in FOURTH_HAND.items():
+        messages: list[str] = []
+        for text in hand:
+            if fold(text) not in seen:
+                seen.add(fold(text))
+                messages.append(text)
+        for text in hand:
+            if rng.random() < 0.5:
+                variant = noisy(text, intent, rng)
+                if fold(variant) not in seen:
+                    seen.add(fold(variant))
+                    messages.append(variant)
+        rows.extend({"text": text, "intent": intent} for text in messages)
+    return rows
 
 
 def main(argv: list[str] | None = None) -> None:

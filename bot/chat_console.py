@@ -1,7 +1,9 @@
 """`paperbot chat`: the terminal conversation, through the same chat service as Discord.
 
 The console is one conversation (the local user, no channel), so follow-ups work as in a DM:
-"the second one", "more", "similar 2", "compare 1 3", "does it have code?".
+"the second one", "more", "similar 2", "compare 1 3", "does it have code?". Each run is a new
+conversation: "the second one" never points into a list shown by an earlier run, which the
+user may not remember (and which no longer appears on the screen).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import signal
 import sys
 import textwrap
 import threading
+import uuid
 from collections.abc import Callable
 
 from bot import console, wording
@@ -19,9 +22,10 @@ from retrieval.engine import Engine
 from retrieval.errors import PaperbotError
 from retrieval.models import Excerpt
 
-# The console's one conversation: user 0 in a DM-like scope of its own.
+# The console's one conversation: user 0 in a scope of its own for each run.
 LOCAL_USER = 0
 QUIT_WORDS = frozenset({"quit", "exit", ":q", "q"})
+GOODBYE = "Bye! Happy reading."
 CTRL_C_HINT = "(line cleared; type quit or press Ctrl-D to leave)"
 
 CHAT_HELP = """Ask a question in plain words, then follow up:
@@ -32,7 +36,7 @@ CHAT_HELP = """Ask a question in plain words, then follow up:
   which datasets? any code?     problem, limitations, code, authors, venue)
   same but for iclr             the last question in another collection
   paper ICML2026-7              a paper by id             collections  what is loaded
-  help, quit
+  help, quit (or bye)
 Name a collection in words ("ICML 2026 papers about MoE routing", "neurips", "icml 24") or use
 the query syntax: "exact phrase"  -excluded  in:collection"""
 
@@ -67,6 +71,8 @@ def render_reply(reply: Reply, colour: bool) -> str:
     lines: list[str] = []
     if reply.unknown_collection:
         lines.append(wording.unknown_collection(reply.unknown_collection))
+    if reply.corrected:
+        lines.append(wording.corrected_line(reply.corrected, lambda word: f"“{word}”"))
     if kind is ReplyKind.ANSWER and reply.answer is not None:
         if reply.intent.kind is IntentKind.SIMILAR:
             # Only the first letter: str.capitalize() lower-cased the paper's label too.
@@ -132,7 +138,7 @@ async def run_chat(engine: Engine) -> int:
         idle_seconds=settings.conversation_idle_minutes * 60,
         page_size=settings.answer_results,
     )
-    who = Conversation.of(LOCAL_USER, None)
+    who = console_conversation()
     papers = sum(info.papers for info in await engine.loaded_collections())
     print(
         f"paperbot console: {wording.plural(papers, 'paper')} loaded. "
@@ -152,12 +158,22 @@ async def run_chat(engine: Engine) -> int:
         if not line:
             continue
         if line.lower() in QUIT_WORDS:
+            print(GOODBYE)
             return 0
         try:
             if line.lower() == "collections":
                 print(console.render_collections(await engine.collections()))
             else:
-                print(render_reply(await service.handle(line, who), colour))
+                reply = await service.handle(line, who)
+                print(render_reply(reply, colour))
+                if reply.intent.farewell:  # "bye", "goodbye": the reply was the goodbye
+                    return 0
         except PaperbotError as error:
             print(wording.problem(error))
         print()
+
+
+def console_conversation() -> Conversation:
+    """A new conversation scope for this run: "the second one" in a new console never means
+    a list from the last run (kept in the store, as Discord conversations are)."""
+    return Conversation(LOCAL_USER, f"console:{uuid.uuid4().hex[:16]}")

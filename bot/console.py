@@ -97,7 +97,11 @@ def render_answer(answer: Answer, colour: bool = False) -> str:
         return "\n".join(lines)
     lines += wording.coverage_lines(answer, lambda word: f"“{_clean(word)}”")
     if answer.lead is not None:
-        lines.append(f"{excerpt_text(answer.lead, colour)}  ({answer.lead_paper_id})")
+        source = wording.lead_source(answer)
+        if source is not None:
+            lines.append(f"{_clean(source)}: {excerpt_text(answer.lead, colour)}")
+        else:
+            lines.append(f"{excerpt_text(answer.lead, colour)}  ({answer.lead_paper_id})")
         lines.append("")
     for hit in answer.hits:
         paper = hit.paper

@@ -115,8 +115,12 @@ def answer_embed(
         lines += [clip(line, 300) for line in wording.coverage_lines(answer, _quoted)]
     if not answer.empty and show_lead and answer.lead is not None:
         lead = render_excerpt(answer.lead, _LEAD_MAX)
+        named = wording.lead_source(answer)
         source = f" — {code(answer.lead_paper_id)}" if answer.lead_paper_id else ""
-        lines.append(f"> {lead}{source}" if lead else "")
+        if named is not None:  # not the top result's sentence: say whose it is first
+            lines.append(f"> **{escape(named)}:** {lead}" if lead else "")
+        else:
+            lines.append(f"> {lead}{source}" if lead else "")
     description = "\n".join(line for line in lines if line)[:DESCRIPTION_MAX]
 
     footer = f"{wording.matching_count(answer)} · {answer.took_ms:.0f} ms"

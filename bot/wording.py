@@ -6,6 +6,8 @@ The engine returns data (a `Reply`, an error with fields); the sentences people 
 
 from __future__ import annotations
 
+import re
+import zlib
 from collections.abc import Callable
 
 from retrieval.conversation import (
@@ -16,11 +18,14 @@ from retrieval.conversation import (
     PositionRef,
 )
 from retrieval.conversation.chat import PaperNote, Reply, ReplyKind
+from retrieval.conversation.errors import NumberedFromOne
 from retrieval.errors import CollectionNotFound, PaperbotError, PaperNotFound
 from retrieval.models import Answer, Excerpt
 from retrieval.paper_answers import QuestionType
 
 EXAMPLE_QUESTION = "which papers attack RAG retrievers?"
+# A lead sentence's source is named with at most this much of its label.
+LEAD_LABEL_MAX = 60
 NO_MATCH = "No paper matches that question."
 _ORDINALS = ("First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth", "Ninth")
 
@@ -47,7 +52,10 @@ def matching_count(answer: Answer) -> str:
 
 def coverage_lines(answer: Answer, quote: Callable[[str], str]) -> list[str]:
     """Words of the question no paper mentions, and the correction offered for each misspelling:
-    'No paper mentions “protein”.', '“hallucinaton” → hallucination? (no paper mentions it)'."""
+    'No paper mentions “protein”.', '“hallucinaton” → hallucination? (no paper mentions it)'.
+    Said once per question, on its first page: "more" shows the same question's next results."""
+    if answer.hits and answer.hits[0].rank > 1:
+        return []
     corrected = dict(answer.corrections)
     missing = [word for word in answer.unmatched if word not in corrected]
     lines = []
@@ -92,16 +100,83 @@ def compare_rows(note: PaperNote) -> list[tuple[str, Excerpt | None]]:
     return list(zip(COMPARE_ROWS, (sides.proposes, sides.evaluated_on, sides.result), strict=True))
 
 
+# Small talk gets a line that fits what was said, picked by a stable hash of the message (so
+# the same message always gets the same line, and tests stay deterministic).
+FAREWELLS = ("Bye! Come back when you need a paper.", "See you! Happy reading.")
+_ACKNOWLEDGED = re.compile(
+    r"(?:ok(?:ay)?|k|kk|cool|nice|great|good|alright|all right|got it|i see|sure|fine|neat"
+    r"|perfect|awesome|right|makes sense|understood|noted|wow|interesting|hmm+|oh|ah)"
+    r"(?:[ ,]+(?:cool|thanks|then|nice|great|got it|i see))*",
+    re.IGNORECASE,
+)
+_HOW_ARE_YOU = re.compile(
+    r"\b(?:how (?:are|r) (?:you|u|ya)|how'?s it going|how are things|how do you do|what'?s up"
+    r"|wh?at'?s new|sup|how have you been|you ok|how'?s your day)\b",
+    re.IGNORECASE,
+)
+ACKNOWLEDGEMENTS = (
+    "👍 Ask away whenever you're ready.",
+    "Sure. What should I look up next?",
+    "Okay! Say “more” for the next results, or ask something new.",
+)
+HOW_ARE_YOU = (
+    "Doing well, thanks! Ready to dig through some papers. What are you looking for?",
+    "All good here, just indexing abstracts. What topic should I search?",
+    "I'm great, thanks for asking! Which papers can I find for you?",
+)
+CHIT_CHAT = (
+    f"I'm a paper finder, so that's beyond me. Try: “{EXAMPLE_QUESTION}”",
+    "I only know research abstracts, I'm afraid. Ask me about a topic, e.g. “diffusion models "
+    "for video”.",
+    "Ha, I wish I could help with that! I search papers: try “graph neural networks "
+    "oversmoothing”.",
+)
+
+
+def _pick(lines: tuple[str, ...], message: str) -> str:
+    return lines[zlib.crc32(message.lower().encode()) % len(lines)]
+
+
 def small_talk(reply: Reply, *, console: bool = False) -> str:
-    """Greetings, thanks, chit-chat; `console` for the terminal, where there is no message to
-    reply to: follow-ups are typed at the prompt."""
+    """Greetings, thanks, chit-chat, goodbyes; `console` for the terminal, where there is no
+    message to reply to: follow-ups are typed at the prompt."""
+    message = reply.intent.message
+    if reply.intent.farewell:
+        return _pick(FAREWELLS, message)
     if reply.kind is ReplyKind.GREETING:
         return f"Hi! Ask me about papers, e.g. “{EXAMPLE_QUESTION}”"
     if reply.kind is ReplyKind.THANKS:
         if console:
             return "Glad it helped! Type “the second one” or “more like it” to follow up."
         return "Glad it helped! Reply to an answer with “the second one” or “more like it”."
-    return f"I'm a paper finder. Try: “{EXAMPLE_QUESTION}”"
+    words = message.strip(" .!?😀🙂👍").lower()
+    if _ACKNOWLEDGED.fullmatch(words):
+        return _pick(ACKNOWLEDGEMENTS, message)
+    if _HOW_ARE_YOU.search(words):
+        return _pick(HOW_ARE_YOU, message)
+    return _pick(CHIT_CHAT, message)
+
+
+def lead_source(answer: Answer) -> str | None:
+    """'From #3 (label)' when the lead sentence is not the top result's, else None: a quote
+    above the list reads as the first result's unless it says otherwise."""
+    if answer.lead_paper_id is None or not answer.hits:
+        return None
+    if answer.hits[0].paper.id == answer.lead_paper_id:
+        return None
+    for hit in answer.hits:
+        if hit.paper.id == answer.lead_paper_id:
+            label = hit.paper.display_title
+            label = label if len(label) <= LEAD_LABEL_MAX else label[: LEAD_LABEL_MAX - 1] + "…"
+            return f"From #{hit.rank} ({label})"
+    return f"From {answer.lead_paper_id}"
+
+
+def corrected_line(corrected: tuple[tuple[str, str], ...], quote: Callable[[str], str]) -> str:
+    """'Searched for “generation” instead of “genration”, which no paper mentions.'"""
+    pairs = " and ".join(f"{quote(word)} instead of {quote(typed)}" for typed, word in corrected)
+    which = "which no paper mentions" if len(corrected) == 1 else "which no paper mention"
+    return f"Searched for {pairs}, {which}."
 
 
 def problem(error: PaperbotError, reply: Reply | None = None) -> str:
@@ -118,6 +193,8 @@ def problem(error: PaperbotError, reply: Reply | None = None) -> str:
             f"{plural(error.available, 'result')}; pick a number from {error.first} "
             f"to {error.available}."
         )
+    if isinstance(error, NumberedFromOne):
+        return "Results are numbered from 1; try #1."
     if isinstance(error, NoPaperInFocus):
         return "Which one? Say “the first one”, a number, or a paper id."
     if isinstance(error, PaperNotFound):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -26,6 +27,8 @@ from retrieval.snapshot.page_excerpts import ExcerptAndLead, covers, page_excerp
 from retrieval.stores.protocol import Store
 
 MAX_SUGGESTION_WORDS = 12
+# Papers read to find how a corrected word is written: enough to see its common forms.
+SURFACE_SAMPLE = 20
 # Another paper's sentence leads only when it scores this much better than the top paper's best.
 LEAD_MARGIN = 1.5
 # The lead is chosen among the first papers of the page only: the smallest page the bot shows.
@@ -55,7 +58,8 @@ async def build_answer(
     corrections: tuple[tuple[str, str], ...] = ()
     if not ranking.docs:
         # The did-you-mean query already corrects every word it can (one difflib pass each).
-        suggestion = await _did_you_mean(store, corpus, ranking.suggestion_terms)
+        typed = _typed_words(page.parsed.text, ranking.suggestion_terms)
+        suggestion = await _did_you_mean(store, corpus, ranking.suggestion_terms, typed)
     elif unmatched:
         corrections = await _corrections(store, corpus, unmatched)
     shown: Sequence[int | None] = docs
@@ -149,7 +153,9 @@ def best_sentences(
     return [lead if score > 0 or not weights else None for _, lead, score in found]
 
 
-async def _did_you_mean(store: Store, corpus: Corpus, terms: Sequence[str]) -> str | None:
+async def _did_you_mean(
+    store: Store, corpus: Corpus, terms: Sequence[str], typed: dict[str, str]
+) -> str | None:
     """A did-you-mean built from real words of the corpus, or None if nothing is close."""
     close = await asyncio.to_thread(did_you_mean, corpus, terms)
     if not close:
@@ -158,7 +164,10 @@ async def _did_you_mean(store: Store, corpus: Corpus, terms: Sequence[str]) -> s
     # A suggestion is a short query to click or retype, not an echo of a huge question.
     for term in list(dict.fromkeys(terms))[:MAX_SUGGESTION_WORDS]:
         replacement = close.get(term)
-        words.append(await _surface(store, corpus, replacement) if replacement else term)
+        if replacement:
+            words.append(await _surface(store, corpus, replacement, typed.get(term, term)))
+        else:
+            words.append(term)
     return " ".join(words)
 
 
@@ -180,18 +189,39 @@ async def _corrections(
     pairs = []
     for term, word in unmatched.items():
         if term in close:
-            pairs.append((word, await _surface(store, corpus, close[term])))
+            pairs.append((word, await _surface(store, corpus, close[term], word)))
     return tuple(pairs)
 
 
-async def _surface(store: Store, corpus: Corpus, term: str) -> str:
-    """A word as papers write it ('retrieval' rather than the stem 'retriev')."""
-    docs = corpus.index.postings(term)[:1].tolist()
+async def _surface(store: Store, corpus: Corpus, term: str, typed: str) -> str:
+    """The word papers write for the stem `term` that is closest to what was `typed` (edit
+    distance, ties by how often papers write it): "genration" -> "generation", not the first
+    form found ("generate"). Reads the first SURFACE_SAMPLE papers using the stem, in one go."""
+    docs = corpus.index.postings(term)[:SURFACE_SAMPLE].tolist()
     if not docs:
         return term
     abstracts = await store.abstracts_by_key(corpus.keys_of(docs))
+    forms: Counter[str] = Counter()
     for abstract in abstracts.values():
         for start, end, found in analysis.word_spans(abstract):
             if found == term:
-                return abstract[start:end].lower()
-    return term
+                forms[abstract[start:end].lower()] += 1
+    if not forms:
+        return term
+    wanted = typed.lower()
+    return min(forms, key=lambda form: (edit_distance(wanted, form), -forms[form], form))
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance (insertions, deletions, substitutions each cost 1)."""
+    if len(a) < len(b):
+        a, b = b, a
+    previous = list(range(len(b) + 1))
+    for i, char_a in enumerate(a, start=1):
+        current = [i]
+        for j, char_b in enumerate(b, start=1):
+            current.append(
+                min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b))
+            )
+        previous = current
+    return previous[-1]

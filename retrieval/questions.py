@@ -14,7 +14,8 @@ from retrieval.corpus import Corpus
 from retrieval.errors import CollectionNotFound, QueryError
 from retrieval.models import ParsedQuery
 from retrieval.query import parse_query
-from retrieval.ranking import Ranking, RankOptions, distinctive_terms, rank
+from retrieval.ranking import Ranking, RankOptions, rank
+from retrieval.similar_terms import similarity_terms
 from retrieval.snapshot.matrix import BoolArray
 
 
@@ -77,7 +78,8 @@ def rank_free_text(
 
 
 def rank_similar(corpus: Corpus, options: RankOptions, doc: int) -> Ranking:
-    """Papers like document `doc`: its distinctive terms as an exact query, itself excluded."""
+    """Papers like document `doc`: its distinctive terms (generic prose left out, see
+    `similar_terms`) as an exact query, itself excluded."""
     allowed = np.ones(corpus.index.size, dtype=np.bool_)
     allowed[doc] = False
     exact = replace(options, mode="exact")
@@ -87,5 +89,5 @@ def rank_similar(corpus: Corpus, options: RankOptions, doc: int) -> Ranking:
         exact,
         analysis.analyze,
         allowed=allowed,
-        extra_terms=distinctive_terms(corpus, doc),
+        extra_terms=similarity_terms(corpus, doc),
     )

@@ -22,6 +22,7 @@ from bot.chat_throttle import Action
 from bot.cogs.base import PaperCog
 from bot.cooldown import wait_text
 from bot.queries import QueryRef
+from bot.text import escape
 from bot.views import send_answer
 from retrieval.conversation import IntentKind
 from retrieval.conversation.chat import ChatService, Conversation, Reply
@@ -148,7 +149,10 @@ async def send_chat_answer(
     assert reply.answer is not None
     answer = reply.answer
     missing = reply.unknown_collection
-    note = wording.unknown_collection(missing) if missing else None
+    notes = [wording.unknown_collection(missing)] if missing else []
+    if reply.corrected:
+        notes.append(wording.corrected_line(reply.corrected, lambda word: f"**{escape(word)}**"))
+    note = "\n".join(notes) or None
     if reply.intent.kind is IntentKind.SIMILAR:
         ref, heading = QueryRef("similar", _similar_to(reply)), "Similar"
     else:

@@ -9,13 +9,19 @@ limit, except through an explicit reply to the message that showed it.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from retrieval.api import ChatEngine, ConversationMemory
-from retrieval.conversation.errors import ConversationError, NoRecentAnswer, PositionOutOfRange
+from retrieval.conversation.errors import (
+    ConversationError,
+    NoPaperInFocus,
+    NoRecentAnswer,
+    PositionOutOfRange,
+)
 from retrieval.conversation.intents import parse_message
 from retrieval.conversation.memory import (
     ConversationState,
@@ -81,6 +87,9 @@ class Reply:
     error: PaperbotError | None = None
     # A loaded-collection miss ("ICML 2019"): answered over everything, and the shell says so.
     unknown_collection: str | None = None
+    # (typed, searched instead) for misspelt words no paper uses: the answer is the corrected
+    # search, said once; "more" pages the corrected query, so it is not said again.
+    corrected: tuple[tuple[str, str], ...] = ()
     state: ConversationState | None = field(default=None, repr=False)
 
     @property
@@ -129,12 +138,19 @@ class ChatService:
         intent = await self._in_context(intent, state, max_idle)
         try:
             reply = await self._answer(intent, state, max_idle)
-        except NoRecentAnswer as error:
-            searchable = (IntentKind.QUESTION_ABOUT_PAPER, IntentKind.REFINE)
-            if not (intent.kind in searchable and intent.message):
+        except (NoRecentAnswer, NoPaperInFocus) as error:
+            if intent.implicit_focus and intent.message:
+                # A question that names no paper, with none in focus ("what is the weather in
+                # paris"), is not about a paper: search it rather than ask "which one?". The
+                # intent stays what the classifier read, as for "which one is faster?" below.
+                reply = await self._search(replace(intent, query=intent.message), state)
+            elif isinstance(error, NoPaperInFocus):
                 return Reply(ReplyKind.PROBLEM, intent, error=error)
-            # "which one is faster?" with nothing to point into is a question to search.
-            reply = await self._search(replace(intent, query=intent.message), state)
+            elif intent.kind in _SEARCHABLE and intent.message:
+                # "which one is faster?" with nothing to point into is a question to search.
+                reply = await self._search(replace(intent, query=intent.message), state)
+            else:
+                return Reply(ReplyKind.PROBLEM, intent, error=error)
         except ConversationError as error:
             return Reply(ReplyKind.PROBLEM, intent, error=error)
         except PaperbotError as error:
@@ -203,10 +219,13 @@ class ChatService:
         if kind is IntentKind.REFINE:
             if state is None or not state.query or not state.is_fresh(now, max_idle):
                 raise NoRecentAnswer(stale=state is not None and bool(state.query))
+            # The last topic again, in the new collection, with the refine's own exclusions
+            # ("same but for iclr, not about molecules": intent.query is "-molecules").
+            query = f"{state.query} {intent.query}".strip()
             answer = await self._engine.ask(
-                state.query, limit=self._page_size, collection=intent.collection
+                query, limit=self._page_size, collection=intent.collection
             )
-            return self._answered(intent, answer, state, state.query, 0, intent.collection)
+            return self._answered(intent, answer, state, query, 0, intent.collection)
         if kind is IntentKind.SEARCH:
             return await self._search(intent, state)
         ids, state = await self._resolve(intent, state, now, max_idle)
@@ -293,13 +312,26 @@ class ChatService:
             page.offset,
             page.collection,
             similar_to=page.similar_to,
+            # The next page changes what "#5" can mean, not which paper "it" is.
+            focus=state.focus if state is not None else None,
         )
 
     async def _search(self, intent: Intent, state: ConversationState | None) -> Reply:
-        answer = await self._engine.ask(
-            intent.query or intent.message, limit=self._page_size, collection=intent.collection
-        )
+        query = intent.query or intent.message
+        answer = await self._engine.ask(query, limit=self._page_size, collection=intent.collection)
+        corrected: tuple[tuple[str, str], ...] = ()
+        if answer.corrections and answer.hits:
+            # "diffusion genration": no paper uses the typed word, so the corrected question is
+            # the one answered (one more ranking, only for misspelt questions).
+            fixed = _corrected(query, answer.corrections)
+            if fixed != query:
+                again = await self._engine.ask(
+                    fixed, limit=self._page_size, collection=intent.collection
+                )
+                if again.hits:
+                    answer, corrected = again, answer.corrections
         reply = self._answered(intent, answer, state, answer.question, 0, intent.collection)
+        reply = replace(reply, corrected=corrected)
         if intent.confidence < UNSURE_SEARCH and state is not None and state.paper_ids:
             reply = replace(reply, state=state)  # keep what "the second one" means
         return replace(reply, unknown_collection=intent.unknown_collection)
@@ -314,6 +346,7 @@ class ChatService:
         collection: str | None,
         *,
         similar_to: str | None = None,
+        focus: str | None = None,
     ) -> Reply:
         ids = [hit.paper.id for hit in answer.hits]
         new_state = (
@@ -324,6 +357,7 @@ class ChatService:
                 offset=offset,
                 collection=collection,
                 now=self._clock(),
+                focus=focus,
                 similar_to=similar_to,
             )
             if ids
@@ -331,6 +365,15 @@ class ChatService:
         )
         return Reply(ReplyKind.ANSWER, intent, answer=answer, state=new_state)
 
+
+def _corrected(query: str, corrections: tuple[tuple[str, str], ...]) -> str:
+    """`query` with each misspelt word replaced by its correction, as whole words."""
+    for typed, word in corrections:
+        query = re.sub(rf"(?<![\w-]){re.escape(typed)}(?![\w-])", word, query, flags=re.IGNORECASE)
+    return query
+
+
+_SEARCHABLE = (IntentKind.QUESTION_ABOUT_PAPER, IntentKind.REFINE)
 
 _SIMPLE = {
     IntentKind.GREETING: ReplyKind.GREETING,

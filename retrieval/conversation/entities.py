@@ -13,7 +13,7 @@ from collections.abc import Collection, Sequence
 
 from retrieval.collection_names import NamedCollection, collection_key, resolve_collection
 from retrieval.conversation import patterns
-from retrieval.conversation.model import ALL, PositionRef, Ref, RelativeRef
+from retrieval.conversation.model import ALL, PositionRef, Ref, RelativeRef, ZeroRef
 from retrieval.conversation.refs import refs_in_text
 from retrieval.ids import find_paper_keys
 
@@ -121,7 +121,10 @@ def _loose_refs(match: re.Match[str]) -> list[Ref]:
     if groups["ord"]:
         return [PositionRef(patterns.ORDINALS[groups["ord"].lower()])]
     number = int(groups["num"])
-    return [PositionRef(number - 1)] if number > 0 else []
+    if number > 0:
+        return [PositionRef(number - 1)]
+    # "#0" is a reference that cannot exist; a bare 0 ("llama 3.0") is no reference at all.
+    return [ZeroRef()] if match.group(0).startswith("#") else []
 
 
 def named_collections(

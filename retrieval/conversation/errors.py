@@ -41,3 +41,10 @@ class NoPaperInFocus(ConversationError):
     def __init__(self, *, shown: int) -> None:
         self.shown = shown
         super().__init__("No single paper is in focus; name one by number or id.")
+
+
+class NumberedFromOne(ConversationError):
+    """ "#0": results are numbered from 1."""
+
+    def __init__(self) -> None:
+        super().__init__("Results are numbered from 1; try #1.")

@@ -28,6 +28,7 @@ from retrieval.conversation.entities import named_collections, pointed_at, quest
 from retrieval.conversation.model import FocusRef, Intent, IntentKind, PositionRef, Ref
 from retrieval.conversation.refs import whole_refs
 from retrieval.paper_answers import question_type
+from retrieval.stopwords import ENGLISH as STOPWORDS
 
 # Control and invisible characters become spaces; typographic apostrophes become "'".
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\u2060\ufeff]")
@@ -67,9 +68,16 @@ def parse_message(
         return Intent(IntentKind.HELP, message=clean)
     slugs = frozenset(collection.slug for collection in collections)
     if len(clean) > patterns.MAX_CHAT_CHARS:  # a pasted abstract or a long query: search it
-        return replace(_search(clean, collections), message=clean)
+        # Its "but not" is prose, not an exclusion: nothing is taken out of a pasted abstract.
+        return replace(_search(clean, collections, exclusions=False), message=clean)
     probabilities = (model or shipped_model()).probabilities(clean)
     label = max(probabilities, key=probabilities.__getitem__)
+    if patterns.FAREWELL.pattern.fullmatch(fold(clean)):
+        # A goodbye is chit-chat whatever else the model reads in it ("thanks, bye").
+        kind = _SIMPLE_KINDS.get(label, IntentKind.SMALL_TALK)
+        if kind not in (IntentKind.GREETING, IntentKind.THANKS, IntentKind.SMALL_TALK):
+            kind = IntentKind.SMALL_TALK
+        return Intent(kind, message=clean, confidence=probabilities[label], farewell=True)
     # A message that is nothing but references ("icml2026-13", "#3", "it", "the second one")
     # shows them, unless the model reads it as a comparison or "papers like" ("1 vs 2").
     shown = whole_refs(patterns.SHOW_VERB.sub("", fold(clean)), slugs)
@@ -97,15 +105,24 @@ def _understood(label: str, clean: str, collections: Sequence[NamedCollection]) 
         searched = _search(clean, collections)
         if searched.collection is None:
             return searched
-        return replace(searched, kind=IntentKind.REFINE)
+        # "gnn papers from neurips but not about molecules" names a topic of its own: a new
+        # search in that collection. "same but for iclr, not about molecules" names none: the
+        # last topic again, with only the exclusions as its `query`.
+        if _topic_words(searched.query):
+            return _new_topic(searched)
+        exclusions = " ".join(word for word in searched.query.split() if word.startswith("-"))
+        return replace(searched, kind=IntentKind.REFINE, query=exclusions)
     if label == "search":
-        return _search(clean, collections)
+        searched = _search(clean, collections)
+        return _new_topic(searched) if searched.collection else searched
     if label == "question":
         # Bare numbers in a question are quantities ("at 4 bit"), not positions.
+        refs = pointed_at(clean, slugs, loose=False)
         return Intent(
             IntentKind.QUESTION_ABOUT_PAPER,
             query=question_words(clean, slugs),
-            refs=pointed_at(clean, slugs, loose=False) or (FocusRef(),),
+            refs=refs or (FocusRef(),),
+            implicit_focus=not refs,
             wants_code=patterns.WANTS_CODE.search(clean) is not None,
             question_type=question_type(clean).value,
         )
@@ -134,8 +151,11 @@ def _single(ref: Ref) -> bool:
     return not isinstance(ref, PositionRef) or ref.count == 1
 
 
-def _search(clean: str, collections: Sequence[NamedCollection]) -> Intent:
-    """SEARCH: a leading greeting and a collection named in words are taken out of the query."""
+def _search(
+    clean: str, collections: Sequence[NamedCollection], *, exclusions: bool = True
+) -> Intent:
+    """SEARCH: a leading greeting and a collection named in words are taken out of the query;
+    with `exclusions`, "but not about X" becomes -X."""
     text = patterns.LEADING_GREETING.sub("", clean, count=1)
     collection: str | None = None
     unknown: str | None = None
@@ -172,6 +192,8 @@ def _search(clean: str, collections: Sequence[NamedCollection]) -> Intent:
                 cuts += venue_cuts
                 unknown = None
     query = _without(text, sorted(cuts))
+    if exclusions:
+        query = _excluding(query)
     plain = _FILLER.sub(" ", query)
     if any(c.isalnum() for c in plain):  # "pls", "ok so", "lol" around a search are filler
         query = " ".join(plain.split()).strip(" ,;:")
@@ -212,3 +234,75 @@ def _without(text: str, cuts: list[tuple[int, int]]) -> str:
     pieces.append(text[position:])
     joined = " ".join(" ".join(pieces).split())
     return joined.strip(" ,;:").strip()
+
+
+# "but not about molecules", "excluding vision", "except for RL": words the user wants left out,
+# searched as the query syntax's -word (retrieval/query.py) instead of as topic words.
+_EXCLUSION = re.compile(
+    r"(?:,\s*)?(?<![\w\-])(?:(?:but|and) not|not (?:about|on|involving|using)|excluding"
+    r"|except(?: for)?|other than)(?: (?:about|on|with|using|involving|the|any))*"
+    r" (?P<what>[^\s,;.!?\-\"][^\s,;.!?\"]*"
+    r"(?: (?!(?:but|in|from|at|for|with|that|which|who|where|when|to|using)\b)[^\s,;.!?\"]+)"
+    r"{0,4})",
+    re.IGNORECASE,
+)
+# "molecules or proteins": two exclusions; "vision models": one phrase.
+_ALTERNATIVES = re.compile(r"\s+(?:or|and|nor)\s+", re.IGNORECASE)
+# How a refine starts ("same but", "same query but"): not searched when it names a topic.
+# ("what about", "now" are stop words: ranking ignores them anyway.)
+_REFINE_LEAD = re.compile(
+    r"^(?:(?:ok|okay|and|so|now|then)[, ]+)*(?:the )?same(?: (?:query|search|thing|question))?"
+    r"(?:,? but)?(?![\w-])",
+    re.IGNORECASE,
+)
+# Words a refine is made of besides its collection: "same but for iclr", "what about those in
+# neurips", "now only icml 24". Anything else is a topic of its own.
+_REFINE_WORDS = patterns.words(
+    "same but for what about how now only just instead also again the a an thing things one ones "
+    "paper papers result results search query those these them that this it question do "
+    "please pls show me find give list any there with and or of on in at from by to too as "
+    "ok okay so then well let's lets try check look switch like more stuff "
+    "conference venue collection proceedings"
+)
+
+
+def _excluding(query: str) -> str:
+    """`query` with exclusions in words written as the query syntax's: "but not about molecules
+    or proteins" -> -molecules -proteins, "excluding vision models" -> -"vision models"."""
+    if not query or _EXCLUSION.search(query) is None:
+        return query
+    protected = _protected(query)
+
+    def minus(match: re.Match[str]) -> str:
+        if any(start < match.end() and match.start() < end for start, end in protected):
+            return match.group(0)
+        excluded = []
+        for part in _ALTERNATIVES.split(match.group("what")):
+            words = part.split()
+            while words and words[0].lower() in STOPWORDS:
+                words.pop(0)
+            while words and words[-1].lower() in STOPWORDS:
+                words.pop()
+            if len(words) == 1:
+                excluded.append(f"-{words[0]}")
+            elif words:
+                excluded.append(f'-"{" ".join(words)}"')
+        return " " + " ".join(excluded) if excluded else match.group(0)
+
+    return " ".join(_EXCLUSION.sub(minus, query).split())
+
+
+def _new_topic(searched: Intent) -> Intent:
+    """A search in a collection said as a refine ("same query but neurips, about diffusion"):
+    the refine's lead words are not searched."""
+    topic = _REFINE_LEAD.sub("", searched.query, count=1).strip(" ,;:")
+    return replace(searched, query=topic) if _topic_words(topic) else searched
+
+
+def _topic_words(query: str) -> list[str]:
+    """The words of a refine's query that are neither refine words nor exclusions."""
+    return [
+        word
+        for word in re.findall(r"[\w\-']+", query.lower())
+        if not word.startswith("-") and word not in _REFINE_WORDS and word not in STOPWORDS
+    ]

@@ -12,8 +12,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from retrieval.conversation.errors import NoPaperInFocus, NoRecentAnswer, PositionOutOfRange
-from retrieval.conversation.model import ALL, FocusRef, IdRef, PositionRef, Ref, RelativeRef
+from retrieval.conversation.errors import (
+    NoPaperInFocus,
+    NoRecentAnswer,
+    NumberedFromOne,
+    PositionOutOfRange,
+)
+from retrieval.conversation.model import (
+    ALL,
+    FocusRef,
+    IdRef,
+    PositionRef,
+    Ref,
+    RelativeRef,
+    ZeroRef,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,10 +137,13 @@ def resolve_refs(
 ) -> list[str]:
     """Paper ids for `refs`, in order, each once. Ids need no memory; positions and "it" do.
 
-    Raises NoRecentAnswer (no state, empty, or stale), PositionOutOfRange, NoPaperInFocus.
+    Raises NoRecentAnswer (no state, empty, or stale), PositionOutOfRange, NoPaperInFocus,
+    NumberedFromOne ("#0", whatever the memory).
     """
     ids: list[str] = []
     for ref in refs:
+        if isinstance(ref, ZeroRef):
+            raise NumberedFromOne()
         if isinstance(ref, IdRef):
             ids.append(ref.key)
         elif isinstance(ref, PositionRef):

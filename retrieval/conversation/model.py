@@ -56,7 +56,13 @@ class RelativeRef:
     step: int
 
 
-Ref = IdRef | PositionRef | FocusRef | RelativeRef
+@dataclass(frozen=True, slots=True)
+class ZeroRef:
+    """ "#0": a position that does not exist, since results are numbered from 1. Kept as a
+    reference (not dropped) so the reply can say how numbering works instead of searching "#0"."""
+
+
+Ref = IdRef | PositionRef | FocusRef | RelativeRef | ZeroRef
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +91,11 @@ class Intent:
     question_type: str | None = None
     # The classifier's probability for the intent it chose (1.0 when no model was asked).
     confidence: float = 1.0
+    # A question that names no paper and so means the focus by default ("what is the weather
+    # in paris"): with nothing in focus it is searched, never answered with "which one?".
+    implicit_focus: bool = False
+    # "bye", "goodbye", "see you": the console ends; Discord replies with a farewell line.
+    farewell: bool = False
 
     @property
     def needs_memory(self) -> bool:

@@ -152,6 +152,22 @@ FOCUS_IN_TEXT = re.compile(
     re.IGNORECASE,
 )
 
+# Leaving: "bye", "goodbye", "see you later", "quit". Sets `Intent.farewell` (the console ends).
+FAREWELL = _rule(
+    "farewell",
+    r"(?:bye+|bye[- ]bye|good ?bye|goodnight|good night|see (?:you|ya|u)(?: later| soon| around"
+    r"| tomorrow)?|cya|later|take care|ciao|farewell|gotta go|got to go|g2g|gtg"
+    r"|i'?m (?:done|off|leaving|out)|that'?s all(?: for)?(?: (?:now|today))?|quit|exit)"
+    r"(?:[ ,!.]+(?:now|then|for now|for today|paperbot|bot|all|everyone))?",
+    "bye",
+    "goodbye",
+    "good bye",
+    "see you later",
+    "that's all for now",
+    "quit",
+    "bye paperbot",
+)
+
 # Words asking for code: sets `Intent.wants_code`.
 WANTS_CODE = re.compile(
     r"(?<!\w)(?:code|github|gitlab|repo|repository|repositories|implementation|source"

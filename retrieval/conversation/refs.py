@@ -10,7 +10,7 @@ import re
 from collections.abc import Collection
 
 from retrieval.conversation import patterns
-from retrieval.conversation.model import ALL, FocusRef, IdRef, PositionRef, Ref
+from retrieval.conversation.model import ALL, FocusRef, IdRef, PositionRef, Ref, ZeroRef
 from retrieval.ids import find_paper_keys
 
 _LEADING_ARTICLE = re.compile(r"^(?:the|a|an|to|of|for|about|on|with|and|me)\s")
@@ -23,8 +23,9 @@ def _id_ref(fragment: str, slugs: Collection[str]) -> IdRef | None:
     return None
 
 
-def _position(match: re.Match[str]) -> PositionRef | None:
-    """A POSITION or POSITION_IN_TEXT match as a reference; None for "#0"."""
+def _position(match: re.Match[str]) -> PositionRef | ZeroRef | None:
+    """A POSITION or POSITION_IN_TEXT match as a reference: ZeroRef for "#0" (answered with how
+    numbering works), None for "top 0"."""
     groups = match.groupdict()
     ordinal = groups.get("ord") or groups.get("ord_end")
     if ordinal:
@@ -37,7 +38,7 @@ def _position(match: re.Match[str]) -> PositionRef | None:
         return PositionRef(0, 2)
     number = groups.get("num") or groups.get("num2") or groups.get("bare")
     if number:
-        return PositionRef(int(number) - 1) if int(number) > 0 else None
+        return PositionRef(int(number) - 1) if int(number) > 0 else ZeroRef()
     top = groups.get("topn")
     if top:
         return PositionRef(0, int(top)) if int(top) > 0 else None

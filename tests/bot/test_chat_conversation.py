@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot import wording
 from bot.client import PaperBot
 from bot.cogs.chat import Chat
 from retrieval.engine import Engine
@@ -89,3 +90,17 @@ async def test_compare_and_more_like_it_in_chat(
     assert f"({first})" in embed["description"] and f"({second})" in embed["description"]
     similar = await say(bot, recorder, "more like the first one")
     assert similar["embeds"][0]["title"].startswith(f"Similar: papers like {top[0].paper.id}")
+
+
+async def test_a_misspelt_question_is_corrected_once_and_bye_is_a_farewell(
+    real: tuple[PaperBot, Engine],  # noqa: F811
+    recorder: Recorder,
+) -> None:
+    bot, _ = real
+    answer = await say(bot, recorder, "mixture of experts routng")
+    assert answer["content"].startswith("Searched for **routing** instead of **routng**")
+    assert answer["embeds"][0]["fields"]
+    more = await say(bot, recorder, "more")
+    assert not more.get("content") and more["embeds"][0]["fields"]
+    bye = await say(bot, recorder, "bye!")
+    assert bye["content"] in wording.FAREWELLS and not bye.get("embeds")

@@ -18,6 +18,7 @@ from retrieval.models import Answer, EngineStats, Excerpt, Hit, Paper, ParsedQue
 from retrieval.nodes import ClusterStats, NodeStatus
 from retrieval.stores.protocol import NodeRow
 from tests.bot.limits import component_problems, embed_problems
+from tests.bot.test_chat_console import _answer
 
 NASTY = "*_~`|>#-[]()<>@:\\\n\t \u200b\u200c\u200d\u2060\ufeff\u202e\u00adé😀中\u0301"
 nasty_text = st.text(alphabet=st.sampled_from(NASTY) | st.characters(), max_size=300).map(
@@ -265,3 +266,9 @@ def test_stats_cluster_fields_stay_within_discords_limits(
     assert len(shown) == 1 + min(len(nodes), render.CLUSTER_NODES_SHOWN) + (hidden > 0)
     if hidden > 0:
         assert shown[-1].startswith(f"and {hidden:,} more process")
+
+
+def test_a_lead_from_another_result_names_it_in_discord() -> None:
+    described = render.answer_embed(_answer(3)).description or ""
+    assert "> **From #3 (Paper 3 label):** the best sentence" in described
+    assert "From #" not in (render.answer_embed(_answer(1)).description or "")

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from retrieval.answering import LEAD_MARGIN, _lead_position
+from collections.abc import Callable
+from pathlib import Path
+
+from config.settings import Settings
+from retrieval.answering import LEAD_MARGIN, _lead_position, edit_distance
 from retrieval.engine import Engine
 from retrieval.models import Excerpt, Span
+from tests.conftest import write_list
 
 QUOTE = Excerpt((Span("a sentence"),))
 
@@ -63,3 +68,31 @@ async def test_every_word_count_matches_a_brute_force_count(seed_engine: Engine)
     ]
     with_both = sum("diffusion" in text and "model" in text for text in abstracts)
     assert answer.total_all == with_both
+
+
+async def test_a_correction_is_written_as_the_closest_form_papers_use(
+    tmp_path: Path, make_settings: Callable[..., Settings]
+) -> None:
+    # "generate" is the form the first paper using the stem writes; "generation" is closer to
+    # what was typed, and "generations" is as close once but rarer.
+    abstracts = [
+        "We generate images with transformers and generate captions.",
+        "Text generation with transformers. Controlled generation is hard.",
+        "Generations of transformers and their generation quality.",
+        "Sorting algorithms on graphs.",
+    ]
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    write_list(seeds / "a.txt", abstracts)
+    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+        answer = await engine.ask("genration transformers", limit=3)
+        nothing = await engine.ask("genration", limit=3)
+    assert answer.corrections == (("genration", "generation"),)
+    assert nothing.suggestion == "generation"
+
+
+def test_edit_distance() -> None:
+    assert edit_distance("genration", "generation") == 1
+    assert edit_distance("genration", "generate") == 4
+    assert edit_distance("", "abc") == edit_distance("abc", "") == 3
+    assert edit_distance("same", "same") == 0

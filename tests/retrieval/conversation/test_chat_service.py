@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from config.settings import Settings
-from retrieval.conversation import NoPaperInFocus, NoRecentAnswer, PositionOutOfRange
+from retrieval.conversation import IntentKind, NoPaperInFocus, NoRecentAnswer, PositionOutOfRange
 from retrieval.conversation.chat import ChatService, Conversation, Reply, ReplyKind
+from retrieval.conversation.errors import NumberedFromOne
 from retrieval.engine import Engine
 from retrieval.errors import PaperNotFound
 from tests.conftest import write_list
@@ -186,3 +187,101 @@ async def test_a_collection_named_in_words_filters(
     assert len(ids(everywhere)) == 2
     assert ids(iclr) == ["iclr2024-1"]
     assert unknown.unknown_collection == "ICML 2019" and len(ids(unknown)) == 2
+
+
+# -- issue 24: what a newcomer found -----------------------------------------------------------
+
+
+async def test_a_refine_with_a_topic_of_its_own_is_a_new_search(
+    tmp_path: Path, make_settings: Callable[..., Settings], clock: Clock
+) -> None:
+    seeds = tmp_path / "two"
+    seeds.mkdir()
+    write_list(
+        seeds / "a.txt",
+        [
+            "Expert routing in sparse mixture of experts models.",
+            "Graph neural networks for molecules and drug discovery.",
+        ],
+        "ICML 2026",
+    )
+    write_list(
+        seeds / "b.txt",
+        [
+            "Mixture of experts routing with load balancing.",
+            "Graph neural networks for molecules: property prediction.",
+            "Graph neural networks against oversmoothing in citation graphs.",
+        ],
+        "ICLR 2024",
+    )
+    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+        chat = ChatService(engine, engine.memory, idle_seconds=IDLE, page_size=3, clock=clock)
+        await chat.handle("mixture of experts routing", ALICE)
+        new_topic = await chat.handle(
+            "graph neural networks from iclr 2024 but not about molecules", ALICE
+        )
+        again = await chat.handle("mixture of experts routing", ALICE)
+        same_topic = await chat.handle("same but for iclr 2024", ALICE)
+    assert new_topic.intent.kind is IntentKind.SEARCH
+    assert new_topic.answer is not None and "graph" in new_topic.answer.question
+    # Only the ICLR paper about graphs that does not mention molecules.
+    assert ids(new_topic) == ["iclr2024-3"]
+    assert len(ids(again)) == 2
+    assert same_topic.intent.kind is IntentKind.REFINE and ids(same_topic) == ["iclr2024-1"]
+
+
+async def test_a_question_naming_no_paper_with_none_in_focus_is_searched(
+    chat: ChatService,
+) -> None:
+    cold = await chat.handle("what is the weather in paris", ALICE)
+    assert cold.kind is not ReplyKind.PROBLEM
+    await chat.handle("routing", ALICE)  # two results, none in focus
+    reply = await chat.handle("what is the weather in paris", ALICE)
+    assert reply.kind is ReplyKind.ANSWER and reply.answer is not None, reply.error
+    # A question that does point at a paper still asks which one.
+    pointed = await chat.handle("does it have code?", ALICE)
+    assert isinstance(pointed.error, NoPaperInFocus)
+
+
+async def test_a_misspelt_search_is_corrected_once_not_again_on_more(chat: ChatService) -> None:
+    first = await chat.handle("routing netwroks experts", ALICE)
+    assert first.corrected == (("netwroks", "networks"),)
+    assert first.answer is not None and "networks" in first.answer.question
+    assert first.answer.corrections == ()
+    more = await chat.handle("more", ALICE)
+    assert more.answer is not None and more.answer.hits[0].rank == 3
+    assert more.corrected == () and more.answer.corrections == ()
+
+
+async def test_the_focus_survives_more_and_the_one_before_is_relative_to_it(
+    chat: ChatService,
+) -> None:
+    first = await chat.handle("routing networks experts", ALICE)
+    opened = await chat.handle("the second one", ALICE)
+    assert ids(opened) == [ids(first)[1]]
+    more = await chat.handle("more", ALICE)
+    assert more.state is not None and more.state.focus == ids(first)[1]
+    like = await chat.handle("more like it", ALICE)
+    assert like.kind is ReplyKind.ANSWER and like.intent.kind is IntentKind.SIMILAR
+    assert like.answer is not None and ids(first)[1] in like.answer.question
+    await chat.handle("routing networks experts", ALICE)
+    await chat.handle("more", ALICE)
+    third = await chat.handle("#3", ALICE)
+    before = await chat.handle("the one before that", ALICE)
+    assert ids(before) == [ids(first)[1]] and ids(third) != ids(before)
+
+
+async def test_number_zero_says_numbering_starts_at_one(chat: ChatService) -> None:
+    await chat.handle("routing", ALICE)
+    for text in ("#0", "0", "compare #0 and #1"):
+        reply = await chat.handle(text, ALICE)
+        assert reply.kind is ReplyKind.PROBLEM, text
+        assert isinstance(reply.error, NumberedFromOne), text
+
+
+async def test_goodbye_is_a_farewell(chat: ChatService) -> None:
+    for text in ("bye", "goodbye!", "ok bye", "thanks, bye", "see you later"):
+        reply = await chat.handle(text, ALICE)
+        assert reply.intent.farewell, text
+        assert reply.answer is None and reply.papers == ()
+    assert not (await chat.handle("later layers of transformers", ALICE)).intent.farewell

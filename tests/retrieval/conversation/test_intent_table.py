@@ -11,8 +11,16 @@ from typing import Any
 
 import pytest
 
-from retrieval.conversation.intents import parse_message
-from retrieval.conversation.model import LAST, FocusRef, IdRef, Intent, IntentKind, PositionRef
+from retrieval.conversation.intents import _excluding, parse_message
+from retrieval.conversation.model import (
+    LAST,
+    FocusRef,
+    IdRef,
+    Intent,
+    IntentKind,
+    PositionRef,
+    ZeroRef,
+)
 from tests.retrieval.conversation.conftest import COLLECTIONS
 
 K = IntentKind
@@ -300,7 +308,7 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("second-order optimization", S, {}),
     ("2023", S, {}),
     ("100", S, {}),
-    ("#0", S, {}),
+    ("#0", P, {"refs": (ZeroRef(),)}),  # answered: "Results are numbered from 1"
     ("good morning sunshine detection", S, {}),
     ("hello world programs in LLM evaluation", S, {}),
     ("thanksgiving dataset", S, {}),
@@ -372,3 +380,66 @@ def test_the_message_is_kept_normalized_for_a_fallback_search() -> None:
     intent = parse_message("  which one\x00is   faster?\n", COLLECTIONS)
     assert intent.message == "which one is faster?"
     assert parse_message("hi", COLLECTIONS).message == "hi"
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "query", "collection"),
+    [
+        # A refine naming a topic of its own is a new search in that collection.
+        (
+            "gnn papers from neurips but not about molecules",
+            K.SEARCH,
+            "gnn papers -molecules",
+            "neurips2023",
+        ),
+        ("what about diffusion in iclr", K.SEARCH, "what about diffusion", "iclr2024"),
+        ("same query but neurips, about diffusion", K.SEARCH, "about diffusion", "neurips2023"),
+        # Without one it is the last topic again; its exclusions are its query.
+        ("same but for iclr", K.REFINE, "", "iclr2024"),
+        ("same but for iclr, not about molecules", K.REFINE, "-molecules", "iclr2024"),
+        # Exclusions in words become the query syntax's -word in any search.
+        ("diffusion models excluding video", K.SEARCH, "diffusion models -video", None),
+        ("transformers but not vision", K.SEARCH, "transformers -vision", None),
+    ],
+)
+def test_refines_and_exclusions(
+    message: str, kind: IntentKind, query: str, collection: str | None
+) -> None:
+    intent = parse_message(message, COLLECTIONS)
+    assert (intent.kind, intent.query, intent.collection) == (kind, query, collection), intent
+
+
+def test_quoted_exclusion_words_stay_a_phrase() -> None:
+    assert _excluding('"but not about molecules" graphs') == '"but not about molecules" graphs'
+    assert _excluding("graphs, but not about the molecules") == "graphs -molecules"
+    assert _excluding("gnns but not molecules or proteins") == "gnns -molecules -proteins"
+    assert _excluding("transformers excluding vision models") == 'transformers -"vision models"'
+    for prose in ("methods that do not rely on labels", "not only fast but also accurate"):
+        assert _excluding(prose) == prose
+
+
+def test_a_pasted_abstract_keeps_its_but_not() -> None:
+    abstract = ("We propose a sampler that is fast but not about to lose quality. " * 4).strip()
+    intent = parse_message(abstract, COLLECTIONS)
+    assert intent.kind is K.SEARCH and "-" not in intent.query
+
+
+def test_a_question_naming_no_paper_means_the_focus_only_by_default() -> None:
+    weather = parse_message("what is the weather in paris", COLLECTIONS)
+    if weather.kind is K.QUESTION_ABOUT_PAPER:
+        assert weather.implicit_focus and weather.refs == (FocusRef(),)
+    pointed = parse_message("does it have code?", COLLECTIONS)
+    assert pointed.kind is K.QUESTION_ABOUT_PAPER and not pointed.implicit_focus
+
+
+@pytest.mark.parametrize(
+    "message", ["bye", "Goodbye!", "ok bye", "thanks, bye", "see you later", "that's all"]
+)
+def test_goodbyes(message: str) -> None:
+    intent = parse_message(message, COLLECTIONS)
+    assert intent.farewell and intent.kind in (K.GREETING, K.THANKS, K.SMALL_TALK), intent
+
+
+@pytest.mark.parametrize("message", ["later layers of transformers", "bye-bye bias", "exit rates"])
+def test_not_goodbyes(message: str) -> None:
+    assert not parse_message(message, COLLECTIONS).farewell

@@ -15,6 +15,7 @@ from retrieval.conversation.model import (
     IntentKind,
     PositionRef,
     RelativeRef,
+    ZeroRef,
 )
 from tests.retrieval.conversation.conftest import COLLECTIONS
 from tests.timing import best_seconds
@@ -85,7 +86,7 @@ def _check(intent: Intent) -> None:
     assert isinstance(intent, Intent)
     assert isinstance(intent.kind, IntentKind)
     for ref in intent.refs:
-        assert isinstance(ref, IdRef | PositionRef | FocusRef | RelativeRef)
+        assert isinstance(ref, IdRef | PositionRef | FocusRef | RelativeRef | ZeroRef)
     if intent.kind in (IntentKind.PAPER, IntentKind.SIMILAR, IntentKind.COMPARE):
         assert intent.refs
     if intent.kind is IntentKind.QUESTION_ABOUT_PAPER:

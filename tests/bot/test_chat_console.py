@@ -1,0 +1,123 @@
+"""The chat console as a user meets it: each run a new conversation, goodbyes end it, small talk
+fits what was said, and a lead quote names its result when it is not the first."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from bot import chat_console, console, wording
+from retrieval.conversation.chat import Reply, ReplyKind
+from retrieval.conversation.errors import NumberedFromOne
+from retrieval.conversation.model import Intent, IntentKind
+from retrieval.engine import Engine
+from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery, Span
+
+
+def typing(monkeypatch: pytest.MonkeyPatch, *lines: str) -> list[str]:
+    """Feed `lines` to the console's prompt; returns the lines it did not read."""
+    left = list(lines)
+    feed: Iterator[str] = iter(lines)
+
+    def read_line(prompt: str) -> str:
+        try:
+            line = next(feed)
+        except StopIteration:
+            raise EOFError from None
+        left.pop(0)
+        return line
+
+    monkeypatch.setattr(chat_console, "read_line", read_line)
+    return left
+
+
+async def test_each_console_run_is_a_new_conversation(
+    fixture_engine: Engine, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    typing(monkeypatch, "routing networks experts", "quit")
+    assert await chat_console.run_chat(fixture_engine) == 0
+    first = capsys.readouterr().out
+    assert "1. " in first and "2. " in first
+    typing(monkeypatch, "the second one", "quit")
+    assert await chat_console.run_chat(fixture_engine) == 0
+    second = capsys.readouterr().out
+    assert "Second of what? Ask a question first." in second
+    assert chat_console.console_conversation() != chat_console.console_conversation()
+
+
+async def test_goodbye_ends_the_console_with_a_goodbye_line(
+    fixture_engine: Engine, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    left = typing(monkeypatch, "hi", "goodbye", "routing")
+    assert await chat_console.run_chat(fixture_engine) == 0
+    out = capsys.readouterr().out
+    assert left == ["routing"]  # nothing was read after the goodbye
+    assert any(line in out for line in wording.FAREWELLS)
+    typing(monkeypatch, "quit")
+    assert await chat_console.run_chat(fixture_engine) == 0
+    assert chat_console.GOODBYE in capsys.readouterr().out
+
+
+def _chat(message: str, kind: ReplyKind = ReplyKind.SMALL_TALK) -> str:
+    intent = Intent(IntentKind.SMALL_TALK, message=message)
+    return wording.small_talk(Reply(kind, intent))
+
+
+def test_small_talk_fits_what_was_said_and_is_stable() -> None:
+    assert _chat("ok") in wording.ACKNOWLEDGEMENTS
+    assert _chat("cool") in wording.ACKNOWLEDGEMENTS
+    assert _chat("how are you today?") in wording.HOW_ARE_YOU
+    assert _chat("tell me a joke") in wording.CHIT_CHAT
+    assert _chat("ok") != _chat("how are you today?")
+    assert _chat("how are you today?") == _chat("how are you today?")
+    replies = {_chat(text) for text in ("ok", "okay", "cool", "nice", "got it", "alright", "k")}
+    assert len(replies) > 1  # not one canned line for every acknowledgement
+
+
+def _hit(rank: int, label: str, words: str) -> Hit:
+    paper = Paper(f"icml2026-{rank}", "ICML 2026", rank, str(rank), words, label)
+    return Hit(paper=paper, score=4.0 - rank, rank=rank, excerpt=Excerpt((Span(words),)))
+
+
+def _answer(lead_rank: int) -> Answer:
+    hits = tuple(_hit(rank, f"Paper {rank} label", f"sentence {rank}") for rank in (1, 2, 3))
+    lead = Excerpt((Span("the best sentence"),))
+    return Answer(
+        "q", ParsedQuery(text="q"), hits, 3, 1.0, lead=lead, lead_paper_id=f"icml2026-{lead_rank}"
+    )
+
+
+def test_a_lead_from_another_result_names_it() -> None:
+    assert wording.lead_source(_answer(3)) == "From #3 (Paper 3 label)"
+    assert wording.lead_source(_answer(1)) is None
+    shown = console.render_answer(_answer(3))
+    assert "From #3 (Paper 3 label): the best sentence" in shown.splitlines()
+    # Still ranked as ranked: the list starts at #1.
+    assert shown.index("1. Paper 1 label") < shown.index("3. Paper 3 label")
+    assert "the best sentence  (icml2026-1)" in console.render_answer(_answer(1))
+
+
+def test_number_zero_is_explained() -> None:
+    assert wording.problem(NumberedFromOne()) == "Results are numbered from 1; try #1."
+
+
+def test_coverage_warnings_are_said_on_the_first_page_only() -> None:
+    first = Answer(
+        "protein routing",
+        ParsedQuery(text="protein routing"),
+        (_hit(1, "Paper 1 label", "routing"),),
+        5,
+        1.0,
+        unmatched=("protein",),
+    )
+    later = Answer(
+        "protein routing",
+        ParsedQuery(text="protein routing"),
+        (_hit(4, "Paper 4 label", "routing"),),
+        5,
+        1.0,
+        unmatched=("protein",),
+    )
+    assert "No paper mentions “protein”" in console.render_answer(first)
+    assert "No paper mentions" not in console.render_answer(later)
