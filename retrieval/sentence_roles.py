@@ -54,6 +54,17 @@ _TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*|[%:;?()$\[\]]")
 # nothing else, so changing one needs a refit.
 NEIGHBOUR_WEIGHT: Final = 0.5
 NEIGHBOUR_BIGRAMS: Final = True
+# Words of the sentences two before and two after, at this weight (0: none).
+SECOND_NEIGHBOUR_WEIGHT = 0.0
+# The opening words again, conjoined with the sentence's relative position (thirds).
+OPENING_BY_PLACE = False
+# Every word conjoined with the sentence's relative position (thirds), at this weight.
+WORD_BY_PLACE_WEIGHT = 0.0
+# Each word's first five letters ("propos", "demon"), at this weight (0: none): the forms of a
+# word share what they say about the role.
+PREFIX_WEIGHT = 0.0
+# Pass two also sees the mean pass-one probabilities of all earlier and all later sentences.
+CONTEXT_MEANS = False
 _MULTIPLIERS: Final = np.array(
     [0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64
 )
@@ -62,6 +73,8 @@ _MULTIPLIERS: Final = np.array(
 # previous one land in different buckets.
 _WORD, _BIGRAM, _PREV_WORD, _NEXT_WORD, _PREV_BIGRAM, _NEXT_BIGRAM = 1, 2, 3, 4, 5, 6
 _OPENING, _POSITION, _SHAPE, _PREV_ROLE, _NEXT_ROLE, _BIAS = 7, 8, 9, 10, 11, 12
+_PREV2_WORD, _NEXT2_WORD, _OPENING_PLACE, _WORD_PLACE, _EARLIER, _LATER = 13, 14, 15, 16, 17, 18
+_PREFIX = 19
 
 
 @dataclass(frozen=True)
@@ -90,6 +103,12 @@ def _tokens(sentence: str) -> list[int]:
     """Word hashes of the sentence: lowercased words, numbers as one token, a few marks."""
     tokens = _TOKEN.findall(sentence[:MAX_CHARS].lower())[:MAX_TOKENS]
     return [_word_hash("0" if token[0].isdigit() else token) for token in tokens]
+
+
+def _prefixes(sentence: str) -> list[int]:
+    """Hashes of the first five letters of the sentence's longer words."""
+    tokens = _TOKEN.findall(sentence[:MAX_CHARS].lower())[:MAX_TOKENS]
+    return [_word_hash(token[:5] + "~") for token in tokens if len(token) > 5]
 
 
 def _buckets(
@@ -214,6 +233,28 @@ def role_features(
                 target[inside], bigram_space, previous[inside], hashes[inside], NEIGHBOUR_WEIGHT
             )
 
+    if PREFIX_WEIGHT:
+        prefix_lists = [_prefixes(sentence) for sentence in sentences]
+        prefix_rows = np.repeat(
+            np.arange(count, dtype=np.int64), [len(found) for found in prefix_lists]
+        )
+        prefix_hashes = np.fromiter(
+            (h for found in prefix_lists for h in found), dtype=np.uint64, count=len(prefix_rows)
+        )
+        features.add(prefix_rows, _PREFIX, prefix_hashes, None, PREFIX_WEIGHT)
+    if SECOND_NEIGHBOUR_WEIGHT:
+        for shift, space in ((2, _PREV2_WORD), (-2, _NEXT2_WORD)):
+            target = owner + shift
+            inside = _same_abstract(owner, target, group)
+            features.add(target[inside], space, hashes[inside], None, SECOND_NEIGHBOUR_WEIGHT)
+    # The sentence's place in thirds of the abstract, for conjunctions with its words.
+    place = ((index * 3) // np.maximum(abstract_count, 1)).astype(np.uint64)
+    if OPENING_BY_PLACE:
+        code = place[owner[opening]] * np.uint64(4) + position[opening].astype(np.uint64)
+        features.add(owner[opening], _OPENING_PLACE, hashes[opening], code, 1.0)
+    if WORD_BY_PLACE_WEIGHT:
+        features.add(owner, _WORD_PLACE, hashes, place[owner], WORD_BY_PLACE_WEIGHT)
+
     # Position and shape: small categorical codes, one feature each, and a bias.
     from_end = abstract_count - 1 - index
     codes = np.concatenate(
@@ -249,7 +290,45 @@ def neighbour_role_features(
         padded[~inside, len(ROLES)] = 1.0
         roles = np.repeat(np.arange(len(ROLES) + 1, dtype=np.uint64), count)
         features.add(np.tile(index, len(ROLES) + 1), space, roles, None, padded.T.ravel() * 3.0)
+    if CONTEXT_MEANS:
+        group_index = _layout(count, sizes)[1]
+        for space, means in (
+            (_EARLIER, _running_means(probabilities, group, group_index, earlier=True)),
+            (_LATER, _running_means(probabilities, group, group_index, earlier=False)),
+        ):
+            roles = np.repeat(np.arange(len(ROLES), dtype=np.uint64), count)
+            features.add(np.tile(index, len(ROLES)), space, roles, None, means.T.ravel() * 3.0)
     return features.build(count, bits)
+
+
+def _running_means(
+    probabilities: npt.NDArray[np.float32],
+    group: npt.NDArray[np.int64],
+    index: npt.NDArray[np.int64],
+    *,
+    earlier: bool,
+) -> npt.NDArray[np.float32]:
+    """Per sentence, the mean probabilities of the earlier (or later) sentences of its
+    abstract; zeros where there are none."""
+    count = len(probabilities)
+    out = np.zeros((count, len(ROLES)), dtype=np.float32)
+    if not count:
+        return out
+    totals = np.cumsum(probabilities, axis=0, dtype=np.float64)
+    starts = np.searchsorted(group, group, side="left")
+    ends = np.searchsorted(group, group, side="right")
+    base = np.where(starts > 0, totals[np.maximum(starts - 1, 0)].T, 0.0).T
+    if earlier:
+        before = np.where(index > 0, 1, 0)
+        sums = np.where(
+            (before > 0)[:, None], totals[np.maximum(np.arange(count) - 1, 0)] - base, 0.0
+        )
+        counts = index
+    else:
+        sums = totals[ends - 1] - totals[np.arange(count)]
+        counts = ends - 1 - np.arange(count)
+    out[counts > 0] = (sums[counts > 0] / counts[counts > 0, None]).astype(np.float32)
+    return out
 
 
 def joined(first: SparseRows, second: SparseRows) -> SparseRows:

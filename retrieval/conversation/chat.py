@@ -236,6 +236,7 @@ class ChatService:
                 kind=kind,
                 collection=paper.collection,
                 urls=paper.urls,
+                title=paper.title or "",
             )
             return PaperNote(paper, about.sentences[0] if about.sentences else None, about=about)
         if intent.kind is IntentKind.COMPARE:
