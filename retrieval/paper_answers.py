@@ -296,6 +296,12 @@ _PRIOR = re.compile(
 _DATA_WORDS = _words(
     r"data ?sets?", r"benchmarks?", r"corpus", r"corpora", r"(?:evaluat\w*|experiments?|tested) on"
 )
+# What shows a sentence is about data: the words, or "on" before a name ("on WebVid-10M").
+_DATA_EVIDENCE = re.compile(
+    _DATA_WORDS.pattern + r"|\bon (?:the |a )?[A-Z][\w.\-]*[A-Z0-9]"
+    r"|\b(?:experiments?|evaluations?|results|tested|trained)\b.{0,60}\b(?:on|across)\b",
+    re.IGNORECASE,
+)
 _CODE_SAID = re.compile(
     r"\b(?:code|codes|implementation|github|source)\b.{0,40}\b(?:available|released|public)",
     re.IGNORECASE,
@@ -451,11 +457,15 @@ def _ranked(
         overlap = len(sentence.terms & wanted)
         if kind in _NEEDS_CUE and cues == 0 and overlap == 0:
             continue
+        if kind is QuestionType.DATASET and overlap == 0 and not _DATA_EVIDENCE.search(text):
+            continue  # a capitalised name alone may be the method's own
         role = _own_role(text, role)
         score = 2.0 * (role in _ROLES.get(kind, frozenset())) + min(cues, 3) + 1.5 * overlap
         if score <= 0:
             continue
         prior = _is_prior(text, role)
+        if prior and kind is QuestionType.LIMITATIONS:
+            continue  # what earlier methods lack is the problem, not this paper's limitation
         if prior and (own_work or kind is QuestionType.OTHER):
             fallback.append((score, index))
         else:

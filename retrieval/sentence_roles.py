@@ -63,6 +63,8 @@ WORD_BY_PLACE_WEIGHT = 0.0
 # Each word's first five letters ("propos", "demon"), at this weight (0: none): the forms of a
 # word share what they say about the role.
 PREFIX_WEIGHT = 0.0
+# Word trigrams of the sentence ("in this paper", "we propose a"), at this weight (0: none).
+TRIGRAM_WEIGHT = 0.0
 # Pass two also sees the mean pass-one probabilities of all earlier and all later sentences.
 CONTEXT_MEANS = False
 _MULTIPLIERS: Final = np.array(
@@ -74,7 +76,7 @@ _MULTIPLIERS: Final = np.array(
 _WORD, _BIGRAM, _PREV_WORD, _NEXT_WORD, _PREV_BIGRAM, _NEXT_BIGRAM = 1, 2, 3, 4, 5, 6
 _OPENING, _POSITION, _SHAPE, _PREV_ROLE, _NEXT_ROLE, _BIAS = 7, 8, 9, 10, 11, 12
 _PREV2_WORD, _NEXT2_WORD, _OPENING_PLACE, _WORD_PLACE, _EARLIER, _LATER = 13, 14, 15, 16, 17, 18
-_PREFIX = 19
+_PREFIX, _TRIGRAM = 19, 20
 
 
 @dataclass(frozen=True)
@@ -216,6 +218,16 @@ def role_features(
     features = _Builder()
     features.add(owner, _WORD, hashes, None, 1.0)
     features.add(owner, _BIGRAM, previous, hashes, 1.0)
+    if TRIGRAM_WEIGHT and total:
+        # The two words before, as one hash (bigram hashes of the same kind), and this word.
+        before = np.zeros(total, dtype=np.uint64)
+        before[2:] = hashes[:-2]
+        before[position < 2] = 0
+        pair = _buckets(np.full(total, _TRIGRAM, np.uint64), before, previous, 62).astype(
+            np.uint64
+        )
+        keep = position >= 2
+        features.add(owner[keep], _TRIGRAM, pair[keep], hashes[keep], TRIGRAM_WEIGHT)
     # Opening words ("we propose", "in this paper", "results show"): the first three, each with
     # its position.
     opening = position < 3

@@ -151,6 +151,18 @@ class ChatService:
         """A question right after a paper was opened is about that paper when its words are
         the paper's ("does SEABO need reward labels?") or it asks for no topic of its own
         ("where can I get the code"); otherwise it stays what the classifier said."""
+        if (
+            intent.kind is IntentKind.PAPER
+            and question_type(intent.message) is QuestionType.SUMMARY
+            and (is_question(intent.message) or "about" not in intent.message.lower())
+        ):
+            # "what is it about?", "tl;dr of 2": a short summary, not the whole abstract.
+            return replace(
+                intent,
+                kind=IntentKind.QUESTION_ABOUT_PAPER,
+                query=intent.message,
+                question_type=QuestionType.SUMMARY.value,
+            )
         if intent.kind is IntentKind.HELP and intent.confidence >= SURE_HELP:
             return intent  # "how do I see the abstract?" is about the bot, not the paper
         if intent.kind not in (IntentKind.SEARCH, IntentKind.HELP) or intent.collection:

@@ -186,3 +186,15 @@ async def test_a_collection_named_in_words_filters(
     assert len(ids(everywhere)) == 2
     assert ids(iclr) == ["iclr2024-1"]
     assert unknown.unknown_collection == "ICML 2019" and len(ids(unknown)) == 2
+
+
+async def test_what_an_opened_paper_is_about_is_a_short_summary(chat: ChatService) -> None:
+    first = await chat.handle("mixture of experts routing", ALICE)
+    await chat.handle("the first one", ALICE)
+    for question in ("what is it about?", "tl;dr", "summarize it"):
+        reply = await chat.handle(question, ALICE)
+        assert reply.kind is ReplyKind.PAPER_QUESTION, question
+        assert ids(reply) == [ids(first)[0]]
+        about = reply.papers[0].about
+        assert about is not None and about.question_type.value == "summary"
+        assert 1 <= len(about.sentences) <= 3
