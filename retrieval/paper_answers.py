@@ -181,6 +181,7 @@ _CUES: Mapping[QuestionType, re.Pattern[str]] = {
     QuestionType.METHOD: _words(
         r"we (?:propose|introduce|present|develop|design)",
         r"propos\w*",
+        r"novel",
         r"introduc\w*",
         r"framework",
         r"method",
@@ -227,7 +228,6 @@ _CUES: Mapping[QuestionType, re.Pattern[str]] = {
         r"drawback\w*",
         r"only (?:works|applies)",
         r"assum\w*",
-        r"under (?:\w+ ){0,3}conditions?",
     ),
 }
 # For questions of no listed type: words of the question, and what answers them besides the
@@ -253,6 +253,18 @@ _OTHER_CUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     ),
 )
 _SUBJECT_WORDS = 6
+# Where a paper says what it sets out to do.
+_AIM = _words(
+    r"(?:in )?this (?:paper|work|study)",
+    r"we (?:study|investigate|consider|address|tackle|explore|examine|focus)",
+)
+# What is missing or unknown: a sentence stating the gap the paper fills.
+_GAP = _words(
+    r"lack\w*",
+    r"remains? (?:unclear|unknown|open|unexplored|challenging|elusive)",
+    r"little is known",
+    r"no (?:prior|existing) work",
+)
 # A result question that wants a quantity, and a quantity in a sentence (a number standing
 # alone, not part of a name such as "GPT-4").
 _ASKS_NUMBERS = _words(
@@ -416,7 +428,7 @@ def answer_about(
         return AboutPaper(kind, statement=f"The abstract does not mention {names}.")
     wanted = frozenset(analysis.analyze(question)) - _QUESTION_TERMS
     if kind is QuestionType.SUMMARY:
-        chosen = _summary(texts, roles)
+        chosen = _summary(sentences, texts, roles)
         return AboutPaper(kind, tuple(_marked(texts[i], kind, frozenset()) for i in chosen))
     if (
         kind is QuestionType.RESULT
@@ -461,6 +473,8 @@ def _ranked(
             continue  # a capitalised name alone may be the method's own
         role = _own_role(text, role)
         score = 2.0 * (role in _ROLES.get(kind, frozenset())) + min(cues, 3) + 1.5 * overlap
+        if kind in (QuestionType.METHOD, QuestionType.RESULT) and _GAP.search(text):
+            score -= 1.5  # "we still lack an algorithm for ..." states the problem
         if score <= 0:
             continue
         prior = _is_prior(text, role)
@@ -496,26 +510,38 @@ def _opening(text: str) -> str:
     return " ".join(text.split()[:_SUBJECT_WORDS])
 
 
-def _summary(texts: Sequence[str], roles: Sequence[Role]) -> list[int]:
+def _summary(
+    sentences: Sequence[Sentence], texts: Sequence[str], roles: Sequence[Role]
+) -> list[int]:
     """At most three sentences, in abstract order: what the paper sets out to do (or the
-    problem), how, and what it finds."""
+    problem it takes on), how (its method) and what it finds (its result)."""
     if len(texts) <= 3:
         return list(range(len(texts)))
-    owned = [_own_role(text, role) for text, role in zip(texts, roles, strict=True)]
-    picks: list[int] = []
-    for wanted in ((Role.OBJECTIVE,), (Role.METHOD,), (Role.RESULT,)):
-        candidates = [i for i, role in enumerate(owned) if role in wanted and i not in picks]
-        # The first objective and method sentence (where the paper says what it does), the
-        # last result (usually the main finding, after the set-up).
-        if candidates:
-            picks.append(candidates[-1] if wanted == (Role.RESULT,) else candidates[0])
-    if not any(owned[i] is Role.OBJECTIVE for i in picks):
-        # No stated aim: the problem, i.e. the last background sentence before the method.
-        first = min(picks) if picks else len(texts)
-        background = [i for i in range(first) if owned[i] is Role.BACKGROUND]
-        if background:
-            picks.append(background[-1])
-    return sorted(picks)[:3] if len(picks) <= 3 else sorted(picks)[-3:]
+
+    def best(kind: QuestionType, taken: Sequence[int], before: int | None = None) -> int | None:
+        ranked = _ranked(kind, "", sentences, texts, roles, frozenset())
+        return next(
+            (i for _, i in ranked if i not in taken and (before is None or i < before)), None
+        )
+
+    method = best(QuestionType.METHOD, ())
+    picks = [] if method is None else [method]
+    result = best(QuestionType.RESULT, picks)
+    if result is not None:
+        picks.append(result)
+    first = min(picks, default=len(texts))
+    # The aim: the first sentence where the paper says what it does, if before the method;
+    # otherwise the problem it takes on.
+    aims = [
+        i
+        for i in range(first)
+        if (_own_role(texts[i], roles[i]) is Role.OBJECTIVE or _AIM.search(texts[i]))
+        and not _GAP.search(texts[i])
+    ]
+    aim = aims[0] if aims else best(QuestionType.PROBLEM, picks, before=first)
+    if aim is not None:
+        picks.append(aim)
+    return sorted(picks)
 
 
 @lru_cache(maxsize=256)

@@ -65,6 +65,10 @@ WORD_BY_PLACE_WEIGHT = 0.0
 PREFIX_WEIGHT = 0.0
 # Word trigrams of the sentence ("in this paper", "we propose a"), at this weight (0: none).
 TRIGRAM_WEIGHT = 0.0
+# Word clusters (words that occur in the same contexts: "propose", "introduce", "present"),
+# their bigrams, and the neighbours' clusters, at this weight (0: none).
+CLUSTER_WEIGHT = 0.0
+CLUSTERS: dict[int, int] = {}
 # Pass two also sees the mean pass-one probabilities of all earlier and all later sentences.
 CONTEXT_MEANS = False
 _MULTIPLIERS: Final = np.array(
@@ -76,7 +80,7 @@ _MULTIPLIERS: Final = np.array(
 _WORD, _BIGRAM, _PREV_WORD, _NEXT_WORD, _PREV_BIGRAM, _NEXT_BIGRAM = 1, 2, 3, 4, 5, 6
 _OPENING, _POSITION, _SHAPE, _PREV_ROLE, _NEXT_ROLE, _BIAS = 7, 8, 9, 10, 11, 12
 _PREV2_WORD, _NEXT2_WORD, _OPENING_PLACE, _WORD_PLACE, _EARLIER, _LATER = 13, 14, 15, 16, 17, 18
-_PREFIX, _TRIGRAM = 19, 20
+_PREFIX, _TRIGRAM, _CLUSTER, _CLUSTER_BIGRAM, _PREV_CLUSTER, _NEXT_CLUSTER = 19, 20, 21, 22, 23, 24
 
 
 @dataclass(frozen=True)
@@ -245,6 +249,22 @@ def role_features(
                 target[inside], bigram_space, previous[inside], hashes[inside], NEIGHBOUR_WEIGHT
             )
 
+    if CLUSTER_WEIGHT and total:
+        get = CLUSTERS.get
+        clusters = np.fromiter(
+            (get(int(h), 0xFFFF) for h in hashes.tolist()), dtype=np.uint64, count=total
+        )
+        before = np.empty(total, dtype=np.uint64)
+        before[1:] = clusters[:-1]
+        before[position == 0] = 0xFFFE
+        features.add(owner, _CLUSTER, clusters, None, CLUSTER_WEIGHT)
+        features.add(owner, _CLUSTER_BIGRAM, before, clusters, CLUSTER_WEIGHT)
+        for shift, space in ((1, _PREV_CLUSTER), (-1, _NEXT_CLUSTER)):
+            target = owner + shift
+            inside = _same_abstract(owner, target, group)
+            features.add(
+                target[inside], space, clusters[inside], None, CLUSTER_WEIGHT * NEIGHBOUR_WEIGHT
+            )
     if PREFIX_WEIGHT:
         prefix_lists = [_prefixes(sentence) for sentence in sentences]
         prefix_rows = np.repeat(
