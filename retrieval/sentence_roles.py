@@ -1,17 +1,18 @@
 """Sentence roles in an abstract: background, objective, method, result or other.
 
-A two-pass linear model over hashed features, decoded as a sequence, in numpy only.
+A linear model over hashed features, in numpy only.
 
-- Features of a sentence: its word unigrams and bigrams, its opening words, the unigrams and
-  bigrams of the sentences before and after it, its position (from the start, from the end,
-  relative), its length and whether it holds numbers. Words are hashed (crc32, cached) and
-  n-grams combined by multiplicative hashing into `2**bits` buckets, so the fitter
+- Features of a sentence: its word unigrams and bigrams, its opening words, the first five
+  letters of its longer words, the unigrams and bigrams of the sentences before and after it
+  and the unigrams of those two away, its position (from the start, from the end, relative),
+  its length and whether it holds numbers. Words are hashed (crc32, cached) and n-grams
+  combined by multiplicative hashing into `2**bits` buckets, so the fitter
   (benchmarks/fit_sentence_roles.py) and this module compute the same features by calling the
   same `role_features`.
-- Pass one: a softmax regression over those features. Pass two: the same features plus the
-  pass-one probabilities of the neighbouring sentences (a stacked model).
-- Decoding: Viterbi over the pass-two log-probabilities plus weighted log transition
-  probabilities between consecutive roles (and into the first role).
+- A softmax regression over those features. The model file may hold a second, stacked pass
+  (the same features plus the first pass's probabilities for the neighbouring sentences) and
+  transition weights for Viterbi decoding; the shipped model has neither, because neither
+  helped on CSAbstruct dev (docs/sentence_roles.md).
 
 Weights live in sentence_roles.npz beside this file, loaded once on first use.
 """
@@ -54,23 +55,11 @@ _TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*|[%:;?()$\[\]]")
 # nothing else, so changing one needs a refit.
 NEIGHBOUR_WEIGHT: Final = 0.5
 NEIGHBOUR_BIGRAMS: Final = True
-# Words of the sentences two before and two after, at this weight (0: none).
-SECOND_NEIGHBOUR_WEIGHT = 0.0
-# The opening words again, conjoined with the sentence's relative position (thirds).
-OPENING_BY_PLACE = False
-# Every word conjoined with the sentence's relative position (thirds), at this weight.
-WORD_BY_PLACE_WEIGHT = 0.0
-# Each word's first five letters ("propos", "demon"), at this weight (0: none): the forms of a
-# word share what they say about the role.
-PREFIX_WEIGHT = 0.0
-# Word trigrams of the sentence ("in this paper", "we propose a"), at this weight (0: none).
-TRIGRAM_WEIGHT = 0.0
-# Word clusters (words that occur in the same contexts: "propose", "introduce", "present"),
-# their bigrams, and the neighbours' clusters, at this weight (0: none).
-CLUSTER_WEIGHT = 0.0
-CLUSTERS: dict[int, int] = {}
-# Pass two also sees the mean pass-one probabilities of all earlier and all later sentences.
-CONTEXT_MEANS = False
+# Words of the sentences two before and two after, at this weight.
+SECOND_NEIGHBOUR_WEIGHT: Final = 0.5
+# Each longer word's first five letters ("propos", "demons"), at this weight: the forms of a
+# word say the same about the role.
+PREFIX_WEIGHT: Final = 0.5
 _MULTIPLIERS: Final = np.array(
     [0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64
 )
@@ -79,8 +68,7 @@ _MULTIPLIERS: Final = np.array(
 # previous one land in different buckets.
 _WORD, _BIGRAM, _PREV_WORD, _NEXT_WORD, _PREV_BIGRAM, _NEXT_BIGRAM = 1, 2, 3, 4, 5, 6
 _OPENING, _POSITION, _SHAPE, _PREV_ROLE, _NEXT_ROLE, _BIAS = 7, 8, 9, 10, 11, 12
-_PREV2_WORD, _NEXT2_WORD, _OPENING_PLACE, _WORD_PLACE, _EARLIER, _LATER = 13, 14, 15, 16, 17, 18
-_PREFIX, _TRIGRAM, _CLUSTER, _CLUSTER_BIGRAM, _PREV_CLUSTER, _NEXT_CLUSTER = 19, 20, 21, 22, 23, 24
+_PREV2_WORD, _NEXT2_WORD, _PREFIX = 13, 14, 19
 
 
 @dataclass(frozen=True)
@@ -105,16 +93,13 @@ def _word_hash(token: str) -> int:
     return known
 
 
-def _tokens(sentence: str) -> list[int]:
-    """Word hashes of the sentence: lowercased words, numbers as one token, a few marks."""
+def _tokens(sentence: str) -> tuple[list[int], list[int]]:
+    """Word hashes of the sentence (lowercased words, numbers as one token, a few marks), and
+    the hashes of its longer words' first five letters."""
     tokens = _TOKEN.findall(sentence[:MAX_CHARS].lower())[:MAX_TOKENS]
-    return [_word_hash("0" if token[0].isdigit() else token) for token in tokens]
-
-
-def _prefixes(sentence: str) -> list[int]:
-    """Hashes of the first five letters of the sentence's longer words."""
-    tokens = _TOKEN.findall(sentence[:MAX_CHARS].lower())[:MAX_TOKENS]
-    return [_word_hash(token[:5] + "~") for token in tokens if len(token) > 5]
+    words = [_word_hash("0" if token[0].isdigit() else token) for token in tokens]
+    prefixes = [_word_hash(token[:5] + "~") for token in tokens if len(token) > 5]
+    return words, prefixes
 
 
 def _buckets(
@@ -202,7 +187,11 @@ def role_features(
     `neighbour_role_features`): one abstract, or consecutive abstracts of `sizes` sentences."""
     count = len(sentences)
     group, index, abstract_count = _layout(count, sizes)
-    token_lists = [_tokens(sentence) for sentence in sentences]
+    token_lists, prefix_lists = [], []
+    for sentence in sentences:
+        words, prefixes = _tokens(sentence)
+        token_lists.append(words)
+        prefix_lists.append(prefixes)
     lengths = np.array([len(tokens) for tokens in token_lists], dtype=np.int64)
     total = int(lengths.sum())
     hashes = np.fromiter(
@@ -222,16 +211,6 @@ def role_features(
     features = _Builder()
     features.add(owner, _WORD, hashes, None, 1.0)
     features.add(owner, _BIGRAM, previous, hashes, 1.0)
-    if TRIGRAM_WEIGHT and total:
-        # The two words before, as one hash (bigram hashes of the same kind), and this word.
-        before = np.zeros(total, dtype=np.uint64)
-        before[2:] = hashes[:-2]
-        before[position < 2] = 0
-        pair = _buckets(np.full(total, _TRIGRAM, np.uint64), before, previous, 62).astype(
-            np.uint64
-        )
-        keep = position >= 2
-        features.add(owner[keep], _TRIGRAM, pair[keep], hashes[keep], TRIGRAM_WEIGHT)
     # Opening words ("we propose", "in this paper", "results show"): the first three, each with
     # its position.
     opening = position < 3
@@ -249,44 +228,17 @@ def role_features(
                 target[inside], bigram_space, previous[inside], hashes[inside], NEIGHBOUR_WEIGHT
             )
 
-    if CLUSTER_WEIGHT and total:
-        get = CLUSTERS.get
-        clusters = np.fromiter(
-            (get(int(h), 0xFFFF) for h in hashes.tolist()), dtype=np.uint64, count=total
-        )
-        before = np.empty(total, dtype=np.uint64)
-        before[1:] = clusters[:-1]
-        before[position == 0] = 0xFFFE
-        features.add(owner, _CLUSTER, clusters, None, CLUSTER_WEIGHT)
-        features.add(owner, _CLUSTER_BIGRAM, before, clusters, CLUSTER_WEIGHT)
-        for shift, space in ((1, _PREV_CLUSTER), (-1, _NEXT_CLUSTER)):
-            target = owner + shift
-            inside = _same_abstract(owner, target, group)
-            features.add(
-                target[inside], space, clusters[inside], None, CLUSTER_WEIGHT * NEIGHBOUR_WEIGHT
-            )
-    if PREFIX_WEIGHT:
-        prefix_lists = [_prefixes(sentence) for sentence in sentences]
-        prefix_rows = np.repeat(
-            np.arange(count, dtype=np.int64), [len(found) for found in prefix_lists]
-        )
-        prefix_hashes = np.fromiter(
-            (h for found in prefix_lists for h in found), dtype=np.uint64, count=len(prefix_rows)
-        )
-        features.add(prefix_rows, _PREFIX, prefix_hashes, None, PREFIX_WEIGHT)
-    if SECOND_NEIGHBOUR_WEIGHT:
-        for shift, space in ((2, _PREV2_WORD), (-2, _NEXT2_WORD)):
-            target = owner + shift
-            inside = _same_abstract(owner, target, group)
-            features.add(target[inside], space, hashes[inside], None, SECOND_NEIGHBOUR_WEIGHT)
-    # The sentence's place in thirds of the abstract, for conjunctions with its words.
-    place = ((index * 3) // np.maximum(abstract_count, 1)).astype(np.uint64)
-    if OPENING_BY_PLACE:
-        code = place[owner[opening]] * np.uint64(4) + position[opening].astype(np.uint64)
-        features.add(owner[opening], _OPENING_PLACE, hashes[opening], code, 1.0)
-    if WORD_BY_PLACE_WEIGHT:
-        features.add(owner, _WORD_PLACE, hashes, place[owner], WORD_BY_PLACE_WEIGHT)
-
+    # The words two sentences away, and the word prefixes.
+    for shift, space in ((2, _PREV2_WORD), (-2, _NEXT2_WORD)):
+        target = owner + shift
+        inside = _same_abstract(owner, target, group)
+        features.add(target[inside], space, hashes[inside], None, SECOND_NEIGHBOUR_WEIGHT)
+    prefix_counts = [len(found) for found in prefix_lists]
+    prefix_rows = np.repeat(np.arange(count, dtype=np.int64), prefix_counts)
+    prefix_hashes = np.fromiter(
+        (h for found in prefix_lists for h in found), dtype=np.uint64, count=len(prefix_rows)
+    )
+    features.add(prefix_rows, _PREFIX, prefix_hashes, None, PREFIX_WEIGHT)
     # Position and shape: small categorical codes, one feature each, and a bias.
     from_end = abstract_count - 1 - index
     codes = np.concatenate(
@@ -322,45 +274,7 @@ def neighbour_role_features(
         padded[~inside, len(ROLES)] = 1.0
         roles = np.repeat(np.arange(len(ROLES) + 1, dtype=np.uint64), count)
         features.add(np.tile(index, len(ROLES) + 1), space, roles, None, padded.T.ravel() * 3.0)
-    if CONTEXT_MEANS:
-        group_index = _layout(count, sizes)[1]
-        for space, means in (
-            (_EARLIER, _running_means(probabilities, group, group_index, earlier=True)),
-            (_LATER, _running_means(probabilities, group, group_index, earlier=False)),
-        ):
-            roles = np.repeat(np.arange(len(ROLES), dtype=np.uint64), count)
-            features.add(np.tile(index, len(ROLES)), space, roles, None, means.T.ravel() * 3.0)
     return features.build(count, bits)
-
-
-def _running_means(
-    probabilities: npt.NDArray[np.float32],
-    group: npt.NDArray[np.int64],
-    index: npt.NDArray[np.int64],
-    *,
-    earlier: bool,
-) -> npt.NDArray[np.float32]:
-    """Per sentence, the mean probabilities of the earlier (or later) sentences of its
-    abstract; zeros where there are none."""
-    count = len(probabilities)
-    out = np.zeros((count, len(ROLES)), dtype=np.float32)
-    if not count:
-        return out
-    totals = np.cumsum(probabilities, axis=0, dtype=np.float64)
-    starts = np.searchsorted(group, group, side="left")
-    ends = np.searchsorted(group, group, side="right")
-    base = np.where(starts > 0, totals[np.maximum(starts - 1, 0)].T, 0.0).T
-    if earlier:
-        before = np.where(index > 0, 1, 0)
-        sums = np.where(
-            (before > 0)[:, None], totals[np.maximum(np.arange(count) - 1, 0)] - base, 0.0
-        )
-        counts = index
-    else:
-        sums = totals[ends - 1] - totals[np.arange(count)]
-        counts = ends - 1 - np.arange(count)
-    out[counts > 0] = (sums[counts > 0] / counts[counts > 0, None]).astype(np.float32)
-    return out
 
 
 def joined(first: SparseRows, second: SparseRows) -> SparseRows:
@@ -420,7 +334,7 @@ class SentenceRoleModel:
 
     bits: int
     first_pass: npt.NDArray[np.float32]  # roles x buckets
-    second_pass: npt.NDArray[np.float32]  # roles x buckets
+    second_pass: npt.NDArray[np.float32]  # roles x buckets; empty: one pass only
     log_start: npt.NDArray[np.float32]
     log_transitions: npt.NDArray[np.float32]
 
@@ -440,10 +354,13 @@ class SentenceRoleModel:
     def probabilities(
         self, sentences: Sequence[str], sizes: Sequence[int] | None = None
     ) -> npt.NDArray[np.float32]:
-        """Pass-two probabilities of each role (columns in `ROLES` order), one row a sentence;
-        the sentences are one abstract, or consecutive abstracts of `sizes` sentences."""
+        """The last pass's probabilities of each role (columns in `ROLES` order), one row a
+        sentence; the sentences are one abstract, or consecutive abstracts of `sizes`
+        sentences."""
         features = role_features(sentences, self.bits, sizes)
         first = softmax(scores(features, self.first_pass))
+        if not self.second_pass.size:
+            return first
         neighbours = neighbour_role_features(first, self.bits, sizes)
         return softmax(scores(joined(features, neighbours), self.second_pass))
 
