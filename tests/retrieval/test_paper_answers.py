@@ -114,9 +114,7 @@ def test_a_stated_limitation_of_the_paper_is_quoted() -> None:
         ("was it tested on CIFAR-10?", "CIFAR-10"),
     ],
 )
-def test_a_name_the_abstract_never_mentions_is_said_to_be_missing(
-    question: str, name: str
-) -> None:
+def test_a_name_the_abstract_never_mentions_is_said_to_be_missing(question: str, name: str) -> None:
     about = answer_about(PRIOR_FIRST, question)
     assert about.sentences == ()
     assert about.statement == f"The abstract does not mention {name}."
