@@ -65,6 +65,7 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
         QuestionType.DATASET,
         _words(
             r"data ?sets?",
+            r"data",
             r"benchmark\w*",
             r"evaluat\w*",
             r"tested",
@@ -99,6 +100,9 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"conclu\w*",
             r"sota",
             r"beat",
+            r"compare[sd]? (?:to|with|against)",
+            r"vs\.?",
+            r"versus",
         ),
     ),
     (
@@ -131,6 +135,9 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"technique",
             r"algorithm",
             r"contribution\w*",
+            r"what(?:'s| is| are) (?:new|novel)",
+            r"novelty",
+            r"key insight",
         ),
     ),
     (
@@ -227,7 +234,6 @@ _CUES: Mapping[QuestionType, re.Pattern[str]] = {
         r"future work",
         r"drawback\w*",
         r"only (?:works|applies)",
-        r"assum\w*",
     ),
 }
 # For questions of no listed type: words of the question, and what answers them besides the
@@ -246,6 +252,10 @@ _OTHER_CUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     (
         _words(r"empirical\w*", r"theor\w*", r"experiments?", r"proofs?"),
         _words(r"theor\w*", r"empirical\w*", r"experiment\w*", r"proofs?", r"prove\w*"),
+    ),
+    (
+        _words(r"assum\w*", r"requir\w*", r"prerequisites?"),
+        _words(r"assum\w*", r"requir\w*", r"rel(?:y|ies|ying) on", r"under"),
     ),
     (
         _words(r"labels?", r"labell?ed", r"annotations?", r"supervis\w*"),
@@ -310,9 +320,8 @@ _DATA_WORDS = _words(
 )
 # What shows a sentence is about data: the words, or "on" before a name ("on WebVid-10M").
 _DATA_EVIDENCE = re.compile(
-    _DATA_WORDS.pattern + r"|\bon (?:the |a )?[A-Z][\w.\-]*[A-Z0-9]"
-    r"|\b(?:experiments?|evaluations?|results|tested|trained)\b.{0,60}\b(?:on|across)\b",
-    re.IGNORECASE,
+    r"(?i:" + _DATA_WORDS.pattern + r")|\bon (?:the |a )?[A-Z][\w.\-]*[A-Z0-9]"
+    r"|(?i:\b(?:experiments?|evaluations?|results|tested|trained)\b.{0,60}\b(?:on|across)\b)"
 )
 _CODE_SAID = re.compile(
     r"\b(?:code|codes|implementation|github|source)\b.{0,40}\b(?:available|released|public)",
@@ -457,6 +466,14 @@ def _ranked(
     data or limitation question only when nothing about the paper's own work does."""
     cue = _CUES.get(kind)
     extra = [said for asks, said in _OTHER_CUES if asks.search(question)]
+    # The question's own topic, without the words that only say what kind of answer it wants
+    # ("how many parameters?" is about parameters).
+    asked = (
+        " ".join(asks.sub(" ", question) for asks, _ in _OTHER_CUES if asks.search(question))
+        if extra
+        else question
+    )
+    topic = wanted & frozenset(analysis.analyze(asked))
     own_work = kind in _OWN_WORK
     scored, fallback = [], []
     for index, (sentence, role) in enumerate(zip(sentences, roles, strict=True)):
@@ -484,8 +501,15 @@ def _ranked(
             fallback.append((score, index))
         else:
             scored.append((score + 0.5 * (own_work and _OWN.search(text) is not None), index))
+    found = scored or fallback
+    if (
+        kind is QuestionType.OTHER
+        and topic
+        and not any(sentences[i].terms & topic for _, i in found)
+    ):
+        return []  # nothing in the abstract is about what the question names
     # Another paper's work answers only when the paper's own sentences say nothing.
-    return sorted(scored or fallback, key=lambda item: (-item[0], item[1]))
+    return sorted(found, key=lambda item: (-item[0], item[1]))
 
 
 def _own_role(text: str, role: Role) -> Role:
@@ -705,7 +729,7 @@ _QUESTION_TERMS = frozenset(
         "what which how does do did is are the main result results dataset datasets data set "
         "benchmark benchmarks evaluate evaluated method approach problem propose paper it this "
         "show work use key idea limitation limitations code get where find much many better "
-        "need needs does do"
+        "need needs does do make makes take takes give gives have has"
     )
 )
 

@@ -206,3 +206,33 @@ def test_a_question_for_numbers_says_when_the_abstract_gives_none() -> None:
     assert about.statement == "The abstract gives no numbers."
     with_numbers = answer_about(PRIOR_FIRST, "by how much does it beat the baseline?")
     assert "4.1 points" in with_numbers.sentences[0].plain
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("what data do they use?", QuestionType.DATASET),
+        ("how does it compare to GPT-4?", QuestionType.RESULT),
+        ("what's new here?", QuestionType.METHOD),
+        ("tl;dr", QuestionType.SUMMARY),
+        ("what is it about?", QuestionType.SUMMARY),
+    ],
+)
+def test_more_question_types(question: str, kind: QuestionType) -> None:
+    assert question_type(question) is kind
+
+
+def test_a_question_whose_topic_the_abstract_lacks_is_not_answered() -> None:
+    about = answer_about(PRIOR_FIRST, "how many parameters?")
+    assert about.sentences == ()
+    assert about.statement == "The abstract does not say."
+
+
+def test_a_how_long_question_finds_the_time() -> None:
+    abstract = (
+        "We propose RouteNet, a router for sparse attention. "
+        "Training our router takes only 12 hours on 8 GPUs. "
+        "RouteNet matches full attention on three long-context benchmarks."
+    )
+    about = answer_about(abstract, "how long does it take to train the router?")
+    assert "12 hours" in about.sentences[0].plain
