@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from retrieval.api import ChatEngine, ConversationMemory
+from retrieval.conversation.entities import pointed_at
 from retrieval.conversation.errors import ConversationError, NoRecentAnswer, PositionOutOfRange
 from retrieval.conversation.intents import parse_message
 from retrieval.conversation.memory import (
@@ -163,6 +164,17 @@ class ChatService:
                 query=intent.message,
                 question_type=QuestionType.SUMMARY.value,
             )
+        if (
+            intent.kind is IntentKind.QUESTION_ABOUT_PAPER
+            and intent.question_type == QuestionType.SUMMARY.value
+            and intent.refs == (FocusRef(),)
+        ):
+            # "summarize 2", "tl;dr of the first": a bare number asking for a summary is a
+            # position, not a quantity.
+            slugs = frozenset(info.slug for info in await self._engine.loaded_collections())
+            refs = pointed_at(intent.message, slugs, loose=True)
+            if refs:
+                return replace(intent, refs=refs)
         if intent.kind is IntentKind.HELP and intent.confidence >= SURE_HELP:
             return intent  # "how do I see the abstract?" is about the bot, not the paper
         if intent.kind not in (IntentKind.SEARCH, IntentKind.HELP) or intent.collection:
