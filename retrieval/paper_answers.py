@@ -55,11 +55,39 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
     ),
     (
         QuestionType.VENUE,
-        _words(r"venue", r"published (?:at|in|where)", r"which (?:conference|venue)", r"what year"),
+        _words(
+            r"venue",
+            r"published",
+            r"accepted (?:at|to|by)",
+            r"which (?:conference|venue|journal|workshop)",
+            r"what year",
+            r"when was (?:it|this)",
+            r"neurips",
+            r"nips",
+            r"icml",
+            r"iclr",
+        ),
     ),
     (
         QuestionType.LIMITATIONS,
-        _words(r"limitations?", r"weakness\w*", r"drawbacks?", r"downsides?", r"caveats?", r"cons"),
+        _words(
+            r"limitations?",
+            r"weakness\w*",
+            r"drawbacks?",
+            r"downsides?",
+            r"caveats?",
+            r"cons",
+            r"los(?:e|es|ing)",
+            r"worse",
+            r"give up",
+            r"trade-?offs?",
+            r"only (?:covers?|works?|appl(?:y|ies)|handles?)",
+        ),
+    ),
+    (
+        # What the paper is for, even when the question names its experiment or data.
+        QuestionType.PROBLEM,
+        _words(r"goal", r"aims?", r"purpose", r"objective", r"trying to", r"what gap"),
     ),
     (
         QuestionType.DATASET,
@@ -101,8 +129,8 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"sota",
             r"beat",
             r"compare[sd]? (?:to|with|against)",
-            r"vs\.?",
-            r"versus",
+            r"fewer",
+            r"smaller",
         ),
     ),
     (

@@ -216,6 +216,10 @@ def test_a_question_for_numbers_says_when_the_abstract_gives_none() -> None:
         ("what's new here?", QuestionType.METHOD),
         ("tl;dr", QuestionType.SUMMARY),
         ("what is it about?", QuestionType.SUMMARY),
+        ("how does it decide sparse vs full attention?", QuestionType.METHOD),
+        ("where does it still lose?", QuestionType.LIMITATIONS),
+        ("what is the goal of the adaptive experiment?", QuestionType.PROBLEM),
+        ("was this published at NeurIPS?", QuestionType.VENUE),
     ],
 )
 def test_more_question_types(question: str, kind: QuestionType) -> None:
