@@ -296,12 +296,25 @@ _AIM = _words(
     r"(?:in )?this (?:paper|work|study)",
     r"we (?:study|investigate|consider|address|tackle|explore|examine|focus)",
 )
-# What is missing or unknown: a sentence stating the gap the paper fills.
-_GAP = _words(
-    r"lack\w*",
-    r"remains? (?:unclear|unknown|open|unexplored|challenging|elusive)",
-    r"little is known",
-    r"no (?:prior|existing) work",
+# What is missing or unknown: a sentence stating the gap the paper fills ("However, our
+# understanding of ... is limited").
+_GAP = re.compile(
+    _words(
+        r"lack\w*",
+        r"remains? (?:unclear|unknown|open|unexplored|challenging|elusive)",
+        r"(?:is|are|remains?) (?:\w+ )?(?:limited|scarce|poorly understood)",
+        r"little is known",
+        r"no (?:prior|existing) work",
+    ).pattern,
+    re.IGNORECASE,
+)
+# A sentence opening on a contrast states a problem rather than the method.
+_CONTRAST = re.compile(r"^\W*(?:however|but|yet|unfortunately|despite)\b", re.IGNORECASE)
+# Limitations the paper sets out to overcome are not its own ("To address these limitations,
+# we propose ...").
+_OVERCOMES = _words(
+    r"(?:address\w*|overcom\w*|tackl\w*|mitigat\w*|alleviat\w*|remed\w*|resolv\w*"
+    r"|circumvent\w*|avoid\w*|without)\s+(?:\w+\s+){0,2}(?:limitations?|drawbacks?|restrictions?)"
 )
 # A result question that wants a quantity, and a quantity in a sentence (a number standing
 # alone, not part of a name such as "GPT-4").
@@ -512,13 +525,17 @@ def _ranked(
             cues = 2 * len(_DATA_WORDS.findall(text)) + min(cues, 1)
         cues += sum(len(said.findall(text)) > 0 for said in extra)
         overlap = len(sentence.terms & wanted)
-        if kind in _NEEDS_CUE and cues == 0 and overlap == 0:
+        if kind is QuestionType.LIMITATIONS:
+            cues -= len(_OVERCOMES.findall(text))
+        if kind in _NEEDS_CUE and cues <= 0 and overlap == 0:
             continue
         if kind is QuestionType.DATASET and overlap == 0 and not _DATA_EVIDENCE.search(text):
             continue  # a capitalised name alone may be the method's own
         role = _own_role(text, role)
         score = 2.0 * (role in _ROLES.get(kind, frozenset())) + min(cues, 3) + 1.5 * overlap
-        if kind in (QuestionType.METHOD, QuestionType.RESULT) and _GAP.search(text):
+        if kind in (QuestionType.METHOD, QuestionType.RESULT) and (
+            _GAP.search(text) or (kind is QuestionType.METHOD and _CONTRAST.search(text))
+        ):
             score -= 1.5  # "we still lack an algorithm for ..." states the problem
         if score <= 0:
             continue

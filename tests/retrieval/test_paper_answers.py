@@ -240,3 +240,19 @@ def test_a_how_long_question_finds_the_time() -> None:
     )
     about = answer_about(abstract, "how long does it take to train the router?")
     assert "12 hours" in about.sentences[0].plain
+
+
+def test_limitations_the_paper_overcomes_and_gaps_it_fills_are_not_its_own() -> None:
+    abstract = (
+        "Tree search helps language models plan, but current methods need a fixed depth. "
+        "However, our understanding of learned search for language models is limited. "
+        "To address these limitations, we present TreeLM, a tree-search framework with a "
+        "learned value function. "
+        "TreeLM outperforms beam search by 6% on four reasoning benchmarks."
+    )
+    assert answer_about(abstract, "limitations?").statement == (
+        "The abstract states no limitation."
+    )
+    method = answer_about(abstract, "what do they propose?")
+    assert "we present TreeLM" in method.sentences[0].plain
+    assert not any("understanding" in s.plain for s in method.sentences)
