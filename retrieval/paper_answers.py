@@ -51,7 +51,13 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
     ),
     (
         QuestionType.AUTHORS,
-        _words(r"who (?:wrote|authored|made|did)", r"authors?", r"written by", r"affiliation\w*"),
+        _words(
+            r"who (?:wrote|authored|made|did)",
+            r"authors?",
+            r"written by",
+            r"affiliation\w*",
+            r"which (?:lab|group|university|institution|company)",
+        ),
     ),
     (
         QuestionType.VENUE,
