@@ -92,3 +92,16 @@ async def test_compare_and_more_like_it_in_chat(
     assert f"({first})" in embed["description"] and f"({second})" in embed["description"]
     similar = await say(bot, recorder, "more like the first one")
     assert similar["embeds"][0]["title"].startswith(f"Similar: papers like {top[0].paper.id}")
+
+
+async def test_a_summary_in_chat_is_headed_and_short(
+    real: tuple[PaperBot, Engine],  # noqa: F811
+    recorder: Recorder,
+) -> None:
+    bot, _ = real
+    await say(bot, recorder, "icml2026-1")
+    summary = await say(bot, recorder, "what is it about?")
+    embed = summary["embeds"][0]
+    assert embed["title"] == "Summary"
+    assert embed["fields"][0]["name"].endswith("(icml2026-1)")
+    assert 1 <= len(embed["fields"][0]["value"].split("\n")) <= 3
