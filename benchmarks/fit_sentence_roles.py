@@ -1,11 +1,12 @@
 """Fit retrieval/sentence_roles.npz on CSAbstruct train; tune on dev; print dev and test accuracy.
 
 PYTHONPATH=$PWD .venv/bin/python benchmarks/fit_sentence_roles.py [../shared/data/csabstruct]
-    [--bits 18] [--l2 ...] [--out retrieval/sentence_roles.npz] [--no-test]
+    [--bits 18] [--l2 ...] [--out retrieval/sentence_roles.npz] [--no-test] [--passes 2]
 
-Pass one is a softmax regression over the hashed features of retrieval/sentence_roles.py; its
-probabilities for train come from 5-fold cross-fitting (by abstract), so pass two learns from
-neighbour predictions as noisy as those it will see at run time. The transition weight of the
+Pass one is a softmax regression over the hashed features of retrieval/sentence_roles.py. With
+`--passes 2` a stacked second pass is added: train's pass-one probabilities come from 5-fold
+cross-fitting (by abstract), so pass two learns from neighbour predictions as noisy as those it
+will see at run time (it did not help on dev: docs/sentence_roles.md). The transition weight of the
 Viterbi decoding and the L2 strengths are picked on dev. Test is measured once, at the end.
 """
 
@@ -267,6 +268,52 @@ def _seconds(work: Callable[[], object], repeats: int) -> float:
     return time.perf_counter() - start
 
 
+def second_pass(
+    args: argparse.Namespace,
+    train: Sequence[Abstract],
+    dev: Sequence[Abstract],
+    train_one: Sequence[SparseRows],
+    train_labels: npt.NDArray[np.int64],
+    dev_labels: npt.NDArray[np.int64],
+    dev_probabilities: Floats,
+    l2_one: float,
+) -> tuple[Floats, float, Floats]:
+    """The stacked pass: train's pass-one probabilities by cross-fitting (so pass two learns
+    from neighbour predictions as noisy as at run time), L2 picked on dev. Returns its
+    weights, its L2 and its dev probabilities."""
+    bits = args.bits
+    size = 1 << bits
+    folds = np.arange(len(train)) % FOLDS
+    sentence_fold = np.repeat(folds, [len(a.labels) for a in train])
+    train_probabilities = np.zeros((len(train_labels), len(ROLES)))
+    for fold in range(FOLDS):
+        held = [i for i in range(len(train)) if folds[i] == fold]
+        kept = [i for i in range(len(train)) if folds[i] != fold]
+        fold_weights = fit_softmax(
+            Matrix.stack([train_one[i] for i in kept]),
+            train_labels[sentence_fold != fold],
+            size,
+            l2_one,
+            args.iterations,
+        )
+        train_probabilities[sentence_fold == fold] = predict(
+            Matrix.stack([train_one[i] for i in held]), fold_weights
+        )
+    crossed = accuracy_of(train_probabilities, train_labels)
+    print(f"pass one  cross-fitted train accuracy {crossed:.4f}")
+    train_two = Matrix.stack(stage_two(train, train_probabilities, bits))
+    dev_two = Matrix.stack(stage_two(dev, dev_probabilities, bits))
+    scored = []
+    for l2 in args.l2:
+        weights = fit_softmax(train_two, train_labels, size, l2, args.iterations)
+        probabilities = predict(dev_two, weights)
+        accuracy = accuracy_of(probabilities, dev_labels)
+        print(f"pass two  l2={l2:g}: dev accuracy {accuracy:.4f}", flush=True)
+        scored.append((accuracy, l2, weights, probabilities))
+    _, l2_two, weights_two, dev_final = max(scored, key=lambda item: item[0])
+    return weights_two, l2_two, dev_final
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", nargs="?", type=Path, default=Path("../shared/data/csabstruct"))
@@ -275,6 +322,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=150)
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     parser.add_argument("--no-test", action="store_true", help="tune on dev only")
+    parser.add_argument(
+        "--passes", type=int, choices=(1, 2), default=1, help="2: add the stacked second pass"
+    )
     args = parser.parse_args(argv)
     bits = args.bits
     size = 1 << bits
@@ -297,47 +347,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         scored.append((accuracy, l2, weights))
     _, l2_one, weights_one = max(scored, key=lambda item: item[0])
 
-    # Pass-one probabilities for train by cross-fitting, for dev from the full pass-one model.
-    folds = np.arange(len(train)) % FOLDS
-    sentence_fold = np.repeat(folds, [len(a.labels) for a in train])
-    train_probabilities = np.zeros((len(train_labels), len(ROLES)))
-    for fold in range(FOLDS):
-        held = [i for i in range(len(train)) if folds[i] == fold]
-        kept = [i for i in range(len(train)) if folds[i] != fold]
-        fold_weights = fit_softmax(
-            Matrix.stack([train_one[i] for i in kept]),
-            train_labels[sentence_fold != fold],
-            size,
-            l2_one,
-            args.iterations,
-        )
-        train_probabilities[sentence_fold == fold] = predict(
-            Matrix.stack([train_one[i] for i in held]), fold_weights
-        )
-    crossed = accuracy_of(train_probabilities, train_labels)
-    print(f"pass one  cross-fitted train accuracy {crossed:.4f}")
     dev_probabilities = predict(dev_matrix, weights_one)
-    train_two = Matrix.stack(stage_two(train, train_probabilities, bits))
-    dev_two = Matrix.stack(stage_two(dev, dev_probabilities, bits))
-    scored = []
-    for l2 in args.l2:
-        weights = fit_softmax(train_two, train_labels, size, l2, args.iterations)
-        accuracy = accuracy_of(predict(dev_two, weights), dev_labels)
-        print(f"pass two  l2={l2:g}: dev accuracy {accuracy:.4f}", flush=True)
-        scored.append((accuracy, l2, weights))
-    _, l2_two, weights_two = max(scored, key=lambda item: item[0])
+    if args.passes == 2:
+        weights_two, l2_two, dev_final = second_pass(
+            args, train, dev, train_one, train_labels, dev_labels, dev_probabilities, l2_one
+        )
+    else:
+        weights_two, l2_two, dev_final = np.zeros((0, len(ROLES))), 0.0, dev_probabilities
 
     # Transitions from train; their weight in the decoding picked on dev.
     log_start, log_transitions = transition_tables(train)
-    dev_two_probabilities = predict(dev_two, weights_two)
     best = (-1.0, 0.0)
     for weight in (0.0, 0.25, 0.5, 0.75, 1.0, 1.5):
-        predicted = decode_all(dev, dev_two_probabilities, log_start, log_transitions, weight)
+        predicted = decode_all(dev, dev_final, log_start, log_transitions, weight)
         accuracy = float((predicted == dev_labels).mean())
         print(f"viterbi   transition weight {weight:g}: dev accuracy {accuracy:.4f}")
         best = max(best, (accuracy, weight))
     _, weight = best
-    print(f"chosen: pass one l2={l2_one:g}, pass two l2={l2_two:g}, transition weight {weight:g}")
+    two = f"pass two l2={l2_two:g}" if args.passes == 2 else "no pass two"
+    print(f"chosen: pass one l2={l2_one:g}, {two}, transition weight {weight:g}")
 
     np.savez_compressed(
         args.out,

@@ -1,16 +1,16 @@
 """Questions about one paper, judged end to end: does the answer show a sentence that answers?
 
     python benchmarks/paper_question_eval.py [--pairs benchmarks/data/paper_questions.jsonl]
-        [--database /tmp/paperbot-intent-eval.db]
+        [--database /tmp/paperbot-intent-eval.db] [--data ../shared/data/conference_abstracts]
 
 Uses the database `benchmarks/intent_eval.py` builds (the seeds and the three conference
-lists). For each (paper, question) pair, written blind by a helper with the answering
-sentences marked (benchmarks/data/paper_questions.README.md), a fresh conversation opens the
-paper by id and then asks the question as typed, through the real ChatService. A pair is
-answered when the reply is a question about that paper and one of its shown sentences is a
-gold sentence (at least 60 % of the gold sentence's words, so a different sentence splitter
-does not matter), or, where the abstract does not say, when the reply says so and quotes
-nothing. A code question is answered by the paper's link. Target (issue 24): >= 0.90.
+lists), and builds it the same way when it is missing. For each (paper, question) pair, written
+blind by a helper with the answering sentences marked (benchmarks/data/paper_questions.README.md),
+a fresh conversation opens the paper by id and then asks the question as typed, through the real
+ChatService. A pair is answered when the reply is a question about that paper and one of its
+shown sentences is a gold sentence (at least 60 % of the gold sentence's words, so a different
+sentence splitter does not matter), or, where the abstract does not say, when the reply says so
+and quotes nothing. A code question is answered by the paper's link. Target (issue 24): >= 0.90.
 """
 
 from __future__ import annotations
@@ -84,11 +84,26 @@ async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=Path, default=HERE / "data" / "paper_questions.jsonl")
     parser.add_argument("--database", type=Path, default=Path("/tmp/paperbot-intent-eval.db"))
+    shared = HERE.parent.parent / "shared" / "data" / "conference_abstracts"
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=shared,
+        help="conference lists, ingested into an empty database",
+    )
     args = parser.parse_args()
     pairs = [json.loads(line) for line in args.pairs.read_text().splitlines() if line.strip()]
     settings = Settings(db_path=args.database, _env_file=None)  # type: ignore[call-arg]
     engine = await Engine.open(settings)
     try:
+        # The same database intent_eval.py builds: the seeds (ingested on open) and the lists.
+        if sum(info.papers for info in await engine.loaded_collections()) < 1000:
+            lists = sorted(args.data.glob("*.txt"))
+            if not lists:
+                print(f"no conference lists in {args.data}: give --data", file=sys.stderr)
+                return 2
+            print(f"ingesting {len(lists)} lists into {args.database} (once) ...", flush=True)
+            await engine.ingest(lists)
         results = await judge(engine, pairs)
     finally:
         await engine.close()

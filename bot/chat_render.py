@@ -77,6 +77,9 @@ def _excerpt(sentence: Excerpt) -> str:
     return render_excerpt(sentence, FIELD_VALUE_MAX // 2)
 
 
+BLANK = "\u200b"  # a zero-width space: Discord refuses empty field names and values
+
+
 def _compare_embed(reply: Reply) -> discord.Embed:
     """One row of inline fields per aspect, one field per paper (at most three side by side)."""
     notes = reply.papers[:3]
@@ -92,4 +95,8 @@ def _compare_embed(reply: Reply) -> discord.Embed:
             sentence = wording.compare_rows(note)[row][1] if note.aspects else None
             value = render_excerpt(sentence, budget) if sentence is not None else wording.NOT_SAID
             embed.add_field(name=f"{name} · {number}", value=value or "—", inline=True)
+        if len(notes) == 2:
+            # Discord lays inline fields three to a line: a blank third keeps each aspect on
+            # its own line, paper 1 left and paper 2 right, instead of wrapping rows across.
+            embed.add_field(name=BLANK, value=BLANK, inline=True)
     return embed

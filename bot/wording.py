@@ -77,6 +77,7 @@ QUESTION_HEADINGS = {
     QuestionType.CODE: "Code",
     QuestionType.AUTHORS: "Authors",
     QuestionType.VENUE: "Venue",
+    QuestionType.SUMMARY: "Summary",
     QuestionType.OTHER: "From the abstract",
 }
 COMPARE_ROWS = ("Proposes", "Evaluated on", "Result")

@@ -10,6 +10,7 @@ A comparison takes, for each paper, what it proposes, what it is evaluated on an
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ class QuestionType(Enum):
     CODE = "code"
     AUTHORS = "authors"
     VENUE = "venue"
+    SUMMARY = "summary"
     OTHER = "other"
 
 
@@ -49,20 +51,55 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
     ),
     (
         QuestionType.AUTHORS,
-        _words(r"who (?:wrote|authored|made|did)", r"authors?", r"written by", r"affiliation\w*"),
+        _words(
+            r"who (?:wrote|authored|made|did)",
+            r"authors?",
+            r"written by",
+            r"affiliation\w*",
+            r"which (?:lab|group|university|institution|company)",
+        ),
     ),
     (
         QuestionType.VENUE,
-        _words(r"venue", r"published (?:at|in|where)", r"which (?:conference|venue)", r"what year"),
+        _words(
+            r"venue",
+            r"published",
+            r"accepted (?:at|to|by)",
+            r"which (?:conference|venue|journal|workshop)",
+            r"what year",
+            r"when was (?:it|this)",
+            r"neurips",
+            r"nips",
+            r"icml",
+            r"iclr",
+        ),
     ),
     (
         QuestionType.LIMITATIONS,
-        _words(r"limitations?", r"weakness\w*", r"drawbacks?", r"downsides?", r"caveats?", r"cons"),
+        _words(
+            r"limitations?",
+            r"weakness\w*",
+            r"drawbacks?",
+            r"downsides?",
+            r"caveats?",
+            r"cons",
+            r"los(?:e|es|ing)",
+            r"worse",
+            r"give up",
+            r"trade-?offs?",
+            r"only (?:covers?|works?|appl(?:y|ies)|handles?)",
+        ),
+    ),
+    (
+        # What the paper is for, even when the question names its experiment or data.
+        QuestionType.PROBLEM,
+        _words(r"goal", r"aims?", r"purpose", r"objective", r"trying to", r"what gap"),
     ),
     (
         QuestionType.DATASET,
         _words(
             r"data ?sets?",
+            r"data",
             r"benchmark\w*",
             r"evaluat\w*",
             r"tested",
@@ -97,6 +134,9 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"conclu\w*",
             r"sota",
             r"beat",
+            r"compare[sd]? (?:to|with|against)",
+            r"fewer",
+            r"smaller",
         ),
     ),
     (
@@ -113,6 +153,8 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"what question",
             r"goal",
             r"aim",
+            r"wrong",
+            r"shortcomings?",
         ),
     ),
     (
@@ -127,9 +169,22 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"technique",
             r"algorithm",
             r"contribution\w*",
+            r"what(?:'s| is| are) (?:new|novel)",
+            r"novelty",
+            r"key insight",
+        ),
+    ),
+    (
+        QuestionType.SUMMARY,
+        _words(
             r"summar\w*",
             r"tl;?dr",
+            r"gist",
+            r"overview",
+            r"in (?:short|brief|a nutshell)",
+            r"eli5",
             r"about",
+            r"what (?:is|does) (?:it|this|that)(?: paper)? (?:say|do|doing)",
         ),
     ),
 )
@@ -141,7 +196,7 @@ _CUES: Mapping[QuestionType, re.Pattern[str]] = {
         r"|(?:evaluat\w*|experiments?|tested|trained) on|[A-Z][A-Za-z]*[A-Z0-9][\w\-]*)\b"
     ),
     QuestionType.RESULT: re.compile(
-        r"\d+(?:\.\d+)?\s?(?:\\?%|x\b|×|times\b)|"
+        r"\d+(?:\.\d+)?\s?(?:\\?%|x\b|×|times\b)|\b[x×]\s?\$?\d|"
         + _words(
             r"outperform\w*",
             r"improv\w*",
@@ -160,12 +215,14 @@ _CUES: Mapping[QuestionType, re.Pattern[str]] = {
             r"demonstrat\w*",
             r"shows? that",
             r"results?",
+            r"we (?:find|found|show|showed|observe|prove|reveal)",
         ).pattern,
         re.IGNORECASE,
     ),
     QuestionType.METHOD: _words(
         r"we (?:propose|introduce|present|develop|design)",
         r"propos\w*",
+        r"novel",
         r"introduc\w*",
         r"framework",
         r"method",
@@ -190,6 +247,17 @@ _CUES: Mapping[QuestionType, re.Pattern[str]] = {
         r"expensive",
         r"remain\w*",
         r"struggl\w*",
+        r"suffer\w*",
+        r"while",
+        r"unable",
+        r"insufficient\w*",
+        r"errors?",
+        r"goal",
+        r"aims?",
+        r"objective",
+        r"purpose",
+        r"seeks?",
+        r"this (?:paper|study|work) (?:studies|addresses|investigates|considers|designs)",
     ),
     QuestionType.LIMITATIONS: _words(
         r"limitation\w*",
@@ -202,8 +270,106 @@ _CUES: Mapping[QuestionType, re.Pattern[str]] = {
         r"only (?:works|applies)",
     ),
 }
+# For questions of no listed type: words of the question, and what answers them besides the
+# question's own words ("how long does training take?" is answered by "12 hours of training").
+_OTHER_CUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    (
+        _words(r"how long", r"time", r"hours?", r"days?", r"fast", r"slow", r"compute"),
+        _words(r"\d+\s*(?:hours?|days?|minutes?|seconds?|GPUs?)", r"faster", r"speed\w*", r"time"),
+    ),
+    (
+        _words(r"how (?:big|large|many)", r"size", r"scale", r"number of"),
+        re.compile(
+            r"\b\d[\d,.]*\b|" + _words(r"large[- ]scale", r"consists? of", r"contains?").pattern
+        ),
+    ),
+    (
+        _words(r"empirical\w*", r"theor\w*", r"experiments?", r"proofs?"),
+        _words(r"theor\w*", r"empirical\w*", r"experiment\w*", r"proofs?", r"prove\w*"),
+    ),
+    (
+        _words(r"assum\w*", r"requir\w*", r"prerequisites?"),
+        _words(r"assum\w*", r"requir\w*", r"rel(?:y|ies|ying) on", r"under"),
+    ),
+    (
+        _words(r"labels?", r"labell?ed", r"annotations?", r"supervis\w*"),
+        _words(r"\w*label\w*", r"annotat\w*", r"\w*supervis\w*"),
+    ),
+)
+_SUBJECT_WORDS = 6
+# Where a paper says what it sets out to do.
+_AIM = _words(
+    r"(?:in )?this (?:paper|work|study)",
+    r"we (?:study|investigate|consider|address|tackle|explore|examine|focus)",
+)
+# What is missing or unknown: a sentence stating the gap the paper fills ("However, our
+# understanding of ... is limited").
+_GAP = re.compile(
+    _words(
+        r"lack\w*",
+        r"remains? (?:unclear|unknown|open|unexplored|challenging|elusive)",
+        r"(?:is|are|remains?) (?:\w+ )?(?:limited|scarce|poorly understood)",
+        r"(?:have|has) (?:a |only )?(?:\w+ )?(?:limited|little|poor) (?:\w+ )?understanding",
+        r"little is known",
+        r"no (?:prior|existing) work",
+    ).pattern,
+    re.IGNORECASE,
+)
+# A sentence opening on a contrast states a problem rather than the method.
+_CONTRAST = re.compile(r"^\W*(?:however|but|yet|unfortunately|despite)\b", re.IGNORECASE)
+# Limitations the paper sets out to overcome are not its own ("To address these limitations,
+# we propose ...").
+_OVERCOMES = _words(
+    r"(?:address\w*|overcom\w*|tackl\w*|mitigat\w*|alleviat\w*|remed\w*|resolv\w*"
+    r"|circumvent\w*|avoid\w*|without)\s+(?:\w+\s+){0,2}(?:limitations?|drawbacks?|restrictions?)"
+)
+# A result question that wants a quantity, and a quantity in a sentence (a number standing
+# alone, not part of a name such as "GPT-4").
+_ASKS_NUMBERS = _words(
+    r"how much", r"how many", r"numbers?", r"percent\w*", r"margin", r"quantif\w*"
+)
+_NUMBER = re.compile(
+    r"(?<![\w-])\d+(?:[.,]\d+)*(?![\w-])|\d\s?(?:%|×|x\b)|\b[x×]\s?\$?\d|"
+    + _words(
+        r"twice", r"half", r"doubl\w*", r"tripl\w*", r"\w+-fold", r"orders? of magnitude"
+    ).pattern,
+    re.IGNORECASE,
+)
+# Whose work a sentence describes: "we", "our", "this paper" say the paper's own; "prior work",
+# "existing methods", "Gao et al. (2023)" say someone else's.
+_OWN = _words(
+    r"we",
+    r"our",
+    r"ours",
+    r"us",
+    r"this (?:paper|work|study|article|note)",
+    r"the proposed",
+    r"here",
+)
+_PRIOR = re.compile(
+    r"\bet al\b|\(\s*(?:[A-Z][^()]{0,60}?,?\s*)?(?:19|20)\d{2}[a-z]?\s*\)|"
+    + _words(
+        r"previous(?:ly)?",
+        r"prior",
+        r"existing",
+        r"earlier",
+        r"traditional(?:ly)?",
+        r"conventional(?:ly)?",
+        r"recent(?:ly)? (?:work|works|studies|methods|approaches|advances|research|efforts)",
+        r"(?:current|many|most|some) (?:methods|approaches|models|techniques|works|studies)",
+        r"ha(?:s|ve) been",
+        r"typically",
+        r"widely",
+    ).pattern,
+    re.IGNORECASE,
+)
 _DATA_WORDS = _words(
     r"data ?sets?", r"benchmarks?", r"corpus", r"corpora", r"(?:evaluat\w*|experiments?|tested) on"
+)
+# What shows a sentence is about data: the words, or "on" before a name ("on WebVid-10M").
+_DATA_EVIDENCE = re.compile(
+    r"(?i:" + _DATA_WORDS.pattern + r")|\bon (?:the |a )?[A-Z][\w.\-]*[A-Z0-9]"
+    r"|(?i:\b(?:experiments?|evaluations?|results|tested)\b.{0,60}\b(?:on|across)\b)"
 )
 _CODE_SAID = re.compile(
     r"\b(?:code|codes|implementation|github|source)\b.{0,40}\b(?:available|released|public)",
@@ -218,6 +384,10 @@ _ROLES: Mapping[QuestionType, frozenset[Role]] = {
     QuestionType.LIMITATIONS: frozenset(),
     QuestionType.OTHER: frozenset(),
 }
+# Types asking about the paper's own work, which another paper's sentence does not answer.
+_OWN_WORK = frozenset(
+    {QuestionType.METHOD, QuestionType.RESULT, QuestionType.DATASET, QuestionType.LIMITATIONS}
+)
 # Types whose answer needs a cue word in the sentence; without one the abstract does not say.
 _NEEDS_CUE = frozenset({QuestionType.DATASET, QuestionType.LIMITATIONS})
 _NOT_STATED = {
@@ -288,14 +458,19 @@ def answer_about(
     collection: str = "",
     urls: Sequence[str] = (),
     limit: int = 2,
+    title: str = "",
 ) -> AboutPaper:
     """The sentences of `abstract` that answer `question` (at most `limit`, in text order)."""
     kind = kind or question_type(question)
     if kind is QuestionType.AUTHORS:
         return AboutPaper(kind, statement="Paper lists hold no authors, only abstracts.")
     if kind is QuestionType.VENUE:
-        where = f" It is in {collection}." if collection else ""
-        return AboutPaper(kind, statement=f"The list holds no venue details.{where}")
+        if collection:
+            return AboutPaper(
+                kind,
+                statement=f"It is in the {collection} list; the list holds no other venue details.",
+            )
+        return AboutPaper(kind, statement="The list holds no venue details.")
     sentences, texts, roles = _read(abstract)
     if kind is QuestionType.CODE:
         if urls:
@@ -304,26 +479,145 @@ def answer_about(
         return AboutPaper(
             kind, tuple(said[:1]), None if said else "No code or project link appears in it."
         )
+    missing = missing_names(question, f"{title} {abstract}")
+    if missing:
+        names = " or ".join(missing)
+        return AboutPaper(kind, statement=f"The abstract does not mention {names}.")
     wanted = frozenset(analysis.analyze(question)) - _QUESTION_TERMS
-    scored = []
-    for index, (sentence, role) in enumerate(zip(sentences, roles, strict=True)):
-        cue = _CUES.get(kind)
-        cues = len(cue.findall(texts[index])) if cue is not None else 0
-        if kind is QuestionType.DATASET:
-            # "benchmarks", "evaluated on" say data; a capitalised name may be the method's.
-            cues = 2 * len(_DATA_WORDS.findall(texts[index])) + min(cues, 1)
-        overlap = len(sentence.terms & wanted)
-        if kind in _NEEDS_CUE and cues == 0 and overlap == 0:
-            continue
-        score = 2.0 * (role in _ROLES.get(kind, frozenset())) + min(cues, 3) + 1.5 * overlap
-        if score > 0:
-            scored.append((score, index))
-    if not scored:
+    if kind is QuestionType.SUMMARY:
+        chosen = _summary(sentences, texts, roles)
+        return AboutPaper(kind, tuple(_marked(texts[i], kind, frozenset()) for i in chosen))
+    if (
+        kind is QuestionType.RESULT
+        and _ASKS_NUMBERS.search(question)
+        and not any(_NUMBER.search(text) for text in texts)
+    ):
+        return AboutPaper(kind, statement="The abstract gives no numbers.")
+    best = _ranked(kind, question, sentences, texts, roles, wanted)[:limit]
+    if not best:
         return AboutPaper(kind, statement=_NOT_STATED.get(kind, _NOT_STATED[QuestionType.OTHER]))
-    best = sorted(scored, key=lambda item: (-item[0], item[1]))[:limit]
     top = best[0][0]
     chosen = sorted(index for score, index in best if score >= top * 0.75)
     return AboutPaper(kind, tuple(_marked(texts[i], kind, wanted) for i in chosen))
+
+
+def _ranked(
+    kind: QuestionType,
+    question: str,
+    sentences: Sequence[Sentence],
+    texts: Sequence[str],
+    roles: Sequence[Role],
+    wanted: frozenset[str],
+) -> list[tuple[float, int]]:
+    """(score, index) of the sentences that answer a question of `kind`, best first. What
+    prior work did (background, or "existing methods ...") answers a method, result,
+    data or limitation question only when nothing about the paper's own work does."""
+    cue = _CUES.get(kind)
+    extra = [said for asks, said in _OTHER_CUES if asks.search(question)]
+    # The question's own topic, without the words that only say what kind of answer it wants
+    # ("how many parameters?" is about parameters).
+    asked = (
+        " ".join(asks.sub(" ", question) for asks, _ in _OTHER_CUES if asks.search(question))
+        if extra
+        else question
+    )
+    topic = wanted & frozenset(analysis.analyze(asked))
+    own_work = kind in _OWN_WORK
+    scored, fallback = [], []
+    for index, (sentence, role) in enumerate(zip(sentences, roles, strict=True)):
+        text = texts[index]
+        cues = len(cue.findall(text)) if cue is not None else 0
+        if kind is QuestionType.DATASET:
+            # "benchmarks", "evaluated on" say data; a capitalised name may be the method's.
+            cues = 2 * len(_DATA_WORDS.findall(text)) + min(cues, 1)
+        cues += sum(len(said.findall(text)) > 0 for said in extra)
+        overlap = len(sentence.terms & wanted)
+        if kind is QuestionType.LIMITATIONS:
+            cues -= len(_OVERCOMES.findall(text))
+        if kind in _NEEDS_CUE and cues <= 0 and overlap == 0:
+            continue
+        if kind is QuestionType.DATASET and overlap == 0 and not _DATA_EVIDENCE.search(text):
+            continue  # a capitalised name alone may be the method's own
+        role = _own_role(text, role)
+        score = 2.0 * (role in _ROLES.get(kind, frozenset())) + min(cues, 3) + 1.5 * overlap
+        if kind in (QuestionType.METHOD, QuestionType.RESULT) and (
+            _GAP.search(text) or (kind is QuestionType.METHOD and _CONTRAST.search(text))
+        ):
+            score -= 1.5  # "we still lack an algorithm for ..." states the problem
+        if score <= 0:
+            continue
+        prior = _is_prior(text, role)
+        if prior and kind is QuestionType.LIMITATIONS:
+            continue  # what earlier methods lack is the problem, not this paper's limitation
+        if prior and (own_work or kind is QuestionType.OTHER):
+            fallback.append((score, index))
+        else:
+            scored.append((score + 0.5 * (own_work and _OWN.search(text) is not None), index))
+    found = scored or fallback
+    if (
+        kind is QuestionType.OTHER
+        and topic
+        and not any(sentences[i].terms & topic for _, i in found)
+    ):
+        return []  # nothing in the abstract is about what the question names
+    # Another paper's work answers only when the paper's own sentences say nothing.
+    return sorted(found, key=lambda item: (-item[0], item[1]))
+
+
+def _own_role(text: str, role: Role) -> Role:
+    """The role, except that a "background" sentence saying "we ..." or "in this paper"
+    is about the paper's own aim."""
+    if role is Role.BACKGROUND and _OWN.search(text) is not None:
+        return Role.OBJECTIVE
+    return role
+
+
+def _is_prior(text: str, role: Role) -> bool:
+    """Whether a sentence describes earlier work or the field rather than this paper's: it
+    is background, or its subject is ("Existing methods ...", "Gao et al. (2023) ..."; later
+    in a sentence, "over prior work" is a comparison), and it never says "we" or "our"."""
+    if _OWN.search(text) is not None:
+        return False
+    return role is Role.BACKGROUND or _PRIOR.search(_opening(text)) is not None
+
+
+def _opening(text: str) -> str:
+    """The first few words of a sentence, where its subject usually is."""
+    return " ".join(text.split()[:_SUBJECT_WORDS])
+
+
+def _summary(
+    sentences: Sequence[Sentence], texts: Sequence[str], roles: Sequence[Role]
+) -> list[int]:
+    """At most three sentences, in abstract order: what the paper sets out to do (or the
+    problem it takes on), how (its method) and what it finds (its result)."""
+    if len(texts) <= 3:
+        return list(range(len(texts)))
+
+    def best(kind: QuestionType, taken: Sequence[int], before: int | None = None) -> int | None:
+        ranked = _ranked(kind, "", sentences, texts, roles, frozenset())
+        return next(
+            (i for _, i in ranked if i not in taken and (before is None or i < before)), None
+        )
+
+    method = best(QuestionType.METHOD, ())
+    picks = [] if method is None else [method]
+    result = best(QuestionType.RESULT, picks)
+    if result is not None:
+        picks.append(result)
+    first = min(picks, default=len(texts))
+    # The aim: the first sentence where the paper says what it does, if before the method;
+    # otherwise the problem it takes on.
+    aims = [
+        i
+        for i in range(first)
+        if (_own_role(texts[i], roles[i]) is Role.OBJECTIVE or _AIM.search(texts[i]))
+        and not _GAP.search(texts[i])
+    ]
+    aim = aims[0] if aims else best(QuestionType.PROBLEM, picks, before=first)
+    if aim is not None:
+        picks.append(aim)
+    return sorted(picks)
 
 
 @lru_cache(maxsize=256)
@@ -335,18 +629,150 @@ def _read(abstract: str) -> tuple[tuple[Sentence, ...], tuple[str, ...], tuple[R
     return sentences, texts, tuple(sentence_roles(texts))
 
 
+_ASPECTS = (QuestionType.METHOD, QuestionType.DATASET, QuestionType.RESULT)
+
+
 def aspects(abstract: str) -> Aspects:
-    """What a paper proposes, is evaluated on and finds: one sentence each (None if absent)."""
-    found = {
-        kind: answer_about(abstract, "", kind=kind, limit=1)
-        for kind in (QuestionType.METHOD, QuestionType.DATASET, QuestionType.RESULT)
-    }
-    first = {
-        kind: (about.sentences[0] if about.sentences else None) for kind, about in found.items()
-    }
-    return Aspects(
-        first[QuestionType.METHOD], first[QuestionType.DATASET], first[QuestionType.RESULT]
-    )
+    """What a paper proposes, is evaluated on and finds: one sentence each, a different one
+    for each aspect (None where the abstract does not say)."""
+    sentences, texts, roles = _read(abstract)
+    ranked = [_ranked(kind, "", sentences, texts, roles, frozenset())[:4] for kind in _ASPECTS]
+    # The distinct sentences with the highest total score; ties go to earlier sentences.
+    best: tuple[float, tuple[int | None, ...]] = (0.0, (None, None, None))
+    options = [[*found, (0.0, None)] for found in ranked]
+    for choice in itertools.product(*options):
+        picked = [index for _, index in choice if index is not None]
+        if len(set(picked)) < len(picked):
+            continue
+        total = sum(score for score, _ in choice)
+        if total > best[0]:
+            best = (total, tuple(index for _, index in choice))
+    found = [
+        None if index is None else _marked(texts[index], kind, frozenset())
+        for kind, index in zip(_ASPECTS, best[1], strict=True)
+    ]
+    return Aspects(found[0], found[1], found[2])
+
+
+# Names in a question that are a paper's own words when the abstract has them: mixed case or
+# digits ("ImageNet", "GPT-4", "CIFAR-10"), or well-known benchmarks typed in lower case.
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")
+_KNOWN_NAMES = {
+    name.lower(): name
+    for name in [
+        "ImageNet",
+        "MNIST",
+        "CIFAR",
+        "COCO",
+        "SQuAD",
+        "GLUE",
+        "SuperGLUE",
+        "MMLU",
+        "HumanEval",
+        "Atari",
+        "MuJoCo",
+        "WikiText",
+        "LibriSpeech",
+        "LAION",
+        "Cityscapes",
+        "ShapeNet",
+        "ScanNet",
+        "KITTI",
+        "nuScenes",
+        "Waymo",
+        "PubMed",
+        "Wikipedia",
+        "ArXiv",
+        "OpenWebText",
+        "BookCorpus",
+        "HellaSwag",
+        "TruthfulQA",
+        "BIG-Bench",
+        "Procgen",
+        "Minecraft",
+        "CelebA",
+        "FFHQ",
+        "LSUN",
+        "Places365",
+        "VQA",
+        "WMT",
+        "OGB",
+        "ZINC",
+        "QM9",
+    ]
+}
+# Upper-case words a chat message uses that are not names to look for.
+_NOT_NAMES = frozenset(
+    [
+        "tl",
+        "dr",
+        "tldr",
+        "sota",
+        "eli5",
+        "ai",
+        "ml",
+        "nlp",
+        "cv",
+        "rl",
+        "llm",
+        "llms",
+        "lm",
+        "lms",
+        "gpu",
+        "gpus",
+        "cpu",
+        "cpus",
+        "nn",
+        "dnn",
+        "cnn",
+        "cnns",
+        "gnn",
+        "gnns",
+        "rnn",
+        "rnns",
+        "vlm",
+        "vlms",
+        "api",
+        "apis",
+        "faq",
+        "id",
+        "ok",
+        "pdf",
+        "url",
+        "i",
+        "ii",
+        "iii",
+        "iv",
+        "vs",
+        "etc",
+    ]
+)
+
+
+def missing_names(question: str, text: str) -> list[str]:
+    """Names the question asks about ("is it evaluated on ImageNet?") that `text` never
+    mentions, spelled as the question has them (known benchmarks in their usual case)."""
+    flat = re.sub(r"[^a-z0-9]", "", text.lower())
+    missing: list[str] = []
+    for match in _NAME.finditer(question):
+        word = match.group()
+        lower = word.lower()
+        if lower in _NOT_NAMES or re.fullmatch(r"[a-z]+\d{4}-\d+", lower):
+            continue
+        inner_capital = any(character.isupper() for character in word[1:])
+        has_digit = any(character.isdigit() for character in word)
+        known = lower.rstrip("s") in _KNOWN_NAMES or lower in _KNOWN_NAMES
+        if not (inner_capital or has_digit or known) or len(word) < 2:
+            continue
+        if has_digit and not any(character.isalpha() for character in word):
+            continue
+        key = re.sub(r"[^a-z0-9]", "", lower)
+        if key in flat or (key.endswith("s") and key[:-1] in flat):
+            continue
+        shown = _KNOWN_NAMES.get(lower, word) if not inner_capital else word
+        if shown not in missing:
+            missing.append(shown)
+    return missing
 
 
 # Words of a question that say what kind of answer it wants rather than what to look for.
@@ -355,7 +781,7 @@ _QUESTION_TERMS = frozenset(
         "what which how does do did is are the main result results dataset datasets data set "
         "benchmark benchmarks evaluate evaluated method approach problem propose paper it this "
         "show work use key idea limitation limitations code get where find much many better "
-        "need needs does do"
+        "need needs does do make makes take takes give gives have has"
     )
 )
 

@@ -1,17 +1,18 @@
 """Sentence roles in an abstract: background, objective, method, result or other.
 
-A two-pass linear model over hashed features, decoded as a sequence, in numpy only.
+A linear model over hashed features, in numpy only.
 
-- Features of a sentence: its word unigrams and bigrams, its opening words, the unigrams and
-  bigrams of the sentences before and after it, its position (from the start, from the end,
-  relative), its length and whether it holds numbers. Words are hashed (crc32, cached) and
-  n-grams combined by multiplicative hashing into `2**bits` buckets, so the fitter
+- Features of a sentence: its word unigrams and bigrams, its opening words, the first five
+  letters of its longer words, the unigrams and bigrams of the sentences before and after it
+  and the unigrams of those two away, its position (from the start, from the end, relative),
+  its length and whether it holds numbers. Words are hashed (crc32, cached) and n-grams
+  combined by multiplicative hashing into `2**bits` buckets, so the fitter
   (benchmarks/fit_sentence_roles.py) and this module compute the same features by calling the
   same `role_features`.
-- Pass one: a softmax regression over those features. Pass two: the same features plus the
-  pass-one probabilities of the neighbouring sentences (a stacked model).
-- Decoding: Viterbi over the pass-two log-probabilities plus weighted log transition
-  probabilities between consecutive roles (and into the first role).
+- A softmax regression over those features. The model file may hold a second, stacked pass
+  (the same features plus the first pass's probabilities for the neighbouring sentences) and
+  transition weights for Viterbi decoding; the shipped model has neither, because neither
+  helped on CSAbstruct dev (docs/sentence_roles.md).
 
 Weights live in sentence_roles.npz beside this file, loaded once on first use.
 """
@@ -54,6 +55,11 @@ _TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*|[%:;?()$\[\]]")
 # nothing else, so changing one needs a refit.
 NEIGHBOUR_WEIGHT: Final = 0.5
 NEIGHBOUR_BIGRAMS: Final = True
+# Words of the sentences two before and two after, at this weight.
+SECOND_NEIGHBOUR_WEIGHT: Final = 0.5
+# Each longer word's first five letters ("propos", "demons"), at this weight: the forms of a
+# word say the same about the role.
+PREFIX_WEIGHT: Final = 0.5
 _MULTIPLIERS: Final = np.array(
     [0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64
 )
@@ -62,6 +68,7 @@ _MULTIPLIERS: Final = np.array(
 # previous one land in different buckets.
 _WORD, _BIGRAM, _PREV_WORD, _NEXT_WORD, _PREV_BIGRAM, _NEXT_BIGRAM = 1, 2, 3, 4, 5, 6
 _OPENING, _POSITION, _SHAPE, _PREV_ROLE, _NEXT_ROLE, _BIAS = 7, 8, 9, 10, 11, 12
+_PREV2_WORD, _NEXT2_WORD, _PREFIX = 13, 14, 19
 
 
 @dataclass(frozen=True)
@@ -86,10 +93,13 @@ def _word_hash(token: str) -> int:
     return known
 
 
-def _tokens(sentence: str) -> list[int]:
-    """Word hashes of the sentence: lowercased words, numbers as one token, a few marks."""
+def _tokens(sentence: str) -> tuple[list[int], list[int]]:
+    """Word hashes of the sentence (lowercased words, numbers as one token, a few marks), and
+    the hashes of its longer words' first five letters."""
     tokens = _TOKEN.findall(sentence[:MAX_CHARS].lower())[:MAX_TOKENS]
-    return [_word_hash("0" if token[0].isdigit() else token) for token in tokens]
+    words = [_word_hash("0" if token[0].isdigit() else token) for token in tokens]
+    prefixes = [_word_hash(token[:5] + "~") for token in tokens if len(token) > 5]
+    return words, prefixes
 
 
 def _buckets(
@@ -177,7 +187,11 @@ def role_features(
     `neighbour_role_features`): one abstract, or consecutive abstracts of `sizes` sentences."""
     count = len(sentences)
     group, index, abstract_count = _layout(count, sizes)
-    token_lists = [_tokens(sentence) for sentence in sentences]
+    token_lists, prefix_lists = [], []
+    for sentence in sentences:
+        words, prefixes = _tokens(sentence)
+        token_lists.append(words)
+        prefix_lists.append(prefixes)
     lengths = np.array([len(tokens) for tokens in token_lists], dtype=np.int64)
     total = int(lengths.sum())
     hashes = np.fromiter(
@@ -214,6 +228,17 @@ def role_features(
                 target[inside], bigram_space, previous[inside], hashes[inside], NEIGHBOUR_WEIGHT
             )
 
+    # The words two sentences away, and the word prefixes.
+    for shift, space in ((2, _PREV2_WORD), (-2, _NEXT2_WORD)):
+        target = owner + shift
+        inside = _same_abstract(owner, target, group)
+        features.add(target[inside], space, hashes[inside], None, SECOND_NEIGHBOUR_WEIGHT)
+    prefix_counts = [len(found) for found in prefix_lists]
+    prefix_rows = np.repeat(np.arange(count, dtype=np.int64), prefix_counts)
+    prefix_hashes = np.fromiter(
+        (h for found in prefix_lists for h in found), dtype=np.uint64, count=len(prefix_rows)
+    )
+    features.add(prefix_rows, _PREFIX, prefix_hashes, None, PREFIX_WEIGHT)
     # Position and shape: small categorical codes, one feature each, and a bias.
     from_end = abstract_count - 1 - index
     codes = np.concatenate(
@@ -309,7 +334,7 @@ class SentenceRoleModel:
 
     bits: int
     first_pass: npt.NDArray[np.float32]  # roles x buckets
-    second_pass: npt.NDArray[np.float32]  # roles x buckets
+    second_pass: npt.NDArray[np.float32]  # roles x buckets; empty: one pass only
     log_start: npt.NDArray[np.float32]
     log_transitions: npt.NDArray[np.float32]
 
@@ -329,10 +354,13 @@ class SentenceRoleModel:
     def probabilities(
         self, sentences: Sequence[str], sizes: Sequence[int] | None = None
     ) -> npt.NDArray[np.float32]:
-        """Pass-two probabilities of each role (columns in `ROLES` order), one row a sentence;
-        the sentences are one abstract, or consecutive abstracts of `sizes` sentences."""
+        """The last pass's probabilities of each role (columns in `ROLES` order), one row a
+        sentence; the sentences are one abstract, or consecutive abstracts of `sizes`
+        sentences."""
         features = role_features(sentences, self.bits, sizes)
         first = softmax(scores(features, self.first_pass))
+        if not self.second_pass.size:
+            return first
         neighbours = neighbour_role_features(first, self.bits, sizes)
         return softmax(scores(joined(features, neighbours), self.second_pass))
 

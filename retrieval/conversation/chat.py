@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from retrieval.api import ChatEngine, ConversationMemory
+from retrieval.conversation.entities import pointed_at
 from retrieval.conversation.errors import (
     ConversationError,
     NoPaperInFocus,
@@ -167,6 +168,29 @@ class ChatService:
         """A question right after a paper was opened is about that paper when its words are
         the paper's ("does SEABO need reward labels?") or it asks for no topic of its own
         ("where can I get the code"); otherwise it stays what the classifier said."""
+        if (
+            intent.kind is IntentKind.PAPER
+            and question_type(intent.message) is QuestionType.SUMMARY
+            and (is_question(intent.message) or "about" not in intent.message.lower())
+        ):
+            # "what is it about?", "tl;dr of 2": a short summary, not the whole abstract.
+            return replace(
+                intent,
+                kind=IntentKind.QUESTION_ABOUT_PAPER,
+                query=intent.message,
+                question_type=QuestionType.SUMMARY.value,
+            )
+        if (
+            intent.kind is IntentKind.QUESTION_ABOUT_PAPER
+            and intent.question_type == QuestionType.SUMMARY.value
+            and intent.refs == (FocusRef(),)
+        ):
+            # "summarize 2", "tl;dr of the first": a bare number asking for a summary is a
+            # position, not a quantity.
+            slugs = frozenset(info.slug for info in await self._engine.loaded_collections())
+            refs = pointed_at(intent.message, slugs, loose=True)
+            if refs:
+                return replace(intent, refs=refs)
         if intent.kind is IntentKind.HELP and intent.confidence >= SURE_HELP:
             return intent  # "how do I see the abstract?" is about the bot, not the paper
         if intent.kind not in (IntentKind.SEARCH, IntentKind.HELP) or intent.collection:
@@ -255,6 +279,7 @@ class ChatService:
                 kind=kind,
                 collection=paper.collection,
                 urls=paper.urls,
+                title=paper.title or "",
             )
             return PaperNote(paper, about.sentences[0] if about.sentences else None, about=about)
         if intent.kind is IntentKind.COMPARE:

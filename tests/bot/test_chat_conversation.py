@@ -81,10 +81,13 @@ async def test_compare_and_more_like_it_in_chat(
     embed = compared["embeds"][0]
     first, second = top[0].paper.id, top[1].paper.id
     assert embed["title"] == f"Compared: {first} vs {second}"
-    # Side by side: one row of inline fields per aspect, one field per paper.
+    # Side by side: one line of inline fields per aspect, paper 1 then paper 2, and a blank
+    # third field so that Discord (three inline fields to a line) does not wrap the rows.
     names = [field["name"] for field in embed["fields"]]
     assert names == [
-        f"{row} · {n}" for row in ("Proposes", "Evaluated on", "Result") for n in (1, 2)
+        name
+        for row in ("Proposes", "Evaluated on", "Result")
+        for name in (f"{row} · 1", f"{row} · 2", "\u200b")
     ]
     assert all(field["inline"] for field in embed["fields"])
     assert f"({first})" in embed["description"] and f"({second})" in embed["description"]
@@ -104,3 +107,16 @@ async def test_a_misspelt_question_is_corrected_once_and_bye_is_a_farewell(
     assert not more.get("content") and more["embeds"][0]["fields"]
     bye = await say(bot, recorder, "bye!")
     assert bye["content"] in wording.FAREWELLS and not bye.get("embeds")
+
+
+async def test_a_summary_in_chat_is_headed_and_short(
+    real: tuple[PaperBot, Engine],  # noqa: F811
+    recorder: Recorder,
+) -> None:
+    bot, _ = real
+    await say(bot, recorder, "icml2026-1")
+    summary = await say(bot, recorder, "what is it about?")
+    embed = summary["embeds"][0]
+    assert embed["title"] == "Summary"
+    assert embed["fields"][0]["name"].endswith("(icml2026-1)")
+    assert 1 <= len(embed["fields"][0]["value"].split("\n")) <= 3

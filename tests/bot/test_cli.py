@@ -262,3 +262,9 @@ def test_run_flags_override_the_shard_settings(
     # Other commands take no shard flags: the environment is used as is.
     settings = settings_for(_parser().parse_args(["stats"]))
     assert (settings.shard_count, settings.shard_ids) == (8, [7])
+
+
+def test_chat_console_summarises_an_opened_paper(tmp_path: Path) -> None:
+    result = run(tmp_path, "chat", stdin="paper icml2026-1\ntl;dr\nquit\n")
+    assert result.returncode == 0, result.stderr
+    assert "Summary:" in result.stdout

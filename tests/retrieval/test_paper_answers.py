@@ -62,3 +62,197 @@ def test_aspects_give_proposal_data_and_result() -> None:
     assert sides.proposes is not None and "We propose GroundCheck" in sides.proposes.plain
     assert sides.evaluated_on is not None and "FEVER" in sides.evaluated_on.plain
     assert sides.result is not None and "35%" in sides.result.plain
+
+
+# Earlier work first, the paper's own after it: the shape that made prior work pass for the
+# paper's method and its limitations for the paper's.
+PRIOR_FIRST = (
+    "Gao et al. (2023) proposed a retrieval method that ranks passages with a cross-encoder. "
+    "Previous methods fail to scale to long documents and are limited to English text. "
+    "In this paper, we propose LongRank, a ranker that splits documents into blocks and "
+    "scores them with a shared encoder. "
+    "We evaluate LongRank on the MS MARCO and TREC benchmarks. "
+    "LongRank improves MRR@10 by 4.1 points over the strongest baseline."
+)
+
+
+@pytest.mark.parametrize(
+    "question", ["what method do they propose?", "how does it work?", "what's the approach?"]
+)
+def test_the_method_is_the_papers_own_not_prior_work(question: str) -> None:
+    about = answer_about(PRIOR_FIRST, question)
+    assert about.sentences, about.statement
+    assert "we propose LongRank" in about.sentences[0].plain
+    assert not any("Gao et al." in s.plain or "Previous" in s.plain for s in about.sentences)
+
+
+def test_the_result_is_the_papers_own_not_prior_work() -> None:
+    about = answer_about(PRIOR_FIRST, "what's the main result?")
+    assert "4.1 points" in about.sentences[0].plain
+    assert not any("Gao et al." in s.plain for s in about.sentences)
+
+
+def test_earlier_methods_limitations_are_not_the_papers() -> None:
+    about = answer_about(PRIOR_FIRST, "any limitations?")
+    assert about.sentences == ()
+    assert about.statement == "The abstract states no limitation."
+
+
+def test_a_stated_limitation_of_the_paper_is_quoted() -> None:
+    abstract = PRIOR_FIRST + " However, our method is limited to English documents."
+    about = answer_about(abstract, "what are the limitations?")
+    assert [s.plain for s in about.sentences] == [
+        "However, our method is limited to English documents."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("is it evaluated on imagenet?", "ImageNet"),
+        ("does it beat GPT-4?", "GPT-4"),
+        ("was it tested on CIFAR-10?", "CIFAR-10"),
+    ],
+)
+def test_a_name_the_abstract_never_mentions_is_said_to_be_missing(question: str, name: str) -> None:
+    about = answer_about(PRIOR_FIRST, question)
+    assert about.sentences == ()
+    assert about.statement == f"The abstract does not mention {name}."
+
+
+def test_a_name_the_abstract_mentions_is_answered_from_it() -> None:
+    about = answer_about(PRIOR_FIRST, "is it evaluated on trec?")
+    assert about.statement is None
+    assert "TREC" in about.sentences[0].plain
+    # Upper-case chat words ("SOTA", "tl;dr") are not names to look for.
+    assert answer_about(PRIOR_FIRST, "is it SOTA?").statement is None
+
+
+@pytest.mark.parametrize("question", ["summarize it", "tl;dr", "what is it about?"])
+def test_a_summary_gives_aim_method_and_result_in_order(question: str) -> None:
+    assert question_type(question) is QuestionType.SUMMARY
+    about = answer_about(PRIOR_FIRST, question)
+    shown = [s.plain for s in about.sentences]
+    assert 2 <= len(shown) <= 3
+    sentences = [
+        "Gao et al. (2023) proposed",
+        "Previous methods",
+        "In this paper, we propose LongRank",
+        "We evaluate LongRank",
+        "LongRank improves MRR@10",
+    ]
+    order = [next(i for i, start in enumerate(sentences) if s.startswith(start)) for s in shown]
+    assert order == sorted(order)
+    assert any(s.startswith("In this paper, we propose LongRank") for s in shown)
+    assert any("4.1 points" in s for s in shown)
+
+
+def test_a_short_abstract_is_its_own_summary() -> None:
+    about = answer_about(ABSTRACT, "summarize it")
+    assert len(about.sentences) == 3 or len(about.sentences) == 4
+    assert [s.plain for s in about.sentences] == sorted(
+        (s.plain for s in about.sentences), key=ABSTRACT.index
+    )
+
+
+def test_compared_aspects_are_different_sentences() -> None:
+    for abstract in (ABSTRACT, PRIOR_FIRST):
+        sides = aspects(abstract)
+        shown = [s.plain for s in (sides.proposes, sides.evaluated_on, sides.result) if s]
+        assert len(shown) == 3 and len(set(shown)) == 3
+    sides = aspects(PRIOR_FIRST)
+    assert sides.proposes is not None and "we propose LongRank" in sides.proposes.plain
+    assert sides.evaluated_on is not None and "MS MARCO" in sides.evaluated_on.plain
+    assert sides.result is not None and "4.1 points" in sides.result.plain
+
+
+def test_one_sentence_holding_two_aspects_fills_only_one_row() -> None:
+    # Data and result in one sentence: it answers one row; the other row says nothing rather
+    # than repeating it.
+    sides = aspects(
+        "We propose FastFlow, a flow model for video. "
+        "On WebVid-10M, FastFlow achieves an FVD of 238, 18% better than prior work."
+    )
+    rows = [sides.proposes, sides.evaluated_on, sides.result]
+    shown = [row.plain for row in rows if row is not None]
+    assert len(shown) == len(set(shown))
+    assert sides.proposes is not None and "We propose FastFlow" in sides.proposes.plain
+    assert any("WebVid-10M" in text for text in shown)
+
+
+def test_an_aspect_the_abstract_does_not_state_is_none() -> None:
+    sides = aspects("We prove a regret bound for linear bandits. The bound is tight.")
+    assert sides.evaluated_on is None
+
+
+def test_authors_and_venue_come_from_what_the_list_holds() -> None:
+    # An abstract citing other people's papers: those names are not the authors.
+    cited = "Building on Jacobsen & Cutkosky (2022), we propose a parameter-free optimiser."
+    authors = answer_about(cited, "who are the authors?")
+    assert authors.sentences == ()
+    assert authors.statement == "Paper lists hold no authors, only abstracts."
+    venue = answer_about(cited, "which venue is it from?", collection="ICML 2024")
+    assert venue.question_type is QuestionType.VENUE
+    assert venue.statement is not None and "ICML 2024" in venue.statement
+
+
+def test_a_question_for_numbers_says_when_the_abstract_gives_none() -> None:
+    vague = (
+        "We propose a flow method for night scenes. "
+        "Extensive experiments verify the superiority of the proposed method."
+    )
+    about = answer_about(vague, "by how much does it beat the baselines? any numbers?")
+    assert about.sentences == ()
+    assert about.statement == "The abstract gives no numbers."
+    with_numbers = answer_about(PRIOR_FIRST, "by how much does it beat the baseline?")
+    assert "4.1 points" in with_numbers.sentences[0].plain
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("what data do they use?", QuestionType.DATASET),
+        ("how does it compare to GPT-4?", QuestionType.RESULT),
+        ("what's new here?", QuestionType.METHOD),
+        ("tl;dr", QuestionType.SUMMARY),
+        ("what is it about?", QuestionType.SUMMARY),
+        ("how does it decide sparse vs full attention?", QuestionType.METHOD),
+        ("where does it still lose?", QuestionType.LIMITATIONS),
+        ("what is the goal of the adaptive experiment?", QuestionType.PROBLEM),
+        ("was this published at NeurIPS?", QuestionType.VENUE),
+    ],
+)
+def test_more_question_types(question: str, kind: QuestionType) -> None:
+    assert question_type(question) is kind
+
+
+def test_a_question_whose_topic_the_abstract_lacks_is_not_answered() -> None:
+    about = answer_about(PRIOR_FIRST, "how many parameters?")
+    assert about.sentences == ()
+    assert about.statement == "The abstract does not say."
+
+
+def test_a_how_long_question_finds_the_time() -> None:
+    abstract = (
+        "We propose RouteNet, a router for sparse attention. "
+        "Training our router takes only 12 hours on 8 GPUs. "
+        "RouteNet matches full attention on three long-context benchmarks."
+    )
+    about = answer_about(abstract, "how long does it take to train the router?")
+    assert "12 hours" in about.sentences[0].plain
+
+
+def test_limitations_the_paper_overcomes_and_gaps_it_fills_are_not_its_own() -> None:
+    abstract = (
+        "Tree search helps language models plan, but current methods need a fixed depth. "
+        "However, our understanding of learned search for language models is limited. "
+        "To address these limitations, we present TreeLM, a tree-search framework with a "
+        "learned value function. "
+        "TreeLM outperforms beam search by 6% on four reasoning benchmarks."
+    )
+    assert answer_about(abstract, "limitations?").statement == (
+        "The abstract states no limitation."
+    )
+    method = answer_about(abstract, "what do they propose?")
+    assert "we present TreeLM" in method.sentences[0].plain
+    assert not any("understanding" in s.plain for s in method.sentences)

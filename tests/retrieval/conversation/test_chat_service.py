@@ -285,3 +285,25 @@ async def test_goodbye_is_a_farewell(chat: ChatService) -> None:
         assert reply.intent.farewell, text
         assert reply.answer is None and reply.papers == ()
     assert not (await chat.handle("later layers of transformers", ALICE)).intent.farewell
+
+
+async def test_what_an_opened_paper_is_about_is_a_short_summary(chat: ChatService) -> None:
+    first = await chat.handle("mixture of experts routing", ALICE)
+    await chat.handle("the first one", ALICE)
+    for question in ("what is it about?", "tl;dr", "summarize it"):
+        reply = await chat.handle(question, ALICE)
+        assert reply.kind is ReplyKind.PAPER_QUESTION, question
+        assert ids(reply) == [ids(first)[0]]
+        about = reply.papers[0].about
+        assert about is not None and about.question_type.value == "summary"
+        assert 1 <= len(about.sentences) <= 3
+
+
+async def test_summarize_a_result_by_its_number(chat: ChatService) -> None:
+    first = await chat.handle("mixture of experts routing", ALICE)
+    for question, wanted in (("summarize 2", 1), ("tl;dr of 1", 0)):
+        reply = await chat.handle(question, ALICE)
+        assert reply.kind is ReplyKind.PAPER_QUESTION, question
+        assert ids(reply) == [ids(first)[wanted]]
+        about = reply.papers[0].about
+        assert about is not None and about.question_type.value == "summary"
