@@ -35,6 +35,12 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
+def unwrap_urls(gold: list[str]) -> str:
+    """The gold sentences with LaTeX `\\url{...}` unwrapped, so the brace is not read as part
+    of the link the answer must show."""
+    return re.sub(r"\\url\{([^}]*)\}", r"\1", " ".join(gold))
+
+
 def covers(shown: str, gold: str) -> bool:
     wanted = words(gold)
     have = set(words(shown))
@@ -71,7 +77,7 @@ async def judge(
         elif pair["qtype"] == "code":
             right = any(
                 url in statement
-                for url in re.findall(r"https?://\S+?(?=[.,;)]?(?:\s|$))", " ".join(gold))
+                for url in re.findall(r"https?://\S+?(?=[.,;)]?(?:\s|$))", unwrap_urls(gold))
             )
             right = right or any(covers(s, g) for s in shown for g in gold)
         else:
