@@ -3,8 +3,9 @@
 A label is the name a paper introduces, with its expansion or a short description
 ("DRIFT: Decoupled Rollouts and Importance-Weighted Fine-Tuning"), or else a title-like phrase
 from the sentence that states the contribution or opens the abstract, cut at a phrase boundary.
-This runs on every ingested abstract, so it must stay in the tens of microseconds and never raise, whatever a list file holds: triggers are found
-with `str.find`, regexes only run anchored at those spots, and every quantifier is bounded.
+This runs on every ingested abstract, so it must stay in the tens of microseconds and never
+raise, whatever a list file holds: triggers are found with `str.find`, regexes only run anchored
+at those spots, and every quantifier is bounded.
 
 This module assembles the label. The parts: `markup` cleans the text, `urls` finds links,
 `names` finds the introduced name (scored in `candidates`, with the vocabulary of
