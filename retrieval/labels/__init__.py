@@ -39,8 +39,6 @@ __all__ = [
 # What each version changed: docs/tuning-labels.md.
 LABELER_VERSION: Final = 10
 
-# Vowel letters that sound like a consonant: "a universal method", "a one-step sampler".
-_CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one")
 _FALLBACK_LABEL = "Untitled abstract"
 # Consonant, vowel, consonant: an acronym said as a word ("WET", "SAN") names the method.
 _SAID_AS_WORD = re.compile(r"[^AEIOU][AEIOUY][^AEIOU]")
@@ -194,15 +192,6 @@ def _names_a_part(part: str, text: str) -> bool:
     )
 
 
-def _article(phrase: str) -> str:
-    """'a efficient model' -> 'an efficient model' once filler words are gone."""
-    article, _, rest = phrase.partition(" ")
-    if article.lower() not in {"a", "an"} or not rest:
-        return phrase
-    vowel = rest[:1].lower() in "aeiou" and not rest.lower().startswith(_CONSONANT_SOUND)
-    return f"{article[0]}{'n' if vowel else ''} {rest}"
-
-
 def _tails(candidate: Candidate, text: str, room: int, *, topic: bool) -> list[phrases.Phrase]:
     """What may follow a name: its description ("a framework for X") and, when `topic`, the
     contribution's phrases that do not repeat the name."""
@@ -211,10 +200,10 @@ def _tails(candidate: Candidate, text: str, room: int, *, topic: bool) -> list[p
     if description[:2] in (": ", ", ") and description[2:].startswith(("a ", "an ", "the ")):
         for phrase in phrases.cuts(description[2:], "description", 0, room, title=False):
             if phrase.text.count(" ") >= 2:  # "a framework" alone says nothing
-                found.append(dataclasses.replace(phrase, text=_article(phrase.text)))
+                found.append(phrase)
     if topic and not found:
-        for phrase in phrases.candidates(text):
-            if candidate.name.casefold() not in phrase.text.casefold() and len(phrase.text) <= room:
+        for phrase in phrases.candidates(text, room):
+            if candidate.name.casefold() not in phrase.text.casefold():
                 found.append(phrase)
     return found
 

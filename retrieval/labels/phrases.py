@@ -37,7 +37,10 @@ _CONTRIBUTION = re.compile(
     r"|investigat|consider|develop|examin|explor|analy[sz]|address|tackl|design|revisit|show"
     r"|prove|demonstrat|characteri[sz]|establish|provid|deriv|describ|report|formulat|focus"
     r"|identif|offer|initiat|put forward|extend|give|leverag|ask|aim|seek|explain|uncover"
-    r"|reveal)[a-z]{0,4}(?: (?:on|that|how(?: to)?|whether|to|at))? ",
+    r"|reveal|resolv|solv|construct|build|creat|curat|collect|releas|evaluat|compar|measur"
+    r"|quantif|improv|settl|answer|bridg|unif|refin|rethink|argu|cast|train|fine-tun|adapt"
+    r"|enhanc|accelerat|reduc|tighten|obtain|achiev|find|discover|observ|advocat|highlight"
+    r"|pioneer|construct|learn|benchmark)[a-z]{0,4}(?: (?:on|that|how(?: to)?|whether|to|at))? ",
     re.IGNORECASE,
 )
 # "we aim to address X": X is what the paper does.
@@ -73,7 +76,9 @@ FILLER_WORDS = frozenset(
         "effective,", "efficient,", "general,",
     ]
 )  # fmt: skip
-_LEADING = frozenset(["a", "an", "the", "our", "its", "their", "this", "these", "two", "three"])
+_LEADING = frozenset(
+    ["a", "an", "the", "our", "its", "their", "this", "these", "two", "three", "first", "and"]
+)
 # A phrase may stop before these words: what follows is a new phrase or clause.
 _BREAKS = frozenset(
     [
@@ -96,6 +101,9 @@ DANGLING = _BREAKS | frozenset(
         "either", "neither", "nor", "about", "upon", "per", "versus", "vs", "vs.", "de",
     ]
 )  # fmt: skip
+# Vowel letters that sound like a consonant: "a universal method", "a one-step sampler".
+CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one")
+_JOINERS = ("and", "or", "but")
 _MAX_WORDS = 16
 _MARKS = frozenset('()[]“”"')
 # A phrase that points back ("this phenomenon") needs a sentence the label does not have.
@@ -158,14 +166,14 @@ def opening(text: str) -> str:
     return sentence[concession.end() :] if concession else sentence
 
 
-def candidates(text: str) -> list[Phrase]:
+def candidates(text: str, room: int = 90) -> list[Phrase]:
     """Every cut of the contribution clause and of the opening sentence."""
     found: list[Phrase] = []
     clause, index = contribution(text)
     if clause:
-        found += cuts(clause, "contribution", index)
+        found += cuts(clause, "contribution", index, room)
     if index != 0:
-        found += cuts(opening(text), "opening", 0)
+        found += cuts(opening(text), "opening", 0, room)
     return found
 
 
@@ -202,8 +210,11 @@ def cuts(clause: str, kind: str, sentence: int, room: int = 90, title: bool = Tr
     found: list[Phrase] = []
     for end, cut in ends:
         last = words[end - 1].lower()
-        if end < 2 or last in DANGLING or (cut and last.endswith("ed") and last.isalpha()):
-            continue  # "... approach built" before "on it": the participle needs its phrase
+        if cut and last.endswith("ed") and last.isalpha() and end > 2:
+            end -= 1  # "... approach built" before "on it": the participle needs its phrase
+            last = words[end - 1].lower()
+        if end < 2 or last in DANGLING:
+            continue
         text = " ".join(words[:end]).rstrip(" ,;:.!?")
         if ends_cleanly(text) and not _REFERS.search(text):
             found.append(Phrase(text, kind, sentence, cut))
@@ -241,13 +252,20 @@ def compress(phrase: str) -> str:
         phrase = _ASIDE.sub(_aside, phrase)
     kept: list[str] = []
     dropped = False
+    article = -1  # an article a dropped filler word followed: "a novel approach"
     for word in phrase[:200].split():
         lower = word.lower()
-        if lower in FILLER_WORDS or (dropped and lower in ("and", "or")):
-            if lower in FILLER_WORDS and kept and kept[-1] in ("and", "or"):
+        if lower in FILLER_WORDS or (dropped and lower in _JOINERS):
+            if lower in FILLER_WORDS and kept and kept[-1] in _JOINERS:
                 kept.pop()  # "a cheap and simple way" -> "a cheap way"
-            dropped = lower not in ("and", "or")
+            if kept and kept[-1].lower() in ("a", "an"):
+                article = len(kept) - 1
+            dropped = lower not in _JOINERS
             continue
+        if article >= 0 and article == len(kept) - 1:
+            vowel = lower[:1] in "aeiou" and not lower.startswith(CONSONANT_SOUND)
+            kept[article] = kept[article][0] + ("n" if vowel else "")  # "an approach"
+        article = -1
         dropped = False
         kept.append(word)
     return " ".join(kept)

@@ -21,7 +21,7 @@ WEIGHTS = Path(__file__).with_name("weights.json")
 FEATURES = (
     "contribution", "opening", "description", "words", "words_squared", "sentence",
     "clause_end", "cut_preposition", "cut_verb", "cut_and", "salience", "frequent", "coined",
-    "gerund", "parenthesis", "digit",
+    "gerund", "parenthesis", "digit", "background",
 )  # fmt: skip
 _DIGIT = re.compile(r"[0-9]")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -31,6 +31,13 @@ _VERBISH = frozenset(
         "is", "are", "was", "were", "has", "have", "had", "can", "could", "may", "might", "will",
         "would", "should", "must", "remains", "remain", "leveraging", "achieving", "enabling",
         "allowing", "yielding", "based",
+    ]
+)  # fmt: skip
+# Words that open what the field does, not what the paper does: "Recent advances in ...".
+_BACKGROUND = frozenset(
+    [
+        "recent", "there", "many", "current", "we", "in", "existing", "most", "while", "despite",
+        "it", "modern", "traditional", "conventional", "prior", "previous", "although", "one",
     ]
 )  # fmt: skip
 _JOINERS = frozenset(["and", "or", "but"])
@@ -66,13 +73,14 @@ def features(phrase: Phrase, lowered: str) -> list[float]:
         float(text.split(" ", 1)[0].lower().endswith("ing")),
         float("(" in text),
         float(_DIGIT.search(text) is not None),
+        float(text.split(" ", 1)[0].lower() in _BACKGROUND),
     ]
 
 
 @functools.cache
 def weights() -> tuple[float, ...]:
     loaded = json.loads(WEIGHTS.read_text(encoding="utf-8"))
-    return tuple(float(loaded[name]) for name in FEATURES)
+    return tuple(float(loaded.get(name, 0.0)) for name in FEATURES)  # new features weigh 0
 
 
 def best(phrases: Sequence[Phrase], text: str) -> Phrase | None:
