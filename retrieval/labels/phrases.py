@@ -182,25 +182,32 @@ def cuts(clause: str, kind: str, sentence: int, room: int = 90, title: bool = Tr
     clause = clause.lstrip(" ,;:.")  # "We present \\modelname{}, a video tokenizer ..."
     words = compress(_head(clause) if title else clause).split()[: _MAX_WORDS + 1]
     ends: list[tuple[int, str]] = []  # (words kept, the boundary word after them)
+    before_of: list[tuple[int, str]] = []  # a last resort: "forecasting the evolution" of ...
     depth = 0
+    quoted = False
     size = -1
     for position, word in enumerate(words):
-        lower = word.lower()
-        if position and not depth and lower in _BREAKS:
+        lower = word.lower().rstrip(",;:.")
+        if position and not depth and not quoted and lower in _BREAKS:
             ends.append((position, lower))
+        elif position > 1 and not depth and not quoted and lower == "of":
+            before_of.append((position, lower))
         size += len(word) + 1
         if position == _MAX_WORDS or size > room:
             break
         if not _MARKS.isdisjoint(word):
             depth += word.count("(") + word.count("[") - word.count(")") - word.count("]")
-            depth += word.count("“") - word.count("”") + (word.count('"') % 2)
-        if depth:
+            depth += word.count("“") - word.count("”")
+            quoted ^= word.count('"') % 2 == 1
+        if depth or quoted:
             continue
         if word[-1] in ",;:." or (position + 1 < len(words) and words[position + 1] in "-–—"):
             ends.append((position + 1, ""))
             break
         if position + 1 == len(words):
             ends.append((position + 1, ""))
+    if not ends:
+        ends = before_of[-1:]
     if not ends:
         return []
     if title:
@@ -255,8 +262,10 @@ def compress(phrase: str) -> str:
     article = -1  # an article a dropped filler word followed: "a novel approach"
     for word in phrase[:200].split():
         lower = word.lower()
-        if lower in FILLER_WORDS or (dropped and lower in _JOINERS):
-            if lower in FILLER_WORDS and kept and kept[-1] in _JOINERS:
+        # "General AI Assistants" is a name: a capitalised filler goes only as the first word.
+        filler = word in FILLER_WORDS or (not kept and lower in FILLER_WORDS)
+        if filler or (dropped and lower in _JOINERS):
+            if filler and kept and kept[-1] in _JOINERS:
                 kept.pop()  # "a cheap and simple way" -> "a cheap way"
             if kept and kept[-1].lower() in ("a", "an"):
                 article = len(kept) - 1

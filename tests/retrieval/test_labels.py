@@ -1572,3 +1572,38 @@ def test_a_topic_label_keeps_a_lowercase_greek_letter() -> None:
     label = derive_label(abstract)
     assert "μPD" in label
     assert "ΜPD" not in label
+
+
+@pytest.mark.parametrize(
+    ("abstract", "label"),
+    [
+        # a quoted term does not hide the cut after it
+        (
+            'We study the notion of "criterion collapse," in which optimization of one metric '
+            "implies degenerate convergence.",
+            '"criterion collapse," in which optimization of one metric implies degenerate convergence',
+        ),
+        # a capitalised filler word inside a name stays ("General AI Assistants")
+        (
+            "Assistants are hard to test. We introduce GAIA, a benchmark for General AI "
+            "Assistants that, if solved, would be a milestone. GAIA has 466 questions.",
+            "GAIA: a benchmark for General AI Assistants",
+        ),
+        # a filler word dropped after "a" leaves the right article
+        (
+            "Graphs are hard. We propose a novel approach to sparse graph matching with "
+            "learned costs.",
+            "Approach to sparse graph matching with learned costs",
+        ),
+    ],
+)
+def test_phrases_are_cut_whole(abstract: str, label: str) -> None:
+    assert derive_label(abstract) == label
+
+
+def test_an_article_before_a_dropped_filler_word_agrees_with_the_next_word() -> None:
+    from retrieval.labels.phrases import compress
+
+    assert compress("a novel approach") == "an approach"
+    assert compress("an efficient, simple model") == "a model"
+    assert compress("a novel universal model") == "a universal model"
