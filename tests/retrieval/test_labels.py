@@ -1581,7 +1581,8 @@ def test_a_topic_label_keeps_a_lowercase_greek_letter() -> None:
         (
             'We study the notion of "criterion collapse," in which optimization of one metric '
             "implies degenerate convergence.",
-            '"criterion collapse," in which optimization of one metric implies degenerate convergence',
+            '"criterion collapse," in which optimization of one metric implies degenerate '
+            "convergence",
         ),
         # a capitalised filler word inside a name stays ("General AI Assistants")
         (
