@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import operator
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,9 +24,9 @@ FEATURES = (
     "clause_end", "cut_preposition", "cut_verb", "cut_and", "salience", "frequent", "coined",
     "gerund", "parenthesis", "digit", "background",
 )  # fmt: skip
+_COINED = re.compile(r"[a-z][A-Z]|[A-Z]{2}|[A-Za-z][0-9]|[0-9][A-Za-z]")
 _DIGIT = re.compile(r"[0-9]")
 _WORD = re.compile(r"[a-z0-9]+")
-_COINED = re.compile(r"[a-z][A-Z]|[A-Z]{2}|[A-Za-z][0-9]|[0-9][A-Za-z]")
 _VERBISH = frozenset(
     [
         "is", "are", "was", "were", "has", "have", "had", "can", "could", "may", "might", "will",
@@ -48,14 +49,24 @@ def terms(text: str) -> list[str]:
     return [w for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
 
 
-def features(phrase: Phrase, lowered: str) -> list[float]:
-    """The feature vector of one candidate (in `FEATURES` order); `lowered` is the abstract."""
+def features(phrase: Phrase, lowered: str, seen: dict[str, int] | None = None) -> list[float]:
+    """The feature vector of one candidate (in `FEATURES` order); `lowered` is the abstract,
+    `seen` caches its word counts across the candidates of one choice (they share words)."""
     text = phrase.text
     words = text.count(" ") + 1
     # How often the abstract says each content word (as a substring: "model" counts "models").
-    counts = [lowered.count(term) for term in terms(text)]
+    seen = {} if seen is None else seen
+    counts: list[int] = []
+    for term in terms(text):
+        count = seen.get(term)
+        if count is None:
+            count = seen[term] = lowered.count(term)
+        counts.append(count)
     salience = sum(min(n - 1, 3) for n in counts) / (3 * len(counts)) if counts else 0.0
     frequent = sum(n >= 3 for n in counts) / len(counts) if counts else 0.0
+    digit = _DIGIT.search(text) is not None
+    # The regex only when a capital or digit could make a coinage ("HarmBench", "GPT-4").
+    coined = (digit or text[1:] != text[1:].lower()) and _COINED.search(text) is not None
     return [
         float(phrase.kind == "contribution"),
         float(phrase.kind == "opening"),
@@ -69,10 +80,10 @@ def features(phrase: Phrase, lowered: str) -> list[float]:
         float(phrase.cut in _JOINERS),
         salience,
         frequent,
-        float(_COINED.search(text) is not None),
+        float(coined),
         float(text.split(" ", 1)[0].lower().endswith("ing")),
         float("(" in text),
-        float(_DIGIT.search(text) is not None),
+        float(digit),
         float(text.split(" ", 1)[0].lower() in _BACKGROUND),
     ]
 
@@ -89,8 +100,9 @@ def best(phrases: Sequence[Phrase], text: str) -> Phrase | None:
         return None
     lowered = text.lower()
     weight = weights()
+    seen: dict[str, int] = {}
     scored = [
-        (sum(w * f for w, f in zip(weight, features(p, lowered), strict=True)), -i)
+        (sum(map(operator.mul, weight, features(p, lowered, seen))), -i)
         for i, p in enumerate(phrases)
     ]
     return phrases[-max(scored)[1]]
