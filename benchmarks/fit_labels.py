@@ -46,7 +46,7 @@ def collect(paths: Sequence[Path]) -> tuple[list[np.ndarray], list[np.ndarray]]:
             targets.append(np.array([f1(title_terms, p.text) for p in phrases]))
         return original(phrases, text)
 
-    scorer.best = recording  # type: ignore[assignment]
+    scorer.best = recording
     try:
         for path in paths:
             for line in path.open(encoding="utf-8"):
@@ -55,7 +55,7 @@ def collect(paths: Sequence[Path]) -> tuple[list[np.ndarray], list[np.ndarray]]:
                 title_terms.update(analyze(record["title"]))
                 derive_label(record["abstract"])
     finally:
-        scorer.best = original  # type: ignore[assignment]
+        scorer.best = original
     return groups, targets
 
 
@@ -72,7 +72,8 @@ def fit(
     def softmax(values: np.ndarray) -> np.ndarray:
         top = np.maximum.reduceat(values, starts)[owner]
         exp = np.exp(values - top)
-        return exp / np.add.reduceat(exp, starts)[owner]
+        normalised: np.ndarray = exp / np.add.reduceat(exp, starts)[owner]
+        return normalised
 
     q = softmax(target)
     w = np.zeros(x.shape[1])
