@@ -40,7 +40,8 @@ _CONTRIBUTION = re.compile(
     r"|reveal|resolv|solv|construct|build|creat|curat|collect|releas|evaluat|compar|measur"
     r"|quantif|improv|settl|answer|bridg|unif|refin|rethink|argu|cast|train|fine-tun|adapt"
     r"|enhanc|accelerat|reduc|tighten|obtain|achiev|find|discover|observ|advocat|highlight"
-    r"|pioneer|construct|learn|benchmark)[a-z]{0,4}(?: (?:on|that|how(?: to)?|whether|to|at))? ",
+    r"|pioneer|learn|benchmark|defin)[a-z]{0,4}"
+    r"(?: (?:on|that|how(?: to)?|whether|to|at))? ",
     re.IGNORECASE,
 )
 # "we aim to address X": X is what the paper does.
@@ -99,11 +100,21 @@ DANGLING = _BREAKS | frozenset(
         "they", "them", "be", "been", "being", "do", "does", "not", "each", "more", "most",
         "less", "very", "also", "only", "other", "any", "all", "then", "thus", "i.e.", "e.g.",
         "either", "neither", "nor", "about", "upon", "per", "versus", "vs", "vs.", "de",
+        "able", "due", "al", "al.", "show", "shows", "prove", "demonstrate", "specifically",
+        "often", "usually", "typically", "naturally", "jointly", "directly", "explicitly",
+        "implicitly",
     ]
 )  # fmt: skip
 # Vowel letters that sound like a consonant: "a universal method", "a one-step sampler".
 CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one")
 _JOINERS = ("and", "or", "but")
+_SUBORDINATE = frozenset(["that", "which", "where", "when", "whether", "who", "if", "while"])
+_VERBS = frozenset(
+    [
+        "is", "are", "was", "were", "has", "have", "had", "can", "could", "may", "might", "will",
+        "would", "should", "must", "remains", "remain",
+    ]
+)  # fmt: skip
 _MAX_WORDS = 16
 _MARKS = frozenset('()[]“”"')
 # A phrase that points back ("this phenomenon") needs a sentence the label does not have.
@@ -222,6 +233,8 @@ def cuts(clause: str, kind: str, sentence: int, room: int = 90, title: bool = Tr
             last = words[end - 1].lower()
         if end < 2 or last in DANGLING:
             continue
+        if cut in _VERBS and not _SUBORDINATE.isdisjoint(w.lower() for w in words[1:end]):
+            continue  # "... when the lower-level problem" before "is": a clause cut in half
         text = " ".join(words[:end]).rstrip(" ,;:.!?")
         if ends_cleanly(text) and not _REFERS.search(text):
             found.append(Phrase(text, kind, sentence, cut))
