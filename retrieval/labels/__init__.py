@@ -104,13 +104,19 @@ def _topic(text: str) -> str:
 
 
 def _first_words(text: str) -> str:
-    """The longest clean cut of the first 90 characters; never an ellipsis."""
-    words = text[:MAX_LABEL_CHARS].split(" ")
-    if len(text) > MAX_LABEL_CHARS and len(words) > 1:
+    """The first sentence, or the longest clean cut of its first 90 characters; never an
+    ellipsis."""
+    head = text[: MAX_LABEL_CHARS + 1]
+    for stop in (". ", "? ", "! "):
+        if stop in head:
+            head = head[: head.index(stop) + 1]
+    words = head.split(" ")
+    if len(head) > MAX_LABEL_CHARS and len(words) > 1:
         words.pop()  # the last word may be cut in the middle
-    while len(words) > 1 and not phrases.ends_cleanly(" ".join(words)):
+    while len(words) > 1 and not phrases.ends_cleanly(" ".join(words).rstrip(" ,;:.")):
         words.pop()
-    return capitalised(" ".join(words).rstrip(" ,;:.")) or text[:MAX_LABEL_CHARS]
+    label = capitalised(" ".join(words).rstrip(" ,;:.")) or text
+    return label[:MAX_LABEL_CHARS]  # one word longer than a label: hostile input only
 
 
 def _umbrella(text: str, url: re.Match[str]) -> bool:

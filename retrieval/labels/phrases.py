@@ -108,6 +108,9 @@ DANGLING = _BREAKS | frozenset(
 # Vowel letters that sound like a consonant: "a universal method", "a one-step sampler".
 CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one")
 _JOINERS = ("and", "or", "but")
+_LY_NOUNS = frozenset(["family", "anomaly", "assembly", "supply", "monopoly", "reply", "italy"])
+# A question cut before its end has lost its point: "What is the relationship between X".
+_QUESTION = frozenset(["what", "how", "why", "can", "does", "do", "is", "are", "which", "when"])
 _SUBORDINATE = frozenset(["that", "which", "where", "when", "whether", "who", "if", "while"])
 _VERBS = frozenset(
     [
@@ -233,12 +236,19 @@ def cuts(clause: str, kind: str, sentence: int, room: int = 90, title: bool = Tr
             last = words[end - 1].lower()
         if end < 2 or last in DANGLING:
             continue
+        if cut and (words[0].lower() in _QUESTION or _adverb(last)):
+            continue  # a question cut before its point; "can be adaptively" before "employed"
         if cut in _VERBS and not _SUBORDINATE.isdisjoint(w.lower() for w in words[1:end]):
             continue  # "... when the lower-level problem" before "is": a clause cut in half
         text = " ".join(words[:end]).rstrip(" ,;:.!?")
         if ends_cleanly(text) and not _REFERS.search(text):
             found.append(Phrase(text, kind, sentence, cut))
     return found
+
+
+def _adverb(word: str) -> bool:
+    """'adaptively' before a cut ends nothing; 'overfits quickly.' at a clause end does."""
+    return word.endswith("ly") and word.islower() and word not in _LY_NOUNS
 
 
 def ends_cleanly(phrase: str) -> bool:

@@ -1608,3 +1608,20 @@ def test_an_article_before_a_dropped_filler_word_agrees_with_the_next_word() -> 
     assert compress("a novel approach") == "an approach"
     assert compress("an efficient, simple model") == "a model"
     assert compress("a novel universal model") == "a universal model"
+
+
+def test_an_abstract_without_any_phrase_keeps_its_first_sentence_whole() -> None:
+    abstract = (
+        "Does the coat in the picture make the person a doctor? This, of course, depends on "
+        "context. If it is obvious, why do explanation methods ignore it?"
+    )
+    assert derive_label(abstract) == "Does the coat in the picture make the person a doctor?"
+
+
+def test_a_cut_never_leaves_an_adverb_or_half_a_question() -> None:
+    abstract = "We propose a parametric augmentation method which can be adaptively employed."
+    assert not derive_label(abstract).endswith("adaptively")
+    # at a clause end an adverb is fine
+    assert derive_label("We show that fine-tuning overfits quickly.") == (
+        "Fine-tuning overfits quickly"
+    )
