@@ -96,8 +96,8 @@ def weights() -> tuple[float, ...]:
 
 def best(phrases: Sequence[Phrase], text: str) -> Phrase | None:
     """The highest-scoring candidate, the earliest on a tie."""
-    if not phrases:
-        return None
+    if len(phrases) < 2:
+        return phrases[0] if phrases else None
     lowered = text.lower()
     weight = weights()
     seen: dict[str, int] = {}
