@@ -5,7 +5,7 @@
 
 Process CPU time (not wall time: the machine is shared), per chunk of 250 abstracts the minimum
 over `--rounds` runs, summed: the minimum discards the rounds another process slowed down. The
-verdict rule: MET when that figure is at most 70 µs per abstract. `--dump` writes one
+verdict rule: MET when that figure is at most 120 µs per abstract (issue 26). `--dump` writes one
 `id<TAB>label` line per abstract, to compare labels before and after a change. `--prepare` also
 times `prepare_papers` the same way: what ingest spends per paper (terms, label, hash, URLs,
 acronyms), where the labeler finds the abstract's words already analysed.
