@@ -106,10 +106,13 @@ def _topic(text: str) -> str:
 def _first_words(text: str) -> str:
     """The first sentence, or the longest clean cut of its first 90 characters; never an
     ellipsis."""
-    head = text[: MAX_LABEL_CHARS + 1]
+    head = (phrases.opening(text) or text)[: MAX_LABEL_CHARS + 1]
     for stop in (". ", "? ", "! "):
         if stop in head:
             head = head[: head.index(stop) + 1]
+    comma = head.find(", ")
+    if comma > 0 and head.count(" ", 0, comma) >= 2:
+        head = head[:comma]  # never a list: "We focus on constrained, L-smooth, ..."
     words = head.split(" ")
     if len(head) > MAX_LABEL_CHARS and len(words) > 1:
         words.pop()  # the last word may be cut in the middle

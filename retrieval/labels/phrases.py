@@ -23,8 +23,9 @@ _ABBREVIATIONS = tuple(
 )  # fmt: skip
 _LEAD_IN = re.compile(
     r"(?:(?:(?:in|within) (?:this|the present|our) (?:paper|work|study|article|note|submission)"
-    r"|here|to (?:this end|that end|address (?:this|these|such)[^,]{0,40})|accordingly|therefore"
-    r"|thus|hence|specifically|concretely|instead|in contrast|motivated by [^,]{0,60}"
+    r"|here|recently|undeniably|in recent years"
+    r"|to (?:this end|that end|address (?:this|these|such)[^,]{0,40})|accordingly|therefore"
+    r"|thus|hence|specifically|concretely|instead|in contrast(?=,)|motivated by [^,]{0,60}"
     r"|inspired by [^,]{0,60}|towards? [^,]{0,60}"
     r"|recent (?:advances|progress|work|works|studies|research|results)[^,]{0,60}? "
     r"(?:suggest|show|demonstrate|indicate|reveal)s? that),? )+",
@@ -111,6 +112,8 @@ _JOINERS = ("and", "or", "but")
 _LY_NOUNS = frozenset(["family", "anomaly", "assembly", "supply", "monopoly", "reply", "italy"])
 # A question cut before its end has lost its point: "What is the relationship between X".
 _QUESTION = frozenset(["what", "how", "why", "can", "does", "do", "is", "are", "which", "when"])
+# A phrase opening with these is an adverbial clause; titles may open "On", "Towards", "How".
+_OPENS_CLAUSE = _BREAKS - _QUESTION - {"on", "toward", "towards", "beyond", "whether"}
 _SUBORDINATE = frozenset(["that", "which", "where", "when", "whether", "who", "if", "while"])
 _VERBS = frozenset(
     [
@@ -163,6 +166,8 @@ def contribution(text: str) -> tuple[str, int]:
             found = _CONTRIBUTION.match(rest, at + 1) if at < 150 else None
         if found:
             chosen = rest[found.end() :]
+            if chosen.startswith("and "):  # "we define and investigate the problem of X"
+                chosen = chosen[4:].partition(" ")[2]
             second = _SECOND_VERB.match(chosen)
             chosen = chosen[second.end() :] if second else chosen
             if len(chosen) < 12 or ANAPHORA.search(chosen, 0, 40):
@@ -236,6 +241,8 @@ def cuts(clause: str, kind: str, sentence: int, room: int = 90, title: bool = Tr
             last = words[end - 1].lower()
         if end < 2 or last in DANGLING:
             continue
+        if words[0].lower() in _OPENS_CLAUSE:
+            return []  # "As large language models become ...", "By leveraging X": no title
         if cut and (words[0].lower() in _QUESTION or _adverb(last)):
             continue  # a question cut before its point; "can be adaptively" before "employed"
         if cut in _VERBS and not _SUBORDINATE.isdisjoint(w.lower() for w in words[1:end]):
