@@ -104,21 +104,23 @@ def _topic(text: str) -> str:
 
 
 def _first_words(text: str) -> str:
-    """The first sentence, or the longest clean cut of its first 90 characters; never an
-    ellipsis."""
+    """The first sentence, or the longest clean cut of its first 90 characters, before its
+    first comma when that leaves a clean phrase (never a list); never an ellipsis."""
     head = (phrases.opening(text) or text)[: MAX_LABEL_CHARS + 1]
     for stop in (". ", "? ", "! "):
         if stop in head:
             head = head[: head.index(stop) + 1]
     comma = head.find(", ")
-    if comma > 0 and head.count(" ", 0, comma) >= 2:
-        head = head[:comma]  # never a list: "We focus on constrained, L-smooth, ..."
-    words = head.split(" ")
-    if len(head) > MAX_LABEL_CHARS and len(words) > 1:
-        words.pop()  # the last word may be cut in the middle
-    while len(words) > 1 and not phrases.ends_cleanly(" ".join(words).rstrip(" ,;:.")):
-        words.pop()
-    label = capitalised(" ".join(words).rstrip(" ,;:.")) or text
+    label = ""
+    for part in (head[:comma], head) if comma > 0 else (head,):
+        words = part.split(" ")
+        if len(part) > MAX_LABEL_CHARS and len(words) > 1:
+            words.pop()  # the last word may be cut in the middle
+        while len(words) > 1 and not phrases.ends_cleanly(" ".join(words).rstrip(" ,;:.")):
+            words.pop()
+        label = capitalised(" ".join(words).rstrip(" ,;:.")) or text
+        if len(words) > 1 and phrases.ends_cleanly(label):
+            break
     return label[:MAX_LABEL_CHARS]  # one word longer than a label: hostile input only
 
 

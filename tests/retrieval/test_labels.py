@@ -1625,3 +1625,8 @@ def test_a_cut_never_leaves_an_adverb_or_half_a_question() -> None:
     assert derive_label("We show that fine-tuning overfits quickly.") == (
         "Fine-tuning overfits quickly"
     )
+
+
+def test_a_fallback_never_shrinks_to_a_dangling_word() -> None:
+    label = derive_label("We, the authors, are the first to see it. It works.")
+    assert label == "We, the authors, are the first to see"
