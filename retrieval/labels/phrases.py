@@ -45,6 +45,13 @@ _CONTRIBUTION = re.compile(
     r"(?: (?:on|that|how(?: to)?|whether|to|at))? ",
     re.IGNORECASE,
 )
+# "we propose X and establish Y": a second contribution verb after "and" starts a new clause.
+_AND_VERB = re.compile(
+    r"(?:propos|introduc|present|stud|investigat|develop|analy[sz]|design|show|prove|demonstrat"
+    r"|establish|provid|deriv|identif|offer|extend|giv|reveal|evaluat|achiev|find|discover"
+    r"|obtain|validat|verif|apply|appl|conduct|perform|use|utiliz|empirically|theoretically"
+    r"|further|then|also)[a-z]{0,4}$"
+)
 # "we aim to address X": X is what the paper does.
 _SECOND_VERB = re.compile(
     r"(?:address|answer|bridge|close|fill|understand|tackle|solve|study|investigate|explore"
@@ -209,6 +216,9 @@ def cuts(clause: str, kind: str, sentence: int, room: int = 90, title: bool = Tr
         lower = word.lower().rstrip(",;:.")
         if position and not depth and not quoted and lower in _BREAKS:
             ends.append((position, lower))
+            following = words[position + 1] if position + 1 < len(words) else ""
+            if lower == "and" and _AND_VERB.match(following):
+                break  # "X and establish Y": the phrase ends with X
         elif position > 1 and not depth and not quoted and lower == "of":
             before_of.append((position, lower))
         size += len(word) + 1

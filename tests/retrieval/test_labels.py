@@ -1590,6 +1590,12 @@ def test_a_topic_label_keeps_a_lowercase_greek_letter() -> None:
             "Assistants that, if solved, would be a milestone. GAIA has 466 questions.",
             "GAIA: a benchmark for General AI Assistants",
         ),
+        # a second contribution verb after "and" starts a new clause
+        (
+            "We propose a Hamming Weight preserving ansatz and establish the links from "
+            "ansatz to circuits.",
+            "Hamming Weight preserving ansatz",
+        ),
         # a filler word dropped after "a" leaves the right article
         (
             "Graphs are hard. We propose a novel approach to sparse graph matching with "
