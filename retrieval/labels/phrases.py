@@ -52,6 +52,13 @@ _AND_VERB = re.compile(
     r"|obtain|validat|verif|apply|appl|conduct|perform|use|utiliz|empirically|theoretically"
     r"|further|then|also)[a-z]{0,4}$"
 )
+# Any "we <verb> X" when no contribution verb is found: "we train agents to ...".
+_ANY_WE = re.compile(
+    r"(?:^|(?<=[ ,]))we (?!(?:can|will|would|may|might|must|should|need|are|were|have|had|do"
+    r"|did|also|then|first|here|now|call|refer|denote|believe|hope|know|expect)\b)[a-z]+"
+    r"(?: (?:that|how|whether|to|on))? ",
+    re.IGNORECASE,
+)
 # "we aim to address X": X is what the paper does.
 _SECOND_VERB = re.compile(
     r"(?:address|answer|bridge|close|fill|understand|tackle|solve|study|investigate|explore"
@@ -163,23 +170,32 @@ def split_sentences(text: str, limit: int = 6) -> list[str]:
 
 
 def contribution(text: str) -> tuple[str, int]:
-    """What the paper says it does ("we propose X" gives X) and its sentence; ("", -1) if none."""
-    for index, sentence in enumerate(split_sentences(text)):
-        lead = _LEAD_IN.match(sentence)
-        rest = sentence[lead.end() :] if lead else sentence
-        found = _CONTRIBUTION.match(rest)
-        if found is None and " we " in rest:
-            at = rest.find(" we ")
-            found = _CONTRIBUTION.match(rest, at + 1) if at < 150 else None
-        if found:
-            chosen = rest[found.end() :]
-            if chosen.startswith("and "):  # "we define and investigate the problem of X"
-                chosen = chosen[4:].partition(" ")[2]
-            second = _SECOND_VERB.match(chosen)
-            chosen = chosen[second.end() :] if second else chosen
-            if len(chosen) < 12 or ANAPHORA.search(chosen, 0, 40):
-                return "", -1
-            return chosen, index
+    """What the paper says it does ("we propose X" gives X) and its sentence; ("", -1) if none.
+    Without a contribution verb, the first "we <verb> X" of the first eight sentences."""
+    sentences = split_sentences(text, 8)
+    for generic in (False, True):
+        for index, sentence in enumerate(sentences if generic else sentences[:6]):
+            lead = _LEAD_IN.match(sentence)
+            rest = sentence[lead.end() :] if lead else sentence
+            found = _ANY_WE.search(rest, 0, 150) if generic else _CONTRIBUTION.match(rest)
+            if found is None and not generic and " we " in rest:
+                at = rest.find(" we ")
+                found = _CONTRIBUTION.match(rest, at + 1) if at < 150 else None
+            if found:
+                return _clause(rest[found.end() :], index)
+    return "", -1
+
+
+def _clause(chosen: str, index: int) -> tuple[str, int]:
+    """The contribution clause after its verb, unless it points back ("we study this")."""
+    if chosen:
+        if chosen.startswith("and "):  # "we define and investigate the problem of X"
+            chosen = chosen[4:].partition(" ")[2]
+        second = _SECOND_VERB.match(chosen)
+        chosen = chosen[second.end() :] if second else chosen
+        if len(chosen) < 12 or ANAPHORA.search(chosen, 0, 40):
+            return "", -1
+        return chosen, index
     return "", -1
 
 
@@ -193,13 +209,17 @@ def opening(text: str) -> str:
 
 
 def candidates(text: str, room: int = 90) -> list[Phrase]:
-    """Every cut of the contribution clause and of the opening sentence."""
+    """Every cut of the contribution clause and of the opening sentence; next to a
+    contribution, the opening's two-word field names ("Diffusion models") are no rival."""
     found: list[Phrase] = []
     clause, index = contribution(text)
     if clause:
         found += cuts(clause, "contribution", index, room)
     if index != 0:
-        found += cuts(opening(text), "opening", 0, room)
+        shortest = 3 if found else 2
+        found += [
+            p for p in cuts(opening(text), "opening", 0, room) if len(p.text.split()) >= shortest
+        ]
     return found
 
 
