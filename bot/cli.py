@@ -90,6 +90,11 @@ def _parser() -> argparse.ArgumentParser:
     known.add_argument("files", nargs="+", type=Path)
     labels = modes.add_parser("labels", help="JSONL lists with titles: labels vs real titles")
     labels.add_argument("files", nargs="+", type=Path)
+    labels.add_argument("--other", type=Path, help="TSV doc_id<TAB>label of another labeler")
+    labels.add_argument("--sample", type=int, help="a blind reader sheet of N random papers")
+    labels.add_argument("--seed", type=int, default=0, help="random seed for --sample/--pairs")
+    labels.add_argument("--key", type=Path, help="with --sample: where to write which is which")
+    labels.add_argument("--pairs", type=int, default=0, help="with --other: N random pairs")
     for sub in (beir, known):
         sub.add_argument("--ranking", choices=["exact", "enhanced"])
         sub.add_argument("--k1", type=float)
@@ -262,7 +267,7 @@ async def _eval(settings: Settings, args: argparse.Namespace) -> int:
         print(line, file=sys.stderr, flush=True)
 
     if args.eval_mode == "labels":
-        return _eval_labels(args.files)
+        return _eval_labels(args)
     settings = evaluation.with_ranking(settings, args.ranking, args.k1, args.b)
     if args.eval_mode == "beir":
         splits = [split.strip() for split in args.split.split(",") if split.strip()]
@@ -281,19 +286,41 @@ async def _eval(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-def _eval_labels(files: list[Path]) -> int:
-    from retrieval.label_eval import evaluate_labels, format_label_reports
+def _eval_labels(args: argparse.Namespace) -> int:
+    from retrieval import label_eval
     from retrieval.lists import read_paper_file
 
+    other: dict[str, str] = {}
+    if args.other:
+        try:
+            other = label_eval.read_label_tsv(args.other)
+        except (OSError, ValueError) as error:
+            print(f"--other {args.other}: {error}", file=sys.stderr)
+            return 2
+    if args.sample is not None and not (args.other and args.key and len(args.files) == 1):
+        print("--sample needs --other TSV, --key PATH and one list", file=sys.stderr)
+        return 2
     reports = []
-    for path in files:
+    for path in args.files:
         papers = read_paper_file(path).papers
+        if args.sample is not None:
+            sheet, key = label_eval.reader_sheet(papers, other, args.sample, args.seed)
+            args.key.write_text(key, encoding="utf-8")
+            print(sheet)
+            return 0
         pairs = [(paper.abstract, paper.title) for paper in papers if paper.title]
         if not pairs:
             print(f"{path}: no titles; eval labels needs JSONL lists with titles", file=sys.stderr)
             return 2
-        reports.append(evaluate_labels(path.name, pairs))
-    print(format_label_reports(reports))
+        reports.append(label_eval.evaluate_labels(path.name, pairs))
+        if other:
+            by_abstract = {p.abstract: other.get(p.external_id, "") for p in papers}
+            reports.append(
+                label_eval.evaluate_labels(f"{path.name} (other)", pairs, by_abstract.__getitem__)
+            )
+    print(label_eval.format_label_reports(reports, examples=not other))
+    if other and args.pairs:
+        print(label_eval.format_pairs(papers, other, args.pairs, args.seed))
     return 0
 
 

@@ -13,13 +13,52 @@ Both are also given for the baseline label "first 90 characters of the abstract"
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from retrieval.labels import MAX_LABEL_CHARS, derive_label, opens_with_punctuation
 from retrieval.labels.markup import clean
+from retrieval.models import ParsedPaper
 from retrieval.text import analyze
+
+# A label ending on one of these leaves a phrase open: "... which resolves this by".
+DANGLING_WORDS = frozenset(
+    [
+        "a", "an", "the", "this", "these", "those", "it", "its", "that", "which", "who", "by",
+        "of", "for", "to", "in", "on", "with", "from", "and", "or", "but", "as", "at", "via",
+        "into", "than", "their", "our", "we", "is", "are", "be", "can", "while", "whereas",
+        "using", "such", "both", "between", "over", "under", "when", "where", "if", "not",
+    ]
+)  # fmt: skip
+
+
+def is_comma_list(label: str) -> bool:
+    """Three or more comma-separated fragments: a keyword list, not a title."""
+    return label.count(", ") >= 2
+
+
+def ends_in_ellipsis(label: str) -> bool:
+    return label.rstrip().endswith(("…", "..."))
+
+
+def dangles(label: str) -> bool:
+    """Whether the label ends on a function word or demonstrative."""
+    last = label.rstrip(" .,;:!?").rsplit(" ", 1)[-1].lower()
+    return last in DANGLING_WORDS
+
+
+def title_f1(title: str, label: str) -> float:
+    """Word-overlap F1 of label and title (stemmed index terms), 0 for a structurally invalid
+    label (comma list, ellipsis, dangling end): a keyword list cannot score by holding words."""
+    if is_comma_list(label) or ends_in_ellipsis(label) or dangles(label):
+        return 0.0
+    wanted, mine = set(analyze(title)), set(analyze(label))
+    both = len(wanted & mine)
+    return 2 * both / (len(wanted) + len(mine)) if both else 0.0
+
 
 # "NAME: rest of the title": a name is at most three words and 40 characters.
 _TITLE_NAME = re.compile(r"(?P<name>[^\s:][^:]{0,39}?):\s")
@@ -49,6 +88,10 @@ class LabelReport:
     baseline_recall: float
     recall_all: float  # over every paper
     starts_with_punctuation: int
+    comma_lists: int = 0
+    ellipses: int = 0
+    dangling: int = 0
+    f1: float = 0.0  # title_f1 averaged over every paper
     named_misses: list[LabelCase] = field(default_factory=list)
     recall_misses: list[LabelCase] = field(default_factory=list)
 
@@ -103,6 +146,8 @@ def evaluate_labels(
     """Measure `labeler` on (abstract, title) pairs; the title is never shown to it."""
     papers = named = hits = baseline_hits = punctuation = 0
     recalls: list[float] = []
+    f1s: list[float] = []
+    lists = ellipses = dangling = 0
     baseline_recalls: list[float] = []
     all_recalls: list[float] = []
     named_misses: list[LabelCase] = []
@@ -114,6 +159,10 @@ def evaluate_labels(
         if opens_with_punctuation(label):
             punctuation += 1
         recall = content_recall(title, label)
+        lists += is_comma_list(label)
+        ellipses += ends_in_ellipsis(label)
+        dangling += dangles(label)
+        f1s.append(title_f1(title, label))
         all_recalls.append(recall)
         method = title_name(title, abstract)
         case = LabelCase(title, label, method, recall)
@@ -139,6 +188,10 @@ def evaluate_labels(
         baseline_recall=_mean(baseline_recalls),
         recall_all=_mean(all_recalls),
         starts_with_punctuation=punctuation,
+        comma_lists=lists,
+        ellipses=ellipses,
+        dangling=dangling,
+        f1=_mean(f1s),
         named_misses=named_misses,
         recall_misses=recall_misses,
     )
@@ -160,6 +213,10 @@ LABEL_COLUMNS = (
     ("first-90 words", "the same for the first-90-characters label"),
     ("title words, all", "title content words held by the label, every paper"),
     ("starts punct", "labels starting with punctuation"),
+    ("lists %", "labels of 3+ comma-separated fragments"),
+    ("… %", "labels ending in an ellipsis"),
+    ("dangling", "labels ending on a function word (this, which, by, of ...)"),
+    ("title F1", "word-overlap F1 with the title, 0 for a list, ellipsis or dangling end"),
 )
 
 
@@ -177,6 +234,10 @@ def format_label_reports(reports: Sequence[LabelReport], *, examples: bool = Tru
             f"{report.baseline_recall:.3f}",
             f"{report.recall_all:.3f}",
             f"{report.starts_with_punctuation}",
+            f"{100 * report.comma_lists / max(report.papers, 1):.1f}",
+            f"{100 * report.ellipses / max(report.papers, 1):.1f}",
+            f"{report.dangling}",
+            f"{report.f1:.3f}",
         ]
         for report in reports
     ]
@@ -196,4 +257,63 @@ def format_label_reports(reports: Sequence[LabelReport], *, examples: bool = Tru
             lines.extend(f"  {case.title}\n    -> {case.label}" for case in report.named_misses)
             lines.append(f"{report.name}: labels with no title word (title | label)")
             lines.extend(f"  {case.title}\n    -> {case.label}" for case in report.recall_misses)
+    return "\n".join(lines)
+
+
+def read_label_tsv(path: Path) -> dict[str, str]:
+    """doc_id<TAB>label lines, as `benchmarks/label_speed.py --dump` writes them."""
+    labels: dict[str, str] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.strip():
+            doc_id, tab, label = line.partition("\t")
+            if not tab:
+                raise ValueError(f"line {number} has no tab")
+            labels[doc_id] = label
+    return labels
+
+
+def _sample(
+    papers: Sequence[ParsedPaper], other: dict[str, str], size: int, seed: int
+) -> list[ParsedPaper]:
+    known = [paper for paper in papers if paper.external_id in other]
+    return random.Random(seed).sample(known, min(size, len(known)))
+
+
+def reader_sheet(
+    papers: Sequence[ParsedPaper], other: dict[str, str], size: int, seed: int
+) -> tuple[str, str]:
+    """A blind rating sheet (markdown) of `size` random papers, each with labels A and B in a
+    random order (this labeler's and `other`'s), and the key (TSV) saying which is which.
+    Titles are never shown."""
+    chosen = _sample(papers, other, size, seed)
+    order = random.Random(seed + 1)
+    sheet = [
+        "# Label reading panel",
+        "",
+        "Rate each label 1-5: would it do as this paper's title in a list? (5 = as good as a"
+        " real title, 1 = useless or wrong).",
+    ]
+    key = ["paper\tdoc_id\tA\tB"]
+    for number, paper in enumerate(chosen, start=1):
+        labels = [("new", derive_label(paper.abstract)), ("other", other[paper.external_id])]
+        order.shuffle(labels)
+        abstract = " ".join(clean(paper.abstract).split())
+        sheet += [
+            "",
+            f"## Paper {number}",
+            "",
+            abstract,
+            "",
+            f"- A: {labels[0][1]}  — rating: __",
+            f"- B: {labels[1][1]}  — rating: __",
+        ]
+        key.append(f"{number}\t{paper.external_id}\t{labels[0][0]}\t{labels[1][0]}")
+    return "\n".join(sheet), "\n".join(key) + "\n"
+
+
+def format_pairs(papers: Sequence[ParsedPaper], other: dict[str, str], size: int, seed: int) -> str:
+    """`size` random papers (not picked): the other label, then this labeler's."""
+    lines = [f"\n{size} random papers (seed {seed}): before | after"]
+    for paper in _sample(papers, other, size, seed):
+        lines.append(f"- {other[paper.external_id]}\n  → {derive_label(paper.abstract)}")
     return "\n".join(lines)

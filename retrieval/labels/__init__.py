@@ -1,16 +1,16 @@
 """Readable labels (<= 90 characters) and code/project URLs for abstracts that have no title.
 
 A label is the name a paper introduces, with its expansion or a short description
-("DRIFT: Decoupled Rollouts and Importance-Weighted Fine-Tuning"), or else a compact topic phrase
-from the sentence that states the contribution. This runs on every ingested abstract, so it must
-stay in the tens of microseconds and never raise, whatever a list file holds: triggers are found
-with `str.find`, regexes only run anchored at those spots, and every quantifier is bounded.
+("DRIFT: Decoupled Rollouts and Importance-Weighted Fine-Tuning"), or else a title-like phrase
+from the sentence that states the contribution or opens the abstract, cut at a phrase boundary.
+This runs on every ingested abstract, so it must stay in the tens of microseconds and never
+raise, whatever a list file holds: triggers are found with `str.find`, regexes only run anchored
+at those spots, and every quantifier is bounded.
 
 This module assembles the label. The parts: `markup` cleans the text, `urls` finds links,
 `names` finds the introduced name (scored in `candidates`, with the vocabulary of
 `words`), `salient` the coined name the abstract keeps using or its code link repeats,
-`topics` gives the topic phrase, `keyphrases` the key phrases (weighed by the learned lexicon of
-`title_words`) and `text` trims to the limit.
+`phrases` gives candidate phrases and `scorer` picks one with fitted weights.
 """
 
 from __future__ import annotations
@@ -19,21 +19,13 @@ import dataclasses
 import re
 from typing import Final
 
+from retrieval.labels import phrases, scorer
 from retrieval.labels.candidates import Candidate
-from retrieval.labels.keyphrases import key_phrases
 from retrieval.labels.markup import clean, emphasized
 from retrieval.labels.names import best_name
 from retrieval.labels.salient import emphasis_hints, repository_names, salient_name
-from retrieval.labels.text import (
-    MAX_LABEL_CHARS,
-    capitalised,
-    fit,
-    opens_with_punctuation,
-    unglued,
-)
-from retrieval.labels.topics import compress, contribution_clause, topic_phrase
+from retrieval.labels.text import MAX_LABEL_CHARS, capitalised, fit, opens_with_punctuation, unglued
 from retrieval.labels.urls import extract_urls, url_matches
-from retrieval.text import analyze
 
 __all__ = [
     "LABELER_VERSION",
@@ -44,55 +36,22 @@ __all__ = [
 ]
 
 # Bump on any change to the labels derived from abstracts: stored labels are re-derived.
-# 2: introduced names found wherever the abstract introduces them (salient.py, code links),
-#    topic phrases from the contribution sentence, compressed.
-# 3: quoted names after naming words; a name that extends its code link's name keeps it;
-#    descriptions after a name lose filler words; hedges and praise ("crucial") are filler.
-# 4: glued naming words ("calledX"), "the proposed triadic-OCD", "a framework, Title Case Name,",
-#    "our RAPTOR model"; "a universal" rather than "an universal"; no "a and" after fillers;
-#    acronyms spelled by capitals inside words (MERT); a code link's "-SAM" part the abstract names;
-#    coined words set in bold or small capitals hint like a code link when nothing else names.
-# 5: a two- or three-capital acronym of a title-case long form follows it ("Layerwise Proximal
-#    Replay (LPR)"); field-wide names (HumanEval) and "(MCTS)-based" parts are no names; "by
-#    introducing X"; not "we formulate X as"; "R-EDL" over "EDL", "A2Q+" over "A2Q"; names with
-#    "of", "as", "&" ("Chain of Code"); links inside markdown links hint; "Long Form ACR".
-# 6: "Score identity Distillation (SiD)": a case-kept mixed acronym follows its long form; "the
-#    Connect Later framework"; "NEFTune adds ..."; "us to propose X"; "We present QLoRA, an ...";
-#    "Leveraging X, we develop Y" prefers Y; a "block"/"module" is a part; "_" in links reads "-";
-#    topics lose an empty head ("the problem of X" -> "X").
-# 7: papers that name nothing are labelled by key phrases chosen with a lexicon learned on the
-#    tuning lists (keyphrases.py, title_words.json), and so are the words after a short name.
-# 8: names the abstract keeps using: a mixed-case abbreviation that opens sentences ("SuRe
-#    helps"), a coined word the authors act on ("we train CLIPZyme") or that opens a clause
-#    twice, "a neural LSEnet", a word built on the name used more ("LeaP" -> "LeaPformer"), a
-#    code link's head the abstract writes ("Spider" of ".../Spider-UniCDSeg"), "our proposed
-#    method, X (ACR) ...", "our novel X (ACR)"; a task the paper sets loses to its solver; a bare
-#    "a framework" after a name gives way to key phrases.
-# 9: a courtesy title's period stays in the name ("Dr. Strategy", not "Dr"); a label's first word
-#    spelled with a capital inside keeps its case ("νPI", not "ΝPI").
-LABELER_VERSION: Final = 9
+# What each version changed: docs/tuning-labels.md.
+LABELER_VERSION: Final = 10
 
-# Vowel letters that sound like a consonant: "a universal method", "a one-step sampler".
-_CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one")
 _FALLBACK_LABEL = "Untitled abstract"
 # Consonant, vowel, consonant: an acronym said as a word ("WET", "SAN") names the method.
 _SAID_AS_WORD = re.compile(r"[^AEIOU][AEIOUY][^AEIOU]")
-# "Gen-Z—a generative ...", "∞-Diff, a generative ...": the clause opens with a name it defines.
-_DEFINED_NAME = re.compile(r"[^\s,:—]{1,30}(?: [^\s,:—]{1,30}){0,3}(?:—|, an? |, the |: )")
-# ": a framework", ": a model": the type alone says less than the topic does.
-_BARE_TYPE = re.compile(r"(?:a|an|the) [a-z\-]{1,20}")
-# A description cut to fewer characters than this says too little to be worth it.
-_DESCRIPTION_ROOM = 30
-# Key phrases after a name need this much room to say something ("– LLMs" does not).
-_TAIL_ROOM = 15
-# A label shorter than this has room for what the named method is for.
-_ROOM = 80
+# A "NAME: Expansion" shorter than this has room for what the named method is for.
+_ROOM = 60
 
 
 def derive_label(abstract: str, title: str | None = None) -> str:
     """<= 90 chars, never empty. A given title (JSONL lists) wins, trimmed on a word boundary."""
     cleaned_title = clean(title) if title else ""
     label = fit(cleaned_title) if cleaned_title else _label_from_abstract(abstract)
+    if len(label) > MAX_LABEL_CHARS:
+        label = _first_words(label)  # only a name longer than a label gets here
     # Rare Unicode spaces survive NFKC; a label must read as one clean line.
     return _drop_leading_punctuation(" ".join(label.split())) or _FALLBACK_LABEL
 
@@ -134,23 +93,35 @@ def _label_from_abstract(abstract: str) -> str:
         ):
             candidate = salient
     label = _compose(candidate, text, abstract) if candidate else _topic(text)
-    return label or fit(text)
+    return label or _first_words(text)
 
 
 def _topic(text: str) -> str:
-    """What a paper that names no method is about.
+    """What a paper that names no method is about: the best-scored phrase of its contribution
+    or opening sentence, else its first words cut at a phrase boundary."""
+    best = scorer.best(phrases.candidates(text), text)
+    return best.text if best else _first_words(text)
 
-    Key phrases hold more of what its title would say than any one clause: title words in the
-    label on the tuning lists, each list's lexicon learned on the other, about 0.50 against 0.38
-    for the contribution's statement and 0.48 for a 40-character statement followed by key
-    phrases (docs/tuning-labels.md, seventh round, topic labels). A contribution that opens
-    with a name ("we introduce Algorithm of Thoughts, a strategy ...") keeps its clause, which
-    leads with the name.
-    """
-    clause = contribution_clause(text).removeprefix("the ")
-    if clause[:1] and not clause[:1].islower() and _DEFINED_NAME.match(clause):
-        return topic_phrase(text)
-    return key_phrases(text) or topic_phrase(text)
+
+def _first_words(text: str) -> str:
+    """The first sentence, or the longest clean cut of its first 90 characters, before its
+    first comma when that leaves a clean phrase (never a list); never an ellipsis."""
+    head = (phrases.opening(text) or text)[: MAX_LABEL_CHARS + 1]
+    for stop in (". ", "? ", "! "):
+        if stop in head:
+            head = head[: head.index(stop) + 1]
+    comma = head.find(", ")
+    label = ""
+    for part in (head[:comma], head) if comma > 0 else (head,):
+        words = part.split(" ")
+        if len(part) > MAX_LABEL_CHARS and len(words) > 1:
+            words.pop()  # the last word may be cut in the middle
+        while len(words) > 1 and not phrases.ends_cleanly(" ".join(words).rstrip(" ,;:.")):
+            words.pop()
+        label = capitalised(" ".join(words).rstrip(" ,;:.")) or text
+        if len(words) > 1 and phrases.ends_cleanly(label):
+            break
+    return label[:MAX_LABEL_CHARS]  # one word longer than a label: hostile input only
 
 
 def _umbrella(text: str, url: re.Match[str]) -> bool:
@@ -232,22 +203,20 @@ def _names_a_part(part: str, text: str) -> bool:
     )
 
 
-def _described(description: str) -> str:
-    """'a novel, lightweight framework for ...' -> 'a framework for ...': the article reads
-    better after a name, the filler words take room."""
-    article, _, rest = description.partition(" ")
-    if article.lower() in {"a", "an", "the"} and rest:
-        kept = compress(rest)
-        if (
-            kept[:1].lower() in "aeiou"
-            and not kept.lower().startswith(_CONSONANT_SOUND)
-            and article.lower() in {"a", "an"}
-        ):
-            article = article[0] + "n"  # "a novel, efficient model" -> "an efficient model"
-        elif article.lower() in {"a", "an"}:
-            article = article[0]
-        return f"{article} {kept}"
-    return compress(description)
+def _tails(candidate: Candidate, text: str, room: int, *, topic: bool) -> list[phrases.Phrase]:
+    """What may follow a name: its description ("a framework for X") and, when `topic`, the
+    contribution's phrases that do not repeat the name."""
+    found: list[phrases.Phrase] = []
+    description = candidate.description
+    if description[:2] in (": ", ", ") and description[2:].startswith(("a ", "an ", "the ")):
+        for phrase in phrases.cuts(description[2:], "description", 0, room, title=False):
+            if phrase.text.count(" ") >= 2:  # "a framework" alone says nothing
+                found.append(phrase)
+    if topic and not found:
+        for phrase in phrases.candidates(text, room):
+            if candidate.name.casefold() not in phrase.text.casefold():
+                found.append(phrase)
+    return found
 
 
 def _compose(candidate: Candidate, text: str, abstract: str) -> str:
@@ -263,42 +232,27 @@ def _compose(candidate: Candidate, text: str, abstract: str) -> str:
         # authors put the acronym first ("PAE: Planner-Actor-Evaluator").
         name, expansion = expansion, ""
     if expansion and expansion.casefold() != name.casefold():
-        label = (
+        head = (
             f"{expansion} ({name})"
             if _long_form_leads(name, expansion, abstract)
             else f"{name}: {expansion}"
         )
-        if len(label) < _ROOM:
-            # "DMC: Dynamic Memory Compression" says little of what it is for: add the
-            # description or the topic while there is room.
-            room = MAX_LABEL_CHARS - len(label) - 3
-            described = _described(candidate.description.removeprefix(": ").removeprefix(", "))
-            if described and len(described) > room and room < _DESCRIPTION_ROOM:
-                # "DRIFT: Decoupled Rollouts and ... Fine-Tuning, a framework…": too little of
-                # the description would show; key phrases fit the room whole.
-                described = ""
-            more = described or (
-                key_phrases(text, room, frozenset(analyze(label))) if room >= _TAIL_ROOM else ""
+        if len(head) > MAX_LABEL_CHARS:
+            return name
+        if len(head) < _ROOM:
+            # "DMC: Dynamic Memory Compression" says little of what it is for: its description
+            # follows when there is room for a whole phrase of it.
+            tail = scorer.best(
+                _tails(candidate, text, MAX_LABEL_CHARS - len(head) - 2, topic=False), text
             )
-            if more and name not in more and expansion.casefold() not in more.casefold():
-                label = (
-                    f"{label}, {more[:1].lower()}{more[1:]}" if described else f"{label} – {more}"
-                )
-        return fit(label)
-    if candidate.description:
-        # Keep the joiner: ": a framework ...", ", which ...", " algorithm for ...".
-        joiner = candidate.description[:2] if candidate.description[:1] in ",:" else " "
-        described = _described(candidate.description[len(joiner) :])
-        if not _BARE_TYPE.fullmatch(described):
-            return fit(name + joiner + described)
-    # A bare name says little in a list of papers: add what the abstract is about.
-    topic = topic_phrase(text)
-    if topic.casefold().startswith(name.casefold()) and not candidate.description:
-        return topic  # "QuIP#, a weight-only PTQ method": the clause leads with the name
-    topic = key_phrases(text, MAX_LABEL_CHARS - len(name) - 2, frozenset(analyze(name))) or topic
-    if name in topic:
-        # "Method, eXpRT, prunes experts": the name leads, so it need not be said twice.
-        for spelled in (f", {name},", f" ({name})", f" {name}"):
-            topic = topic.replace(spelled, "")
-        topic = capitalised(topic)
-    return fit(f"{name}: {topic}" if topic else name)
+            if tail and expansion.casefold() not in tail.text.casefold():
+                return f"{head}, {tail.text}"
+        return head
+    room = MAX_LABEL_CHARS - len(name) - 2
+    if candidate.description[:1] == " " and candidate.description[1:2].islower():
+        # "NAME algorithm for X": the type noun right after the name.
+        kept = phrases.cuts(candidate.description[1:], "description", 0, room - 1, title=False)
+        if kept and kept[-1].text.count(" ") >= 1:
+            return f"{name} {scorer.best(kept, text).text}"  # type: ignore[union-attr]
+    tail = scorer.best(_tails(candidate, text, room, topic=True), text)
+    return f"{name}: {tail.text}" if tail else name

@@ -191,6 +191,32 @@ def test_eval_labels_prints_both_measures_per_file(tmp_path: Path) -> None:
     assert row.split()[1:5] == ["2", "1", "1.000", "0.000"]
 
 
+def test_eval_labels_writes_a_blind_reader_sheet_and_its_key(tmp_path: Path) -> None:
+    records = [
+        {"doc_id": f"c-{n}", "title": f"Paper {n}", "abstract": f"We study graph task {n}."}
+        for n in range(5)
+    ]
+    path = tmp_path / "conf.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    other = tmp_path / "old.tsv"
+    other.write_text("".join(f"c-{n}\told label {n}\n" for n in range(5)), encoding="utf-8")
+    key = tmp_path / "key.tsv"
+    args = ["eval", "labels", str(path), "--other", str(other), "--sample", "3", "--key", str(key)]
+    result = run(tmp_path, *args)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("## Paper ") == 3
+    assert "Paper 0" not in result.stdout.replace("## Paper ", "")  # titles stay hidden
+    assert len(key.read_text(encoding="utf-8").splitlines()) == 4
+    compared = run(tmp_path, "eval", "labels", str(path), "--other", str(other), "--pairs", "2")
+    assert compared.returncode == 0, compared.stderr
+    assert "conf.jsonl (other)" in compared.stdout
+    assert compared.stdout.count("→") == 2
+    # --sample without a key is one line and nonzero
+    refused = run(tmp_path, "eval", "labels", str(path), "--sample", "3")
+    assert refused.returncode == 2
+    assert refused.stderr.strip().count("\n") == 0
+
+
 def test_eval_labels_without_titles_is_one_line_and_nonzero(tmp_path: Path) -> None:
     path = tmp_path / "list.txt"
     path.write_text("ICML 2026 论文列表\n\nWe propose FooNet, a network.\n", encoding="utf-8")

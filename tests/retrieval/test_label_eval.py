@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 from retrieval.label_eval import (
     baseline_label,
     content_recall,
+    dangles,
+    ends_in_ellipsis,
     evaluate_labels,
     format_label_reports,
+    is_comma_list,
+    read_label_tsv,
+    reader_sheet,
     starts_with_name,
+    title_f1,
     title_name,
 )
+from retrieval.models import ParsedPaper
 
 
 @pytest.mark.parametrize(
@@ -89,9 +97,39 @@ def test_the_table_header_names_each_column_once_and_lines_up() -> None:
     columns = list(re.finditer(r"\S+(?: \S+)*", header))  # names are split by 2+ spaces
     cells = list(re.finditer(r"\S+", row))
     names = [column.group() for column in columns]
-    assert len(names) == len(set(names)) == len(cells) == 9  # one distinct header per figure
+    assert len(names) == len(set(names)) == len(cells) == 13  # one distinct header per figure
     for column, cell in zip(columns[1:], cells[1:], strict=True):
         assert column.end() == cell.end()  # each figure right-aligned under its own header
     legend = "\n".join(lines[3:])
     for name in names[2:]:
         assert f"{name}: " in legend  # every measure is explained under the table
+
+
+def test_structure_checks_catch_lists_ellipses_and_dangling_ends() -> None:
+    assert is_comma_list("Unit sphere, time plays, particles")
+    assert not is_comma_list("HarmBench: a framework, standardized")
+    assert ends_in_ellipsis("A benchmark for…")
+    assert dangles("... which resolves this by")
+    assert not dangles("Linguistic calibration of long-form generations")
+    # a list scores nothing even when it holds every title word
+    assert title_f1("Fast graph matching", "Fast, graph, matching") == 0.0
+    assert title_f1("Fast graph matching", "Fast graph matching") == 1.0
+
+
+def test_the_reader_sheet_hides_which_label_is_which_and_the_key_tells(tmp_path: Path) -> None:
+    papers = [
+        ParsedPaper(
+            abstract=f"We propose FooNet{n}, a network for graphs.", external_id=f"d{n}", line=0
+        )
+        for n in range(6)
+    ]
+    other = {f"d{n}": f"old label {n}" for n in range(6)}
+    sheet, key = reader_sheet(papers, other, 4, seed=3)
+    assert sheet.count("## Paper ") == 4
+    rows = [line.split("\t") for line in key.splitlines()[1:]]
+    assert len(rows) == 4
+    assert all(sorted(row[2:]) == ["new", "other"] for row in rows)
+    # the same seed gives the same sheet; titles are never in it
+    assert reader_sheet(papers, other, 4, seed=3) == (sheet, key)
+    (tmp_path / "old.tsv").write_text("d1\told label 1\n", encoding="utf-8")
+    assert read_label_tsv(tmp_path / "old.tsv") == {"d1": "old label 1"}

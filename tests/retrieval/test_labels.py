@@ -21,8 +21,8 @@ from retrieval.labels import (
 )
 from retrieval.labels.markup import clean
 from retrieval.labels.names import best_name
+from retrieval.labels.phrases import candidates as _phrase_candidates
 from retrieval.labels.text import capitalised, fit
-from retrieval.labels.topics import topic_phrase
 from tests.timing import best_seconds
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
@@ -88,6 +88,10 @@ def test_the_seed_lists_hold_38_abstracts() -> None:
 def test_every_seed_label_is_short_clean_and_non_empty(where: str, abstract: str) -> None:
     label = derive_label(abstract)
     assert label.strip(), where
+    # a title, not a keyword list, a cut-off sentence or a dangling phrase
+    assert not label.endswith("…"), label
+    assert label.count(", ") < 2, label
+    assert label.rsplit(" ", 1)[-1].lower() not in {"this", "which", "by", "of", "the", "a"}
     assert len(label) <= MAX_LABEL_CHARS, label
     assert not re.search(r"[\\$*`{}]|https?://", label), label
     assert label == " ".join(label.split()), label
@@ -140,7 +144,8 @@ def test_latex_markup_is_stripped_without_losing_words() -> None:
             r"\textbf{O}ptimisation.",
             "Moo²: Multi-Objective Optimisation",
         ),
-        ("We study the map $\\rho_t$ of flows, see Fig.~1.", "Map ρ_t of flows, see Fig"),
+        # cut at the clause's comma, never a list or an ellipsis
+        ("We study the map $\\rho_t$ of flows, see Fig.~1.", "Map ρ_t of flows"),
     ],
 )
 def test_markup_is_reduced_to_its_words(abstract: str, label: str) -> None:
@@ -148,27 +153,21 @@ def test_markup_is_reduced_to_its_words(abstract: str, label: str) -> None:
 
 
 def test_an_appositive_describes_the_name() -> None:
-    assert derive_label(_seed("theory of mind (ToM)")).startswith(
-        "Decrypto: a game-based benchmark"
-    )
-    assert derive_label(_seed("generalized average ranking scores")).startswith(
-        "DMLRank: a nonparametric statistical framework"
+    assert derive_label(_seed("theory of mind (ToM)")) == (
+        "Decrypto: a game-based benchmark for multi-agent reasoning"
     )
 
 
 def test_an_unnamed_abstract_gets_a_topic_phrase_from_its_contribution() -> None:
     bandits = derive_label(_seed("linear contextual bandits under rare parameter updates"))
-    # Key phrases, in the abstract's order: the contribution's phrases lead.
-    assert bandits.startswith("Linear contextual bandits, rare parameter updates")
-    physics = topic_phrase(clean(_seed("physics simulators can serve")))
-    # Filler words ("a powerful") give way to content words within the 90 characters.
-    assert physics.startswith("Physics simulators can serve as alternative source of supervision")
+    assert bandits == "Linear contextual bandits under rare parameter updates"
 
 
 def test_a_component_named_in_passing_is_not_the_label() -> None:
     label = derive_label(_seed("Denoising Masked AutoEncoder (DMAE)"))
     assert not label.startswith("DMAE")
-    assert "cognitive-aware counterfactual reasoning framework" in label
+    texts = [phrase.text for phrase in _phrase_candidates(clean(_seed("(DMAE)")))]
+    assert "Cognitive-aware counterfactual reasoning framework" in texts
 
 
 @pytest.mark.parametrize(
@@ -208,7 +207,7 @@ def test_naming_patterns(abstract: str, name: str) -> None:
         (
             "Calibration is hard. We revisit temperature scaling. The resulting approach, referred "
             "to as TideNorm - Temperature Identity Normalization - acts as a bridge.",
-            "TideNorm: Temperature Identity Normalization – Temperature scaling",
+            "TideNorm: Temperature Identity Normalization",
         ),
         # "we ... and introduce **NAME**: **E**xpansion" (markdown initials)
         (
@@ -225,7 +224,7 @@ def test_naming_patterns(abstract: str, name: str) -> None:
         # "an Expansion (NAME) technique": the type word after the acronym
         (
             "We introduce an Adaptive Quantile Scaling (AdaQS) technique for low-bit training.",
-            "AdaQS: Adaptive Quantile Scaling – Low-bit training",
+            "AdaQS: Adaptive Quantile Scaling",
         ),
         # a coined word with its own acronym: the word is the name
         (
@@ -246,13 +245,13 @@ def test_naming_patterns(abstract: str, name: str) -> None:
         (
             r"Our method, \texttt{eXpRT}, prunes experts in mixture models. Across tasks, eXpRT "
             "keeps accuracy.",
-            "eXpRT: Mixture models",
+            "eXpRT",
         ),
         # the name only in the code link
         (
             "Forecasting storms needs fast models. We train a neural operator on radar data and "
             "show it beats numerical baselines. Code: https://github.com/lab/StormCast.",
-            "StormCast: Forecasting storms, fast models, neural operator, radar data",
+            "StormCast: Forecasting storms needs fast models",
         ),
         # a plain capitalised name, used again later
         (
@@ -281,13 +280,13 @@ def test_a_name_the_code_link_extends_takes_the_link_spelling_only_if_the_abstra
         "We propose Stepback, which takes k ascent steps before each update. Stepback-SAM "
         "sharpens minima. Code: https://github.com/lab/Stepback-SAM."
     )
-    assert derive_label(used).startswith("Stepback-SAM, which takes k ascent steps")
+    assert derive_label(used) == "Stepback-SAM"
     # "Stepback-ICML2024" is the repository, not the method.
     unused = (
         "We propose Stepback, which takes k ascent steps before each update. Code: "
         "https://github.com/lab/Stepback-ICML2024."
     )
-    assert derive_label(unused).startswith("Stepback, which takes k ascent steps")
+    assert derive_label(unused) == "Stepback"
 
 
 @pytest.mark.parametrize(
@@ -363,10 +362,7 @@ def test_an_empty_macro_leaves_no_leading_punctuation() -> None:
         r"designed to generate concise tokens for long clips. \modelname{} halves the tokens."
     )
     label = derive_label(abstract)
-    assert label == "Video models, video tokenizer, concise tokens, long clips"
-    assert topic_phrase(clean(abstract)) == (
-        "Video tokenizer designed to generate concise tokens for long clips"
-    )
+    assert label == "Video tokenizer designed to generate concise tokens for long clips"
 
 
 def test_a_field_acronym_used_twice_is_not_a_name() -> None:
@@ -376,7 +372,7 @@ def test_a_field_acronym_used_twice_is_not_a_name() -> None:
     )
     label = derive_label(abstract)
     assert not label.startswith("PINNs")
-    assert label.startswith("Physics-informed neural networks, stiff equations")
+    assert label == "Physics-informed neural networks are hard to train"
 
 
 @pytest.mark.parametrize(
@@ -386,13 +382,13 @@ def test_a_field_acronym_used_twice_is_not_a_name() -> None:
         (
             "Large models are costly to serve. Building on this observation, we propose to prune "
             "attention heads with a learned gate that is trained jointly with the model.",
-            "Prune attention heads with learned gate that is trained jointly with model",
+            "Prune attention heads with a learned gate that is trained jointly with the model",
         ),
         # a short contribution leaves room for the problem the abstract opens with
         (
             "Retrieval for code is brittle under renaming. In this work, we study identifier "
             "noise.",
-            "Identifier noise; Retrieval for code is brittle under renaming",
+            "Retrieval for code is brittle under renaming",
         ),
         # asides in parentheses give way to content words
         (
@@ -404,13 +400,13 @@ def test_a_field_acronym_used_twice_is_not_a_name() -> None:
         (
             "We study the crucial role of recently proposed warmup schedules in the remarkable "
             "stability of sparse mixture training.",
-            "Role of proposed warmup schedules in stability of sparse mixture training",
+            "Role of proposed warmup schedules in the stability of sparse mixture training",
         ),
         # an empty head ("the problem of", "the use of") gives way to what it is about
         (
             "We revisit the problem of ranking candidate proofs with a verifier trained on "
             "partial derivations.",
-            "Ranking candidate proofs with verifier trained on partial derivations",
+            "Ranking candidate proofs with a verifier trained on partial derivations",
         ),
         (
             "This paper studies the use of innovative checksum codes for detecting silent "
@@ -420,9 +416,7 @@ def test_a_field_acronym_used_twice_is_not_a_name() -> None:
     ],
 )
 def test_topic_phrases_state_what_the_paper_does(abstract: str, label: str) -> None:
-    # The statement leads a label when the contribution opens with a name, and follows a
-    # bare name ("QuIP#, a weight-only PTQ method"); other topic labels are key phrases.
-    assert topic_phrase(clean(abstract)) == label
+    assert derive_label(abstract) == label
 
 
 def test_the_labeler_has_a_version() -> None:
@@ -658,7 +652,7 @@ def test_a_field_word_in_lowercase_capitals_is_not_a_name() -> None:
     )
     label = derive_label(abstract)
     assert not label.startswith("fMRI")
-    assert "brain scans" in label
+    assert label == "Shared decoders that read fMRI across subjects"
 
 
 def test_a_coined_word_set_in_bold_names_the_method_when_nothing_else_does() -> None:
@@ -703,7 +697,7 @@ def test_a_dash_after_the_name_opens_its_long_form() -> None:
         (
             "Replay buffers grow without bound. We propose Sliding Kernel Replay (SKR), which "
             "keeps a fixed budget of anchors. SKR halves forgetting.",
-            "Sliding Kernel Replay (SKR), which keeps fixed budget of anchors",
+            "Sliding Kernel Replay (SKR)",
         ),
         # two capitals, two words
         (
@@ -715,7 +709,7 @@ def test_a_dash_after_the_name_opens_its_long_form() -> None:
         (
             "Graph samplers are biased. We propose Random Edge Walks (REW), a sampler that "
             "corrects the bias. REW is unbiased.",
-            "REW: Random Edge Walks, a sampler that corrects bias",
+            "REW: Random Edge Walks, a sampler that corrects the bias",
         ),
         # initials set in bold make the acronym the name
         (
@@ -1061,7 +1055,7 @@ def test_an_acronym_right_after_its_long_form_without_brackets(abstract: str, la
         (
             "Adapters are cheap. We apply LoRA, a low-rank adapter, to diffusion models and we "
             "propose RankTune, a method that picks the rank. RankTune helps.",
-            "RankTune: a method that picks rank",
+            "RankTune: a method that picks the rank",
         ),
         (
             "Adapters are cheap. We introduce LoRA, the popular adapter, into diffusion models "
@@ -1578,3 +1572,67 @@ def test_a_topic_label_keeps_a_lowercase_greek_letter() -> None:
     label = derive_label(abstract)
     assert "μPD" in label
     assert "ΜPD" not in label
+
+
+@pytest.mark.parametrize(
+    ("abstract", "label"),
+    [
+        # a quoted term does not hide the cut after it
+        (
+            'We study the notion of "criterion collapse," in which optimization of one metric '
+            "implies degenerate convergence.",
+            '"criterion collapse," in which optimization of one metric implies degenerate '
+            "convergence",
+        ),
+        # a capitalised filler word inside a name stays ("General AI Assistants")
+        (
+            "Assistants are hard to test. We introduce GAIA, a benchmark for General AI "
+            "Assistants that, if solved, would be a milestone. GAIA has 466 questions.",
+            "GAIA: a benchmark for General AI Assistants",
+        ),
+        # a second contribution verb after "and" starts a new clause
+        (
+            "We propose a Hamming Weight preserving ansatz and establish the links from "
+            "ansatz to circuits.",
+            "Hamming Weight preserving ansatz",
+        ),
+        # a filler word dropped after "a" leaves the right article
+        (
+            "Graphs are hard. We propose a novel approach to sparse graph matching with "
+            "learned costs.",
+            "Approach to sparse graph matching with learned costs",
+        ),
+    ],
+)
+def test_phrases_are_cut_whole(abstract: str, label: str) -> None:
+    assert derive_label(abstract) == label
+
+
+def test_an_article_before_a_dropped_filler_word_agrees_with_the_next_word() -> None:
+    from retrieval.labels.phrases import compress
+
+    assert compress("a novel approach") == "an approach"
+    assert compress("an efficient, simple model") == "a model"
+    assert compress("a novel universal model") == "a universal model"
+
+
+def test_an_abstract_without_any_phrase_keeps_its_first_sentence_whole() -> None:
+    abstract = (
+        "Does the coat in the picture make the person a doctor? This, of course, depends on "
+        "context. If it is obvious, why do explanation methods ignore it?"
+    )
+    assert derive_label(abstract) == "Does the coat in the picture make the person a doctor?"
+
+
+def test_a_cut_never_leaves_an_adverb_or_half_a_question() -> None:
+    abstract = "We propose a parametric augmentation method which can be adaptively employed."
+    assert not derive_label(abstract).endswith("adaptively")
+    # at a clause end an adverb is fine
+    assert derive_label("We show that fine-tuning overfits quickly.") == (
+        "Fine-tuning overfits quickly"
+    )
+
+
+def test_a_fallback_never_shrinks_to_a_dangling_word() -> None:
+    label = derive_label("We, the authors, are the first to see it. It works.")
+    assert label == "We, the authors, are the first to see"
