@@ -101,6 +101,16 @@ class IntentModel:
         logits = self.weights[self.rows(text)].sum(axis=0) + self.bias
         return dict(zip(INTENTS, _softmax(logits / self.temperature).tolist(), strict=True))
 
+    def leaning(self, word: str, toward: str, against: str) -> float:
+        """How much the word alone moves a message toward intent `toward` rather than `against`
+        (the difference of its fitted unigram weights); 0.0 for a word never seen in training."""
+        hashed = zlib.crc32(f"w:{word.lower()}".encode()) % _BUCKETS
+        place = int(np.searchsorted(self.vocabulary, hashed))
+        if place >= len(self.vocabulary) or int(self.vocabulary[place]) != hashed:
+            return 0.0
+        row = self.weights[place]
+        return float(row[INTENTS.index(toward)] - row[INTENTS.index(against)])
+
     def save(self, path: Path) -> None:
         np.savez_compressed(
             path,

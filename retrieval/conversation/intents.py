@@ -70,7 +70,8 @@ def parse_message(
     if len(clean) > patterns.MAX_CHAT_CHARS:  # a pasted abstract or a long query: search it
         # Its "but not" is prose, not an exclusion: nothing is taken out of a pasted abstract.
         return replace(_search(clean, collections, exclusions=False), message=clean)
-    probabilities = (model or shipped_model()).probabilities(clean)
+    model = model or shipped_model()
+    probabilities = model.probabilities(clean)
     label = max(probabilities, key=probabilities.__getitem__)
     if patterns.FAREWELL.pattern.fullmatch(fold(clean)):
         # A goodbye is chit-chat whatever else the model reads in it ("thanks, bye").
@@ -83,7 +84,7 @@ def parse_message(
     shown = whole_refs(patterns.SHOW_VERB.sub("", fold(clean)), slugs)
     if shown is not None and label not in ("compare", "similar"):
         return Intent(IntentKind.PAPER, refs=shown, message=clean)
-    intent = _understood(label, clean, collections)
+    intent = _understood(label, clean, collections, model)
     return replace(intent, message=clean, confidence=probabilities[label])
 
 
@@ -96,7 +97,9 @@ _SIMPLE_KINDS = {
 }
 
 
-def _understood(label: str, clean: str, collections: Sequence[NamedCollection]) -> Intent:
+def _understood(
+    label: str, clean: str, collections: Sequence[NamedCollection], model: IntentModel
+) -> Intent:
     """The Intent for the classifier's `label`, with what the message points at."""
     if label in _SIMPLE_KINDS:
         return Intent(_SIMPLE_KINDS[label])
@@ -108,13 +111,13 @@ def _understood(label: str, clean: str, collections: Sequence[NamedCollection]) 
         # "gnn papers from neurips but not about molecules" names a topic of its own: a new
         # search in that collection. "same but for iclr, not about molecules" names none: the
         # last topic again, with only the exclusions as its `query`.
-        if _topic_words(searched.query):
-            return _new_topic(searched)
+        if _topic_words(searched.query, model):
+            return _new_topic(searched, model)
         exclusions = " ".join(word for word in searched.query.split() if word.startswith("-"))
         return replace(searched, kind=IntentKind.REFINE, query=exclusions)
     if label == "search":
         searched = _search(clean, collections)
-        return _new_topic(searched) if searched.collection else searched
+        return _new_topic(searched, model) if searched.collection else searched
     if label == "question":
         # Bare numbers in a question are quantities ("at 4 bit"), not positions.
         refs = pointed_at(clean, slugs, loose=False)
@@ -292,17 +295,23 @@ def _excluding(query: str) -> str:
     return " ".join(_EXCLUSION.sub(minus, query).split())
 
 
-def _new_topic(searched: Intent) -> Intent:
+def _new_topic(searched: Intent, model: IntentModel) -> Intent:
     """A search in a collection said as a refine ("same query but neurips, about diffusion"):
     the refine's lead words are not searched."""
     topic = _REFINE_LEAD.sub("", searched.query, count=1).strip(" ,;:")
-    return replace(searched, query=topic) if _topic_words(topic) else searched
+    return replace(searched, query=topic) if _topic_words(topic, model) else searched
 
 
-def _topic_words(query: str) -> list[str]:
-    """The words of a refine's query that are neither refine words nor exclusions."""
+def _topic_words(query: str, model: IntentModel) -> list[str]:
+    """The words of a refine's query that name a topic: not refine words, exclusions, numbers
+    (a year alone names no topic) or words the fitted model reads as refining rather than
+    searching ("restrict", "narrow": the training data decides, not a list)."""
     return [
         word
         for word in re.findall(r"[\w\-']+", query.lower())
-        if not word.startswith("-") and word not in _REFINE_WORDS and word not in STOPWORDS
+        if not word.startswith("-")
+        and not word.isdigit()
+        and word not in _REFINE_WORDS
+        and word not in STOPWORDS
+        and model.leaning(word, "refine", "search") <= 0.0
     ]

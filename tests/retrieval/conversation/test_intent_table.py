@@ -397,6 +397,9 @@ def test_the_message_is_kept_normalized_for_a_fallback_search() -> None:
         # Without one it is the last topic again; its exclusions are its query.
         ("same but for iclr", K.REFINE, "", "iclr2024"),
         ("same but for iclr, not about molecules", K.REFINE, "-molecules", "iclr2024"),
+        # Words the fitted model reads as refining are not a topic; nor is a year alone.
+        ("filter those to neurips", K.REFINE, "", "neurips2023"),
+        ("narrow it down to iclr please", K.REFINE, "", "iclr2024"),
         # Exclusions in words become the query syntax's -word in any search.
         ("diffusion models excluding video", K.SEARCH, "diffusion models -video", None),
         ("transformers but not vision", K.SEARCH, "transformers -vision", None),
