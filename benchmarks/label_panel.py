@@ -54,9 +54,8 @@ def main() -> int:
         statistics.mean(per_paper[(p, "new")]) < statistics.mean(per_paper[(p, "other")])
         for p in papers
     )
-    print(
-        f"  papers where new is rated higher {better}, lower {worse}, equal {len(papers) - better - worse}"
-    )
+    equal = len(papers) - better - worse
+    print(f"  papers where new is rated higher {better}, lower {worse}, equal {equal}")
     return 0
 
 
