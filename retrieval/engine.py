@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from config.settings import Settings
 from retrieval.answering import Page, best_sentences, build_answer, query_weights
 from retrieval.collection_names import require_collection
 from retrieval.conversation.store_memory import StoredMemory
@@ -33,7 +32,14 @@ from retrieval.models import (
     ParsedQuery,
 )
 from retrieval.nodes import NodeRegistry
-from retrieval.parameters import bm25_params, list_limits, rank_options
+from retrieval.parameters import (
+    Settings,
+    bm25_params,
+    list_limits,
+    node_timing,
+    rank_options,
+    watch_limits,
+)
 from retrieval.questions import rank_free_text, rank_question, rank_similar
 from retrieval.ranking import Ranking
 from retrieval.services import community_services
@@ -55,9 +61,15 @@ class Engine:
         self.latencies = LatencyLog()
         self.options = rank_options(settings)
         self.memory = StoredMemory(store)
-        self.nodes = NodeRegistry(store, settings)
-        services = community_services(store, settings, lambda: self.live.current, self.options)
-        self.exports, self.privacy, self.watches, self.shortlist, self.trending = services
+        self.nodes = NodeRegistry(store, node_timing(settings))
+        services = community_services(
+            store, watch_limits(settings), lambda: self.live.current, self.options
+        )
+        self.exports = services.exports
+        self.privacy = services.privacy
+        self.watches = services.watches
+        self.shortlist = services.shortlist
+        self.trending = services.trending
         self._ingests = IngestRuns(live, self.watches)
 
     # -- lifecycle -----------------------------------------------------------------------------

@@ -4,8 +4,8 @@ trending), built in one place so the façade stays a façade."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from config.settings import Settings
 from retrieval.corpus import Corpus
 from retrieval.export_service import ExportService
 from retrieval.privacy import Privacy
@@ -13,16 +13,25 @@ from retrieval.ranking import RankOptions
 from retrieval.shortlist import Shortlist
 from retrieval.stores.protocol import Store
 from retrieval.trending import Trending
-from retrieval.watches import Watches
+from retrieval.watches import Watches, WatchLimits
+
+
+@dataclass(frozen=True, slots=True)
+class CommunityServices:
+    exports: ExportService
+    privacy: Privacy
+    watches: Watches
+    shortlist: Shortlist
+    trending: Trending
 
 
 def community_services(
-    store: Store, settings: Settings, corpus: Callable[[], Corpus], options: RankOptions
-) -> tuple[ExportService, Privacy, Watches, Shortlist, Trending]:
-    return (
-        ExportService(store, corpus),
-        Privacy(store),
-        Watches(store, settings, corpus, options),
-        Shortlist(store),
-        Trending(store),
+    store: Store, limits: WatchLimits, corpus: Callable[[], Corpus], options: RankOptions
+) -> CommunityServices:
+    return CommunityServices(
+        exports=ExportService(store, corpus),
+        privacy=Privacy(store),
+        watches=Watches(store, limits, corpus, options),
+        shortlist=Shortlist(store),
+        trending=Trending(store),
     )

@@ -8,9 +8,24 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from retrieval.models import Paper
-from retrieval.stores.protocol import ACTIVITY_KINDS, Store
+from retrieval.stores.protocol import Store
 
 MAX_DAYS = 90
+ACTIVITY_KINDS = ("opens", "saves", "asks")
+
+
+@dataclass(frozen=True, slots=True)
+class ActivityRow:
+    """A paper's summed counters in one guild over some days (no user ids, no question text)."""
+
+    paper_id: str
+    opens: int
+    saves: int
+    asks: int
+
+    @property
+    def total(self) -> int:
+        return self.opens + self.saves + self.asks
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ import asyncpg
 from retrieval import ids
 from retrieval.errors import PaperNotFound, StoreError, StoreUnavailable
 from retrieval.models import CollectionInfo, Paper
+from retrieval.nodes import NodeRow
 from retrieval.stores.plan import FilePlan, new_paper_count, plan_file
 from retrieval.stores.postgres_community import PostgresCommunity
 from retrieval.stores.postgres_connect import (
@@ -42,7 +43,6 @@ from retrieval.stores.protocol import (
     FileResult,
     IndexRow,
     NewPaper,
-    NodeRow,
     PaperChunks,
     StoredText,
 )

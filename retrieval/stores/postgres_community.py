@@ -14,17 +14,13 @@ import asyncpg
 from retrieval import ids
 from retrieval.errors import PaperNotFound
 from retrieval.models import Paper
+from retrieval.privacy import UserData
+from retrieval.shortlist import ShortlistRow
 from retrieval.stores.postgres_connect import rowcount
 from retrieval.stores.postgres_migrations import NOW_TEXT
-from retrieval.stores.protocol import (
-    ACTIVITY_KINDS,
-    ActivityRow,
-    DigestRow,
-    ShortlistRow,
-    UserData,
-    WatchRow,
-)
 from retrieval.stores.sqlite_community import ANONYMISED, USER_TABLES
+from retrieval.trending import ACTIVITY_KINDS, ActivityRow
+from retrieval.watches import DigestRow, WatchRow
 
 if TYPE_CHECKING:
     from retrieval.stores.postgres_connect import Db

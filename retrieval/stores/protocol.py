@@ -12,9 +12,16 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from retrieval.models import CollectionInfo, Paper
+
+if TYPE_CHECKING:
+    from retrieval.nodes import NodeRow
+    from retrieval.privacy import UserData
+    from retrieval.shortlist import ShortlistRow
+    from retrieval.trending import ActivityRow
+    from retrieval.watches import DigestRow, WatchRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,98 +100,6 @@ class ConversationRow:
     user_id: int
     state: str
     updated_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class NodeRow:
-    """One `paperbot run` process as it last reported itself. `node_id` is host:pid:start;
-    `shard_ids` is text ("0,1" or "all"); times are Unix seconds; `guilds` is how many guilds
-    its shards hold (0 until its gateway is ready)."""
-
-    node_id: str
-    host: str
-    pid: int
-    shard_ids: str
-    generation: int
-    started_at: float
-    heartbeat_at: float
-    guilds: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class WatchRow:
-    """A saved query. `channel_id` None: announced by DM. `paused_reason` set: not announced."""
-
-    id: int
-    user_id: int
-    guild_id: int | None
-    channel_id: int | None
-    query: str
-    created_at: str
-    last_fired_at: str | None = None
-    paused_reason: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class DigestRow:
-    """One announcement for one watch: `body` is JSON owned by `retrieval.watches`."""
-
-    id: int
-    watch_id: int
-    user_id: int
-    guild_id: int | None
-    channel_id: int | None
-    body: str
-
-
-@dataclass(frozen=True, slots=True)
-class UserData:
-    """How many rows of each kind the store holds about one user (or deleted for them)."""
-
-    saved_papers: int = 0
-    watches: int = 0
-    conversations: int = 0
-    answer_messages: int = 0
-    watch_digests: int = 0
-    shortlist_entries: int = 0
-
-    @property
-    def total(self) -> int:
-        return (
-            self.saved_papers
-            + self.watches
-            + self.conversations
-            + self.answer_messages
-            + self.watch_digests
-            + self.shortlist_entries
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class ShortlistRow:
-    """A paper on a guild's shared reading list. `added_by` 0: the curator asked to be forgotten."""
-
-    paper: Paper
-    added_by: int
-    added_at: str
-    note: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class ActivityRow:
-    """A paper's summed counters in one guild over some days (no user ids, no question text)."""
-
-    paper_id: str
-    opens: int
-    saves: int
-    asks: int
-
-    @property
-    def total(self) -> int:
-        return self.opens + self.saves + self.asks
-
-
-ACTIVITY_KINDS = ("opens", "saves", "asks")
 
 
 class Store(Protocol):

@@ -25,13 +25,13 @@ import aiosqlite
 from retrieval import ids
 from retrieval.errors import PaperNotFound, StoreError
 from retrieval.models import CollectionInfo, Paper
+from retrieval.nodes import NodeRow
 from retrieval.stores.plan import FilePlan, PlannedPaper, plan_file
 from retrieval.stores.protocol import (
     ConversationRow,
     FileResult,
     IndexRow,
     NewPaper,
-    NodeRow,
     PaperChunks,
     StoredText,
 )

@@ -15,14 +15,10 @@ import aiosqlite
 from retrieval import ids
 from retrieval.errors import PaperNotFound
 from retrieval.models import Paper
-from retrieval.stores.protocol import (
-    ACTIVITY_KINDS,
-    ActivityRow,
-    DigestRow,
-    ShortlistRow,
-    UserData,
-    WatchRow,
-)
+from retrieval.privacy import UserData
+from retrieval.shortlist import ShortlistRow
+from retrieval.trending import ACTIVITY_KINDS, ActivityRow
+from retrieval.watches import DigestRow, WatchRow
 
 _WATCH_COLUMNS = (
     "id, user_id, guild_id, channel_id, query, created_at, last_fired_at, paused_reason"

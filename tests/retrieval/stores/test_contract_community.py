@@ -11,7 +11,8 @@ from collections.abc import Sequence
 import pytest
 
 from retrieval.errors import PaperNotFound
-from retrieval.stores.protocol import ConversationRow, Store, UserData
+from retrieval.privacy import UserData
+from retrieval.stores.protocol import ConversationRow, Store
 from tests.retrieval.stores.conftest import Backend
 from tests.retrieval.stores.papers import add, papers
 
