@@ -22,7 +22,7 @@ from retrieval.corpus import Corpus
 from retrieval.excerpts import best_sentence, excerpt_and_lead
 from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery
 from retrieval.ranking import Ranking, RankOptions, did_you_mean
-from retrieval.stores.protocol import Store
+from retrieval.stores.protocol import PaperStore
 from retrieval.table_excerpts import ExcerptAndLead, excerpts_from_table
 
 MAX_SUGGESTION_WORDS = 12
@@ -45,7 +45,7 @@ class Page:
 
 
 async def build_answer(
-    store: Store, corpus: Corpus, ranking: Ranking, page: Page, excerpt_chars: int
+    store: PaperStore, corpus: Corpus, ranking: Ranking, page: Page, excerpt_chars: int
 ) -> Answer:
     offset = max(0, page.offset)
     docs = ranking.docs[offset : offset + page.limit]
@@ -152,7 +152,7 @@ def best_sentences(
     return found
 
 
-async def _did_you_mean(store: Store, corpus: Corpus, terms: Sequence[str]) -> str | None:
+async def _did_you_mean(store: PaperStore, corpus: Corpus, terms: Sequence[str]) -> str | None:
     """A did-you-mean built from real words of the corpus, or None if nothing is close."""
     close = await asyncio.to_thread(did_you_mean, corpus, terms)
     if not close:
@@ -176,7 +176,7 @@ def _typed_words(text: str, terms: Sequence[str]) -> dict[str, str]:
 
 
 async def _corrections(
-    store: Store, corpus: Corpus, unmatched: dict[str, str]
+    store: PaperStore, corpus: Corpus, unmatched: dict[str, str]
 ) -> tuple[tuple[str, str], ...]:
     """(typed word, the closest word papers use) for each unmatched word that has one."""
     close = await asyncio.to_thread(did_you_mean, corpus, list(unmatched))
@@ -187,7 +187,7 @@ async def _corrections(
     return tuple(pairs)
 
 
-async def _surface(store: Store, corpus: Corpus, term: str) -> str:
+async def _surface(store: PaperStore, corpus: Corpus, term: str) -> str:
     """A word as papers write it ('retrieval' rather than the stem 'retriev')."""
     docs = corpus.index.postings(term)[:1].tolist()
     if not docs:

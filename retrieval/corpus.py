@@ -38,7 +38,7 @@ from retrieval.models import CollectionInfo
 from retrieval.paper_table import PaperTable
 from retrieval.sentence_table import SentenceTable
 from retrieval.snapshot.matrix import BM25Index, BM25Params, BoolArray
-from retrieval.stores.protocol import CorpusNotifier, Store
+from retrieval.stores.protocol import CorpusNotifier, PaperStore
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ class Corpus:
 
 
 async def load_corpus(
-    store: Store,
+    store: PaperStore,
     params: BM25Params,
     index_dir: Path,
     previous: BM25Index | None = None,
@@ -159,7 +159,7 @@ class LiveCorpus:
 
     def __init__(
         self,
-        store: Store,
+        store: PaperStore,
         params: BM25Params,
         index_dir: Path,
         corpus: Corpus,
@@ -181,7 +181,7 @@ class LiveCorpus:
     @classmethod
     async def load(
         cls,
-        store: Store,
+        store: PaperStore,
         params: BM25Params,
         index_dir: Path,
         *,

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from retrieval.stores.protocol import Store
+from retrieval.stores.protocol import ClusterStore
 
 # A process is stale after this many missed heartbeats: one late beat is not a dead process.
 STALE_AFTER_BEATS = 3
@@ -98,7 +98,7 @@ class NodeRegistry:
     """This process's entry in the store's `nodes` table, and everyone's for reading."""
 
     def __init__(
-        self, store: Store, timing: NodeTiming, clock: Callable[[], float] = time.time
+        self, store: ClusterStore, timing: NodeTiming, clock: Callable[[], float] = time.time
     ) -> None:
         self._store = store
         self._clock = clock

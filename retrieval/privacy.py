@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from retrieval.stores.protocol import Store
+from retrieval.stores.protocol import UserDataStore
 from retrieval.watches import WatchRow
 
 
@@ -42,7 +42,7 @@ class PrivacyReport:
 
 
 class Privacy:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: UserDataStore) -> None:
         self._store = store
 
     async def report(self, user_id: int) -> PrivacyReport:

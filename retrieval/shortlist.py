@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from retrieval.errors import PaperNotFound
 from retrieval.exports import ExportEntry, export_papers
 from retrieval.models import Paper
-from retrieval.stores.protocol import Store
+from retrieval.stores.protocol import ShortlistStore
 
 MAX_NOTE_CHARS = 200
 FORGOTTEN = "a former member"
@@ -25,7 +25,7 @@ class ShortlistRow:
 
 
 class Shortlist:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: ShortlistStore) -> None:
         self._store = store
 
     async def add(

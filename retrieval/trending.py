@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from retrieval.models import Paper
-from retrieval.stores.protocol import Store
+from retrieval.stores.protocol import ActivityStore
 
 MAX_DAYS = 90
 ACTIVITY_KINDS = ("opens", "saves", "asks")
@@ -41,7 +41,7 @@ def _today() -> dt.date:
 
 
 class Trending:
-    def __init__(self, store: Store, today: Callable[[], dt.date] = _today) -> None:
+    def __init__(self, store: ActivityStore, today: Callable[[], dt.date] = _today) -> None:
         self._store = store
         self._today = today
 

@@ -22,7 +22,7 @@ from retrieval.corpus import Corpus
 from retrieval.errors import PaperbotError
 from retrieval.questions import rank_question
 from retrieval.ranking import RankOptions
-from retrieval.stores.protocol import Store
+from retrieval.stores.protocol import WatchStore
 from retrieval.watch_matching import matching_docs
 
 DIGEST_PAPERS = 5
@@ -132,7 +132,7 @@ def _body_builder(query: str, shown: Sequence[DigestPaper]) -> Callable[[Sequenc
 class Watches:
     def __init__(
         self,
-        store: Store,
+        store: WatchStore,
         limits: WatchLimits,
         corpus: Callable[[], Corpus],
         options: RankOptions,
@@ -188,7 +188,7 @@ class Watches:
         return [int(doc) for doc in np.flatnonzero(self._corpus().index.keys > key)]
 
     async def after_ingest(self, new_docs: Collection[int]) -> list[Digest]:
-        """Store (and return) one digest per active watch that the new documents match."""
+        """WatchStore (and return) one digest per active watch that the new documents match."""
         watches = await self._store.active_watches()
         if not new_docs or not watches:
             return []
