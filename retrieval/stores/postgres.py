@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import asyncpg
 
 from retrieval import ids
-from retrieval.errors import PaperNotFound, StoreError, StoreUnavailable
-from retrieval.models import CollectionInfo, Paper
-from retrieval.nodes import NodeRow
+from retrieval.errors import StoreError, StoreUnavailable
+from retrieval.models import Paper
+from retrieval.stores.dialect import POSTGRES
 from retrieval.stores.plan import FilePlan, new_paper_count, plan_file
 from retrieval.stores.postgres_community import PostgresCommunity
 from retrieval.stores.postgres_connect import (
@@ -44,15 +44,13 @@ from retrieval.stores.protocol import (
     IndexRow,
     NewPaper,
     PaperChunks,
-    StoredText,
 )
+from retrieval.stores.shared import SET_META, SqlStore, Tx
 
 if TYPE_CHECKING:
     from retrieval.stores.postgres_connect import Db
 
 log = logging.getLogger(__name__)
-
-_NODE_COLUMNS = "node_id, host, pid, shard_ids, generation, started_at, heartbeat_at, guilds"
 
 # Held for the length of a transaction that allocates keys or bumps the generation: keys then
 # ascend in commit order (a reader's `after_key` never skips a row committed later with a
@@ -94,8 +92,10 @@ _MEMBERS = (
 )
 
 
-class PostgresStore(PostgresCommunity):
+class PostgresStore(SqlStore, PostgresCommunity):
     """A PostgreSQL database. Open with `await PostgresStore.open(url)`; close with `close()`."""
+
+    dialect = POSTGRES
 
     def __init__(self, url: str, pool: asyncpg.Pool[asyncpg.Record]) -> None:
         self._url = url  # holds the password: never logged, never in a message
@@ -153,9 +153,6 @@ class PostgresStore(PostgresCommunity):
         return corpus_generations(self._url, self.where, poll_seconds=poll_seconds)
 
     # -- ingest ---------------------------------------------------------------------------
-
-    async def file_ingested(self, sha256: str) -> bool:
-        return bool(await self._fetchval("SELECT 1 FROM ingested_files WHERE sha256 = $1", sha256))
 
     async def add_file(
         self,
@@ -234,17 +231,6 @@ class PostgresStore(PostgresCommunity):
 
         return await self._transaction(work, seconds=BULK_SECONDS)
 
-    async def rename_collection(self, slug: str, name: str) -> None:
-        """Give a collection a better display name; its slug, ids and members stay."""
-
-        async def work(db: Db) -> None:
-            await db.execute("UPDATE collections SET name = $1 WHERE slug = $2", name, slug)
-
-        await self._transaction(work)
-
-    async def generation(self) -> int:
-        return int(await self._meta("generation") or 0)
-
     async def index_rows(self, *, with_terms: bool = True, after_key: int = 0) -> list[IndexRow]:
         """Index input of papers with key > `after_key`, by key, in one query."""
         terms = "p.terms" if with_terms else "''"
@@ -272,25 +258,7 @@ class PostgresStore(PostgresCommunity):
         # Hundreds of thousands of objects: built in a worker thread, not on the event loop.
         return await asyncio.to_thread(_index_rows, rows)
 
-    async def index_terms(self, *, after_key: int, limit: int) -> list[tuple[int, str]]:
-        rows = await self._fetch(
-            "SELECT key, terms FROM papers WHERE key > $1 ORDER BY key LIMIT $2",
-            after_key,
-            limit,
-            seconds=BULK_SECONDS,
-        )
-        return [(int(row[0]), str(row[1])) for row in rows]
-
     # -- derived data ---------------------------------------------------------------------
-
-    async def derived_version(self, name: str) -> str | None:
-        return await self._meta(f"{name}_version")
-
-    async def stored_texts(self) -> list[StoredText]:
-        rows = await self._fetch(
-            "SELECT key, title, abstract FROM papers ORDER BY key", seconds=BULK_SECONDS
-        )
-        return [StoredText(int(row[0]), row[1], str(row[2])) for row in rows]
 
     async def replace_derived(
         self,
@@ -370,72 +338,12 @@ class PostgresStore(PostgresCommunity):
         )
         return _paper(rows[0]) if rows else None
 
-    async def paper_labels(self) -> list[tuple[str, str]]:
-        rows = await self._fetch("SELECT id, label FROM papers ORDER BY key", seconds=BULK_SECONDS)
-        return [(str(row[0]), str(row[1])) for row in rows]
-
     # -- collections and statistics -------------------------------------------------------
-
-    async def collections(self) -> list[CollectionInfo]:
-        rows = await self._fetch(
-            """
-            SELECT c.name, c.slug,
-                   (SELECT count(*) FROM paper_collections AS m WHERE m.collection_id = c.id),
-                   (SELECT count(*) FROM ingested_files AS f WHERE f.collection_id = c.id)
-            FROM collections AS c
-            ORDER BY c.id
-            """
-        )
-        return [CollectionInfo(row[0], row[1], int(row[2]), int(row[3])) for row in rows]
-
-    async def acronym_table(self) -> list[tuple[str, str, int]]:
-        """(acronym, expansion, papers defining it), most-defined expansion first."""
-        rows = await self._fetch(
-            "SELECT acronym, expansion, papers FROM acronyms "
-            'ORDER BY acronym COLLATE "C", papers DESC, expansion COLLATE "C"'
-        )
-        return [(str(row[0]), str(row[1]), int(row[2])) for row in rows]
-
-    async def counts(self) -> tuple[int, int]:
-        rows = await self._fetch(
-            "SELECT (SELECT count(*) FROM papers), (SELECT count(*) FROM collections)"
-        )
-        return int(rows[0][0]), int(rows[0][1])
 
     async def size_bytes(self) -> int:
         return int(await self._fetchval("SELECT pg_database_size(current_database())"))
 
     # -- reading lists --------------------------------------------------------------------
-
-    async def save(self, user_id: int, paper_id: str) -> bool:
-        """Add a paper to a reading list: True if newly added. PaperNotFound if no such paper."""
-        key = ids.lookup_key(paper_id)
-
-        async def work(db: Db) -> bool:
-            status = await db.execute(
-                "INSERT INTO reading_list (user_id, paper_id) "
-                "SELECT $1, id FROM papers WHERE id = $2 ON CONFLICT DO NOTHING",
-                user_id,
-                key,
-            )
-            if rowcount(status):
-                return True
-            if not await db.fetchval("SELECT count(*) FROM papers WHERE id = $1", key):
-                raise PaperNotFound(paper_id)
-            return False
-
-        return await self._transaction(work)
-
-    async def unsave(self, user_id: int, paper_id: str) -> bool:
-        async def work(db: Db) -> bool:
-            status = await db.execute(
-                "DELETE FROM reading_list WHERE user_id = $1 AND paper_id = $2",
-                user_id,
-                ids.lookup_key(paper_id),
-            )
-            return rowcount(status) > 0
-
-        return await self._transaction(work)
 
     async def saved(self, user_id: int) -> list[Paper]:
         """A user's reading list, oldest first."""
@@ -446,106 +354,7 @@ class PostgresStore(PostgresCommunity):
         )
         return [_paper(row) for row in rows]
 
-    # -- conversation memory --------------------------------------------------------------
-
-    async def conversation(self, scope: str) -> ConversationRow | None:
-        rows = await self._fetch(
-            "SELECT scope, user_id, state, updated_at FROM conversations WHERE scope = $1", scope
-        )
-        return _conversation(rows[0]) if rows else None
-
-    async def remember_conversation(self, row: ConversationRow) -> None:
-        async def work(db: Db) -> None:
-            await db.execute(
-                "INSERT INTO conversations (scope, user_id, state, updated_at) "
-                "VALUES ($1, $2, $3, $4) ON CONFLICT (scope) DO UPDATE SET "
-                "user_id = excluded.user_id, state = excluded.state, "
-                "updated_at = excluded.updated_at",
-                row.scope,
-                row.user_id,
-                row.state,
-                row.updated_at,
-            )
-
-        await self._transaction(work)
-
-    async def answer_message(self, message_id: int) -> ConversationRow | None:
-        rows = await self._fetch(
-            "SELECT scope, user_id, state, updated_at FROM answer_messages WHERE message_id = $1",
-            message_id,
-        )
-        return _conversation(rows[0]) if rows else None
-
-    async def remember_answer_message(self, message_id: int, row: ConversationRow) -> None:
-        async def work(db: Db) -> None:
-            await db.execute(
-                "INSERT INTO answer_messages (message_id, scope, user_id, state, updated_at) "
-                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (message_id) DO UPDATE SET "
-                "state = excluded.state, updated_at = excluded.updated_at",
-                message_id,
-                row.scope,
-                row.user_id,
-                row.state,
-                row.updated_at,
-            )
-
-        await self._transaction(work)
-
-    async def forget_conversations(self, *, before: float) -> int:
-        async def work(db: Db) -> int:
-            deleted = 0
-            for table in ("conversations", "answer_messages"):
-                status = await db.execute(f"DELETE FROM {table} WHERE updated_at < $1", before)
-                deleted += rowcount(status)
-            return deleted
-
-        return await self._transaction(work)
-
-    # -- deployment state -----------------------------------------------------------------
-
-    async def command_sync_hash(self, scope: str) -> str | None:
-        return await self._meta(f"command_sync:{scope}")
-
-    async def record_command_sync(self, scope: str, payload_hash: str) -> None:
-        async def work(db: Db) -> None:
-            await _set_meta(db, f"command_sync:{scope}", payload_hash)
-
-        await self._transaction(work)
-
-    async def heartbeat(self, node: NodeRow, *, forget_before: float | None = None) -> None:
-        async def work(db: Db) -> None:
-            await db.execute(
-                f"INSERT INTO nodes ({_NODE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
-                "ON CONFLICT (node_id) DO UPDATE SET shard_ids = excluded.shard_ids, "
-                "generation = excluded.generation, heartbeat_at = excluded.heartbeat_at, "
-                "guilds = excluded.guilds",
-                node.node_id,
-                node.host,
-                node.pid,
-                node.shard_ids,
-                node.generation,
-                node.started_at,
-                node.heartbeat_at,
-                node.guilds,
-            )
-            if forget_before is not None:
-                await db.execute(
-                    "DELETE FROM nodes WHERE heartbeat_at < $1 AND node_id != $2",
-                    forget_before,
-                    node.node_id,
-                )
-
-        await self._transaction(work)
-
-    async def nodes(self) -> list[NodeRow]:
-        rows = await self._fetch(f"SELECT {_NODE_COLUMNS} FROM nodes ORDER BY started_at, node_id")
-        return [NodeRow(*row) for row in rows]
-
     # -- plumbing -------------------------------------------------------------------------
-
-    async def _meta(self, key: str) -> str | None:
-        value = await self._fetchval("SELECT value FROM meta WHERE key = $1", key)
-        return None if value is None else str(value)
 
     async def _fetch(
         self, sql: str, *params: Any, seconds: float = QUICK_SECONDS
@@ -554,6 +363,17 @@ class PostgresStore(PostgresCommunity):
             return list(await db.fetch(sql, *params))
 
         return await self._run(work, seconds=seconds, transaction=False)
+
+    async def _rows(self, sql: str, /, *, bulk: bool = False, **values: Any) -> list[Any]:
+        query = POSTGRES.query(sql)
+        seconds = BULK_SECONDS if bulk else QUICK_SECONDS
+        return await self._fetch(query.text, *query.args(values), seconds=seconds)
+
+    async def _write(self, work: Callable[[Tx], Awaitable[_T]]) -> _T:
+        async def run(db: Db) -> _T:
+            return await work(_PostgresTx(db))
+
+        return await self._transaction(run)
 
     async def _fetchval(self, sql: str, *params: Any) -> Any:
         async def work(db: Db) -> Any:
@@ -628,13 +448,23 @@ def _stale(error: BaseException) -> bool:
     return isinstance(error, asyncpg.ConnectionDoesNotExistError | asyncpg.InterfaceError)
 
 
+class _PostgresTx:
+    """`Tx` over a pooled connection inside `PostgresStore._transaction`."""
+
+    def __init__(self, db: Db) -> None:
+        self._db = db
+
+    async def execute(self, sql: str, /, **values: Any) -> int:
+        query = POSTGRES.query(sql)
+        return rowcount(await self._db.execute(query.text, *query.args(values)))
+
+    async def rows(self, sql: str, /, **values: Any) -> list[Any]:
+        query = POSTGRES.query(sql)
+        return list(await self._db.fetch(query.text, *query.args(values)))
+
+
 async def _set_meta(db: Db, key: str, value: str) -> None:
-    await db.execute(
-        "INSERT INTO meta (key, value) VALUES ($1, $2) "
-        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        key,
-        value,
-    )
+    await _PostgresTx(db).execute(SET_META, key=key, value=value)
 
 
 async def _plan_chunk(

@@ -1,0 +1,272 @@
+"""The store methods whose SQL and logic are the same on both backends, written once.
+
+`SqlStore` holds them over three things a backend provides: its `Dialect`, `_rows` (a read
+outside any transaction) and `_write` (a function run inside one write transaction, given a
+`Tx`). Queries use `:name` parameters and `{word}`s (see `retrieval.stores.dialect`). What
+really differs (ingest's key allocation and locking, array versus JSON columns, the size on
+disk, PostgreSQL's retries and notifications) stays in each backend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+
+from retrieval import ids
+from retrieval.errors import PaperNotFound
+from retrieval.models import CollectionInfo
+from retrieval.nodes import NodeRow
+from retrieval.stores.dialect import Dialect
+from retrieval.stores.protocol import ConversationRow, StoredText
+
+_T = TypeVar("_T")
+
+NODE_COLUMNS = "node_id, host, pid, shard_ids, generation, started_at, heartbeat_at, guilds"
+SET_META = (
+    "INSERT INTO meta (key, value) VALUES (:key, :value) "
+    "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+)
+
+
+class Tx(Protocol):
+    """One open write transaction, in `:name` SQL."""
+
+    async def execute(self, sql: str, /, **values: Any) -> int:
+        """Run one statement; returns the rows it changed."""
+        ...
+
+    async def rows(self, sql: str, /, **values: Any) -> list[Any]: ...
+
+
+class SqlStore:
+    """Conversations, deployment state, meta, reading lists and plain paper reads."""
+
+    dialect: ClassVar[Dialect]
+
+    if TYPE_CHECKING:
+
+        async def _rows(self, sql: str, /, *, bulk: bool = False, **values: Any) -> list[Any]:
+            """Read outside a transaction; `bulk`: a whole-table read, given longer."""
+            ...
+
+        async def _write(self, work: Callable[[Tx], Awaitable[_T]]) -> _T: ...
+
+    # -- conversation memory --------------------------------------------------------------
+
+    async def conversation(self, scope: str) -> ConversationRow | None:
+        rows = await self._rows(
+            "SELECT scope, user_id, state, updated_at FROM conversations WHERE scope = :scope",
+            scope=scope,
+        )
+        return _conversation(rows[0]) if rows else None
+
+    async def remember_conversation(self, row: ConversationRow) -> None:
+        async def work(tx: Tx) -> None:
+            await tx.execute(
+                "INSERT INTO conversations (scope, user_id, state, updated_at) "
+                "VALUES (:scope, :user_id, :state, :updated_at) ON CONFLICT (scope) DO UPDATE "
+                "SET user_id = excluded.user_id, state = excluded.state, "
+                "updated_at = excluded.updated_at",
+                scope=row.scope,
+                user_id=row.user_id,
+                state=row.state,
+                updated_at=row.updated_at,
+            )
+
+        await self._write(work)
+
+    async def answer_message(self, message_id: int) -> ConversationRow | None:
+        rows = await self._rows(
+            "SELECT scope, user_id, state, updated_at FROM answer_messages "
+            "WHERE message_id = :message_id",
+            message_id=message_id,
+        )
+        return _conversation(rows[0]) if rows else None
+
+    async def remember_answer_message(self, message_id: int, row: ConversationRow) -> None:
+        async def work(tx: Tx) -> None:
+            await tx.execute(
+                "INSERT INTO answer_messages (message_id, scope, user_id, state, updated_at) "
+                "VALUES (:message_id, :scope, :user_id, :state, :updated_at) "
+                "ON CONFLICT (message_id) DO UPDATE SET "
+                "state = excluded.state, updated_at = excluded.updated_at",
+                message_id=message_id,
+                scope=row.scope,
+                user_id=row.user_id,
+                state=row.state,
+                updated_at=row.updated_at,
+            )
+
+        await self._write(work)
+
+    async def forget_conversations(self, *, before: float) -> int:
+        async def work(tx: Tx) -> int:
+            deleted = 0
+            for table in ("conversations", "answer_messages"):
+                sql = f"DELETE FROM {table} WHERE updated_at < :before"
+                deleted += await tx.execute(sql, before=before)
+            return deleted
+
+        return await self._write(work)
+
+    # -- deployment state -----------------------------------------------------------------
+
+    async def command_sync_hash(self, scope: str) -> str | None:
+        return await self._meta(f"command_sync:{scope}")
+
+    async def record_command_sync(self, scope: str, payload_hash: str) -> None:
+        async def work(tx: Tx) -> None:
+            await tx.execute(SET_META, key=f"command_sync:{scope}", value=payload_hash)
+
+        await self._write(work)
+
+    async def heartbeat(self, node: NodeRow, *, forget_before: float | None = None) -> None:
+        async def work(tx: Tx) -> None:
+            await tx.execute(
+                f"INSERT INTO nodes ({NODE_COLUMNS}) VALUES (:node_id, :host, :pid, "
+                ":shard_ids, :generation, :started_at, :heartbeat_at, :guilds) "
+                "ON CONFLICT (node_id) DO UPDATE SET shard_ids = excluded.shard_ids, "
+                "generation = excluded.generation, heartbeat_at = excluded.heartbeat_at, "
+                "guilds = excluded.guilds",
+                node_id=node.node_id,
+                host=node.host,
+                pid=node.pid,
+                shard_ids=node.shard_ids,
+                generation=node.generation,
+                started_at=node.started_at,
+                heartbeat_at=node.heartbeat_at,
+                guilds=node.guilds,
+            )
+            if forget_before is not None:
+                await tx.execute(
+                    "DELETE FROM nodes WHERE heartbeat_at < :before AND node_id != :node_id",
+                    before=forget_before,
+                    node_id=node.node_id,
+                )
+
+        await self._write(work)
+
+    async def nodes(self) -> list[NodeRow]:
+        rows = await self._rows(f"SELECT {NODE_COLUMNS} FROM nodes ORDER BY started_at, node_id")
+        return [NodeRow(*row) for row in rows]
+
+    # -- meta and derived data ------------------------------------------------------------
+
+    async def generation(self) -> int:
+        """Bumped by every write that changes what the index holds."""
+        return int(await self._meta("generation") or 0)
+
+    async def derived_version(self, name: str) -> str | None:
+        return await self._meta(f"{name}_version")
+
+    async def _meta(self, key: str) -> str | None:
+        rows = await self._rows("SELECT value FROM meta WHERE key = :key", key=key)
+        return str(rows[0][0]) if rows else None
+
+    async def stored_texts(self) -> list[StoredText]:
+        """Every paper's title and abstract, by key, for re-deriving terms or labels."""
+        rows = await self._rows(
+            "SELECT {key}, title, abstract FROM papers ORDER BY {key}", bulk=True
+        )
+        return [StoredText(int(row[0]), row[1], str(row[2])) for row in rows]
+
+    # -- ingest and papers ----------------------------------------------------------------
+
+    async def file_ingested(self, sha256: str) -> bool:
+        rows = await self._rows(
+            "SELECT 1 FROM ingested_files WHERE sha256 = :sha256", sha256=sha256
+        )
+        return bool(rows)
+
+    async def rename_collection(self, slug: str, name: str) -> None:
+        """Give a collection a better display name; its slug, ids and members stay."""
+
+        async def work(tx: Tx) -> None:
+            await tx.execute(
+                "UPDATE collections SET name = :name WHERE slug = :slug", name=name, slug=slug
+            )
+
+        await self._write(work)
+
+    async def index_terms(self, *, after_key: int, limit: int) -> list[tuple[int, str]]:
+        rows = await self._rows(
+            "SELECT {key}, terms FROM papers WHERE {key} > :after ORDER BY {key} LIMIT :limit",
+            bulk=True,
+            after=after_key,
+            limit=limit,
+        )
+        return [(int(row[0]), str(row[1])) for row in rows]
+
+    async def paper_labels(self) -> list[tuple[str, str]]:
+        """(id, label) of every paper, by key: the autocomplete source."""
+        rows = await self._rows("SELECT id, label FROM papers ORDER BY {key}", bulk=True)
+        return [(str(row[0]), str(row[1])) for row in rows]
+
+    # -- collections and statistics -------------------------------------------------------
+
+    async def collections(self) -> list[CollectionInfo]:
+        """Collections in creation order; `papers` counts members, not just home papers."""
+        rows = await self._rows(
+            """
+            SELECT c.name, c.slug,
+                   (SELECT count(*) FROM paper_collections AS m WHERE m.collection_id = c.id),
+                   (SELECT count(*) FROM ingested_files AS f WHERE f.collection_id = c.id)
+            FROM collections AS c
+            ORDER BY c.id
+            """
+        )
+        return [CollectionInfo(row[0], row[1], int(row[2]), int(row[3])) for row in rows]
+
+    async def acronym_table(self) -> list[tuple[str, str, int]]:
+        """(acronym, expansion, papers defining it), most-defined expansion first, by code
+        point whatever the database's locale."""
+        rows = await self._rows(
+            "SELECT acronym, expansion, papers FROM acronyms "
+            "ORDER BY acronym{binary}, papers DESC, expansion{binary}"
+        )
+        return [(str(row[0]), str(row[1]), int(row[2])) for row in rows]
+
+    async def counts(self) -> tuple[int, int]:
+        """(papers, collections)."""
+        rows = await self._rows(
+            "SELECT (SELECT count(*) FROM papers), (SELECT count(*) FROM collections)"
+        )
+        return int(rows[0][0]), int(rows[0][1])
+
+    # -- reading lists --------------------------------------------------------------------
+
+    async def save(self, user_id: int, paper_id: str) -> bool:
+        """Add a paper to a reading list: True if newly added. PaperNotFound if no such paper."""
+        key = ids.lookup_key(paper_id)
+
+        async def work(tx: Tx) -> bool:
+            added = await tx.execute(
+                "INSERT INTO reading_list (user_id, paper_id) "
+                "SELECT :user_id, id FROM papers WHERE id = :key ON CONFLICT DO NOTHING",
+                user_id=user_id,
+                key=key,
+            )
+            if added:
+                return True
+            if not await tx.rows("SELECT 1 FROM papers WHERE id = :key", key=key):
+                raise PaperNotFound(paper_id)
+            return False
+
+        return await self._write(work)
+
+    async def unsave(self, user_id: int, paper_id: str) -> bool:
+        """Remove a paper from a reading list: True if it was there."""
+
+        async def work(tx: Tx) -> bool:
+            removed = await tx.execute(
+                "DELETE FROM reading_list WHERE user_id = :user_id AND paper_id = :key",
+                user_id=user_id,
+                key=ids.lookup_key(paper_id),
+            )
+            return removed > 0
+
+        return await self._write(work)
+
+
+def _conversation(row: Any) -> ConversationRow:
+    return ConversationRow(str(row[0]), int(row[1]), str(row[2]), float(row[3]))
