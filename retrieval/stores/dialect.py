@@ -62,6 +62,11 @@ def _compile(dialect: Dialect, sql: str) -> Query:
     return Query(text, tuple(names))
 
 
+# Now as text, UTC with milliseconds and 'Z', the same on both backends.
+SQLITE_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+# clock_timestamp(), not now(): two rows written in one transaction get their own times.
+POSTGRES_NOW = "to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+
 SQLITE = Dialect(
     "sqlite",
     numbered=False,
@@ -69,6 +74,7 @@ SQLITE = Dialect(
         "key": "rowid",  # papers' implicit rowid is the paper key
         "member_key": "paper_rowid",
         "binary": "",  # SQLite's default collation orders by code point already
+        "now": SQLITE_NOW,
     },
 )
 POSTGRES = Dialect(
@@ -78,5 +84,6 @@ POSTGRES = Dialect(
         "key": "key",
         "member_key": "paper_key",
         "binary": ' COLLATE "C"',  # the database's locale would order otherwise
+        "now": POSTGRES_NOW,
     },
 )

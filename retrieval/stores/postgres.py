@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -22,9 +22,9 @@ import asyncpg
 from retrieval import ids
 from retrieval.errors import StoreError, StoreUnavailable
 from retrieval.models import Paper
+from retrieval.stores.community import CommunitySql
 from retrieval.stores.dialect import POSTGRES
 from retrieval.stores.plan import FilePlan, new_paper_count, plan_file
-from retrieval.stores.postgres_community import PostgresCommunity
 from retrieval.stores.postgres_connect import (
     BULK_SECONDS,
     QUICK_SECONDS,
@@ -45,7 +45,7 @@ from retrieval.stores.protocol import (
     NewPaper,
     PaperChunks,
 )
-from retrieval.stores.shared import SET_META, SqlStore, Tx
+from retrieval.stores.shared import SET_META, Tx
 
 if TYPE_CHECKING:
     from retrieval.stores.postgres_connect import Db
@@ -92,7 +92,7 @@ _MEMBERS = (
 )
 
 
-class PostgresStore(SqlStore, PostgresCommunity):
+class PostgresStore(CommunitySql):
     """A PostgreSQL database. Open with `await PostgresStore.open(url)`; close with `close()`."""
 
     dialect = POSTGRES
@@ -461,6 +461,10 @@ class _PostgresTx:
     async def rows(self, sql: str, /, **values: Any) -> list[Any]:
         query = POSTGRES.query(sql)
         return list(await self._db.fetch(query.text, *query.args(values)))
+
+    async def executemany(self, sql: str, values: Sequence[Mapping[str, Any]], /) -> None:
+        query = POSTGRES.query(sql)
+        await self._db.executemany(query.text, [query.args(row) for row in values])
 
 
 async def _set_meta(db: Db, key: str, value: str) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import asyncpg
 
 from retrieval.errors import StoreError
+from retrieval.stores.dialect import POSTGRES_NOW as NOW_TEXT
 
 if TYPE_CHECKING:
     from retrieval.stores.postgres_connect import Db
@@ -21,9 +22,6 @@ if TYPE_CHECKING:
 # pg_advisory_lock keys: "paperbot" in ASCII, then +1 for ingest (see postgres.py).
 MIGRATION_LOCK = 0x7061706572626F74
 
-# Now as SQLite's strftime('%Y-%m-%dT%H:%M:%fZ', 'now') writes it: UTC, milliseconds, 'Z'.
-# clock_timestamp(), not now(): two rows written in one transaction get their own times.
-NOW_TEXT = "to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the store as SQLite's migrations 1 and 2 left it.

@@ -9,7 +9,7 @@ disk, PostgreSQL's retries and notifications) stays in each backend.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from retrieval import ids
@@ -36,6 +36,8 @@ class Tx(Protocol):
         ...
 
     async def rows(self, sql: str, /, **values: Any) -> list[Any]: ...
+
+    async def executemany(self, sql: str, values: Sequence[Mapping[str, Any]], /) -> None: ...
 
 
 class SqlStore:

@@ -14,7 +14,7 @@ import json
 import logging
 import random
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from types import TracebackType
@@ -25,6 +25,7 @@ import aiosqlite
 from retrieval import ids
 from retrieval.errors import StoreError
 from retrieval.models import Paper
+from retrieval.stores.community import CommunitySql
 from retrieval.stores.dialect import SQLITE
 from retrieval.stores.plan import FilePlan, PlannedPaper, plan_file
 from retrieval.stores.protocol import (
@@ -33,8 +34,7 @@ from retrieval.stores.protocol import (
     NewPaper,
     PaperChunks,
 )
-from retrieval.stores.shared import SET_META, SqlStore, Tx
-from retrieval.stores.sqlite_community import SqliteCommunity
+from retrieval.stores.shared import SET_META, Tx
 from retrieval.stores.sqlite_migrations import check_compatible, migrate
 
 log = logging.getLogger(__name__)
@@ -61,7 +61,7 @@ JOIN collections AS c ON c.id = p.collection_id
 """
 
 
-class SqliteStore(SqlStore, SqliteCommunity):
+class SqliteStore(CommunitySql):
     """The SQLite database. Open with `await SqliteStore.open(path)`; close with `close()`."""
 
     dialect = SQLITE
@@ -388,6 +388,10 @@ class _SqliteTx:
     async def rows(self, sql: str, /, **values: Any) -> list[Any]:
         query = SQLITE.query(sql)
         return list(await self._db.execute_fetchall(query.text, query.args(values)))
+
+    async def executemany(self, sql: str, values: Sequence[Mapping[str, Any]], /) -> None:
+        query = SQLITE.query(sql)
+        await self._db.executemany(query.text, [query.args(row) for row in values])
 
 
 def _paper_row(new: PlannedPaper, collection_id: int) -> tuple[Any, ...]:
