@@ -1,7 +1,8 @@
 """The store's schema as numbered migrations, and the code that brings a database up to date.
 
 `PRAGMA user_version` holds how many migrations a database has had. Migrations are append-only:
-never edit one that has shipped; add the next number instead.
+never edit one that has shipped; add the next number instead. Later steps are written once
+for both backends in `retrieval/stores/schema.py`.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from contextlib import suppress
 import aiosqlite
 
 from retrieval.errors import StoreError
+from retrieval.stores.schema import SQLITE_DDL, SQLITE_STEPS
 
 # Millisecond UTC timestamps: reading lists are ordered by when a paper was saved.
-_NOW = "(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))"
+_NOW = SQLITE_DDL["now"]
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the initial schema.
@@ -92,108 +94,8 @@ MIGRATIONS: tuple[str, ...] = (
     """
     CREATE INDEX papers_by_external_id ON papers (external_id COLLATE NOCASE);
     """,
-    # 3: conversation memory, and which answer each sent message showed (for replies).
-    """
-    CREATE TABLE conversations (
-        scope TEXT PRIMARY KEY,
-        user_id INTEGER NOT NULL,
-        state TEXT NOT NULL,
-        updated_at REAL NOT NULL
-    ) WITHOUT ROWID;
-    CREATE INDEX conversations_by_user ON conversations (user_id);
-    CREATE INDEX conversations_by_age ON conversations (updated_at);
-
-    CREATE TABLE answer_messages (
-        message_id INTEGER PRIMARY KEY,
-        scope TEXT NOT NULL,
-        user_id INTEGER NOT NULL,
-        state TEXT NOT NULL,
-        updated_at REAL NOT NULL
-    );
-    CREATE INDEX answer_messages_by_user ON answer_messages (user_id);
-    CREATE INDEX answer_messages_by_age ON answer_messages (updated_at);
-    """,
-    # 4: watches (saved queries announced when new papers match), the papers each watch has
-    # announced (never twice), and digests waiting to be claimed and sent by one process.
-    f"""
-    CREATE TABLE watches (
-        id INTEGER PRIMARY KEY,
-        user_id INTEGER NOT NULL,
-        guild_id INTEGER,
-        channel_id INTEGER,
-        query TEXT NOT NULL,
-        created_at TEXT NOT NULL DEFAULT {_NOW},
-        last_fired_at TEXT,
-        paused_reason TEXT
-    );
-    CREATE INDEX watches_by_user ON watches (user_id);
-    CREATE INDEX watches_by_guild ON watches (guild_id);
-
-    CREATE TABLE watch_deliveries (
-        watch_id INTEGER NOT NULL REFERENCES watches (id) ON DELETE CASCADE,
-        paper_id TEXT NOT NULL,
-        PRIMARY KEY (watch_id, paper_id)
-    );
-
-    CREATE TABLE watch_digests (
-        id INTEGER PRIMARY KEY,
-        watch_id INTEGER NOT NULL REFERENCES watches (id) ON DELETE CASCADE,
-        user_id INTEGER NOT NULL,
-        guild_id INTEGER,
-        channel_id INTEGER,
-        body TEXT NOT NULL,
-        created_at TEXT NOT NULL DEFAULT {_NOW},
-        claimed_by TEXT,
-        claimed_at TEXT,
-        finished_at TEXT,
-        failure TEXT
-    );
-    CREATE INDEX watch_digests_pending ON watch_digests (claimed_by, id);
-    CREATE INDEX watch_digests_by_user ON watch_digests (user_id);
-    """,
-    # 5: one shared reading list per guild; who added each paper, when, and why. `added_by` is
-    # set to 0 when that member uses /forget-me (the entry stays, the name goes).
-    f"""
-    CREATE TABLE shortlist (
-        guild_id INTEGER NOT NULL,
-        paper_id TEXT NOT NULL REFERENCES papers (id),
-        added_by INTEGER NOT NULL,
-        added_at TEXT NOT NULL DEFAULT {_NOW},
-        note TEXT,
-        PRIMARY KEY (guild_id, paper_id)
-    );
-    CREATE INDEX shortlist_by_curator ON shortlist (added_by);
-    """,
-    # 6: per-guild, per-paper, per-day activity counters for /trending. Deliberately no user id
-    # and no question text: only how often a paper was opened, saved and shown for a question.
-    """
-    CREATE TABLE paper_activity (
-        guild_id INTEGER NOT NULL,
-        paper_id TEXT NOT NULL,
-        day TEXT NOT NULL,
-        opens INTEGER NOT NULL DEFAULT 0,
-        saves INTEGER NOT NULL DEFAULT 0,
-        asks INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (guild_id, paper_id, day)
-    );
-    CREATE INDEX paper_activity_by_day ON paper_activity (guild_id, day);
-    """,
-    # 7: each `paperbot run` process and its last heartbeat, for `paperbot status`.
-    """
-    CREATE TABLE nodes (
-        node_id TEXT PRIMARY KEY,
-        host TEXT NOT NULL,
-        pid INTEGER NOT NULL,
-        shard_ids TEXT NOT NULL,
-        generation INTEGER NOT NULL,
-        started_at REAL NOT NULL,
-        heartbeat_at REAL NOT NULL
-    );
-    """,
-    # 8: how many guilds each process's shards hold, so /stats can total the cluster.
-    """
-    ALTER TABLE nodes ADD COLUMN guilds INTEGER NOT NULL DEFAULT 0;
-    """,
+    # 3-8: conversations, watches, shortlist, activity, nodes, node guilds (one source).
+    *SQLITE_STEPS,
 )
 
 
