@@ -75,6 +75,7 @@ SQLITE = Dialect(
         "member_key": "paper_rowid",
         "binary": "",  # SQLite's default collation orders by code point already
         "now": SQLITE_NOW,
+        "int64": "INTEGER",
     },
 )
 POSTGRES = Dialect(
@@ -85,5 +86,6 @@ POSTGRES = Dialect(
         "member_key": "paper_key",
         "binary": ' COLLATE "C"',  # the database's locale would order otherwise
         "now": POSTGRES_NOW,
+        "int64": "BIGINT",
     },
 )

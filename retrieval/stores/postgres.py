@@ -14,7 +14,6 @@ import asyncio
 import logging
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import asyncpg
@@ -39,13 +38,12 @@ from retrieval.stores.postgres_connect import (
 from retrieval.stores.postgres_listen import CHANNEL, corpus_generations
 from retrieval.stores.postgres_migrations import MIGRATION_LOCK, migrate
 from retrieval.stores.protocol import (
-    ConversationRow,
     FileResult,
     IndexRow,
     NewPaper,
     PaperChunks,
 )
-from retrieval.stores.shared import SET_META, Tx
+from retrieval.stores.shared import BUMP_GENERATION, SET_META, Tx, paper_of
 
 if TYPE_CHECKING:
     from retrieval.stores.postgres_connect import Db
@@ -131,17 +129,6 @@ class PostgresStore(CommunitySql):
             self._closed = True
             await close_pool(self._pool)
 
-    async def __aenter__(self) -> PostgresStore:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.close()
-
     def corpus_generations(self, *, poll_seconds: float = 30.0) -> AsyncIterator[int]:
         """The corpus generation now, then each newer one as other processes commit changes.
 
@@ -162,14 +149,9 @@ class PostgresStore(CommunitySql):
         collection: str,
         papers: Sequence[NewPaper] | PaperChunks,
     ) -> FileResult:
-        """Store one file's papers in one transaction: all of them, or (on any error) none.
-
-        A file whose sha256 is already recorded changes nothing. A paper whose content hash is
-        already stored keeps its id and home collection and becomes a member of `collection`.
-        New papers get keys from the database and ids `<slug>-<n>` numbered on from the
-        collection's counter, read and advanced under a row lock. Chunks are planned and
-        written one at a time; a collided transaction reads them again from the first.
-        """
+        """`IngestStore.add_file` under the ingest lock: keys come from the database and ids
+        from the collection's counter, read and advanced under a row lock. Chunks are planned
+        and written one at a time; a collided transaction reads them again from the first."""
         slug = ids.collection_slug(collection)
         chunks = PaperChunks.of(papers)
 
@@ -260,30 +242,6 @@ class PostgresStore(CommunitySql):
 
     # -- derived data ---------------------------------------------------------------------
 
-    async def replace_derived(
-        self,
-        name: str,
-        version: str,
-        *,
-        terms: Sequence[tuple[int, str]] = (),
-        labels: Sequence[tuple[int, str]] = (),
-    ) -> None:
-        """Re-derived terms and labels by key and their version, in one transaction."""
-
-        async def work(db: Db) -> None:
-            await db.execute("SELECT pg_advisory_xact_lock($1)", INGEST_LOCK)
-            await db.executemany(
-                "UPDATE papers SET terms = $1 WHERE key = $2", [(t, k) for k, t in terms]
-            )
-            await db.executemany(
-                "UPDATE papers SET label = $1 WHERE key = $2", [(v, k) for k, v in labels]
-            )
-            await _set_meta(db, f"{name}_version", version)
-            if terms:
-                await _bump_generation(db)
-
-        await self._transaction(work, seconds=BULK_SECONDS)
-
     # -- papers ---------------------------------------------------------------------------
 
     async def paper(self, paper_id: str) -> Paper | None:
@@ -369,11 +327,17 @@ class PostgresStore(CommunitySql):
         seconds = BULK_SECONDS if bulk else QUICK_SECONDS
         return await self._fetch(query.text, *query.args(values), seconds=seconds)
 
-    async def _write(self, work: Callable[[Tx], Awaitable[_T]]) -> _T:
+    async def _write(self, work: Callable[[Tx], Awaitable[_T]], *, bulk: bool = False) -> _T:
         async def run(db: Db) -> _T:
             return await work(_PostgresTx(db))
 
-        return await self._transaction(run)
+        return await self._transaction(run, seconds=BULK_SECONDS if bulk else QUICK_SECONDS)
+
+    async def _hold_ingest_lock(self, tx: Tx) -> None:
+        await tx.execute("SELECT pg_advisory_xact_lock(:lock)", lock=INGEST_LOCK)
+
+    async def _bump_generation(self, tx: Tx) -> None:
+        await _bump(tx)
 
     async def _fetchval(self, sql: str, *params: Any) -> Any:
         async def work(db: Db) -> Any:
@@ -549,12 +513,15 @@ async def _write_plan(db: Db, plan: FilePlan, collection_id: int) -> None:
 
 
 async def _bump_generation(db: Db) -> None:
+    await _bump(_PostgresTx(db))
+
+
+async def _bump(tx: Tx) -> None:
     """+1, and the notification every process LISTENs for: both commit with the transaction."""
-    generation = await db.fetchval(
-        "INSERT INTO meta (key, value) VALUES ('generation', '1') "
-        "ON CONFLICT (key) DO UPDATE SET value = (meta.value::bigint + 1)::text RETURNING value"
+    rows = await tx.rows(BUMP_GENERATION)
+    await tx.execute(
+        "SELECT pg_notify(:channel, :generation)", channel=CHANNEL, generation=str(rows[0][0])
     )
-    await db.execute("SELECT pg_notify($1, $2)", CHANNEL, str(generation))
 
 
 def _index_rows(rows: Sequence[asyncpg.Record]) -> list[IndexRow]:
@@ -564,20 +531,4 @@ def _index_rows(rows: Sequence[asyncpg.Record]) -> list[IndexRow]:
 
 
 def _paper(row: asyncpg.Record) -> Paper:
-    return Paper(
-        id=row[0],
-        collection=row[1],
-        position=row[2],
-        external_id=row[3],
-        abstract=row[4],
-        label=row[5],
-        title=row[6],
-        urls=tuple(row[7]),
-        authors=tuple(row[8]),
-        content_hash=row[9],
-        also_in=tuple(row[10]),
-    )
-
-
-def _conversation(row: asyncpg.Record) -> ConversationRow:
-    return ConversationRow(str(row[0]), int(row[1]), str(row[2]), float(row[3]))
+    return paper_of(row, tuple)

@@ -10,11 +10,12 @@ disk, PostgreSQL's retries and notifications) stays in each backend.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self, TypeVar
 
 from retrieval import ids
 from retrieval.errors import PaperNotFound
-from retrieval.models import CollectionInfo
+from retrieval.models import CollectionInfo, Paper
 from retrieval.nodes import NodeRow
 from retrieval.stores.dialect import Dialect
 from retrieval.stores.protocol import ConversationRow, StoredText
@@ -25,6 +26,11 @@ NODE_COLUMNS = "node_id, host, pid, shard_ids, generation, started_at, heartbeat
 SET_META = (
     "INSERT INTO meta (key, value) VALUES (:key, :value) "
     "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+)
+# +1 on the corpus generation (stored as text), returning the new one.
+BUMP_GENERATION = (
+    "INSERT INTO meta (key, value) VALUES ('generation', '1') ON CONFLICT (key) "
+    "DO UPDATE SET value = CAST(CAST(meta.value AS {int64}) + 1 AS TEXT) RETURNING value"
 )
 
 
@@ -51,7 +57,30 @@ class SqlStore:
             """Read outside a transaction; `bulk`: a whole-table read, given longer."""
             ...
 
-        async def _write(self, work: Callable[[Tx], Awaitable[_T]]) -> _T: ...
+        async def _write(
+            self, work: Callable[[Tx], Awaitable[_T]], *, bulk: bool = False
+        ) -> _T: ...
+
+        async def close(self) -> None: ...
+
+        async def _hold_ingest_lock(self, tx: Tx) -> None:
+            """Serialize with ingests (PostgreSQL's advisory lock; SQLite has one writer)."""
+            ...
+
+        async def _bump_generation(self, tx: Tx) -> None:
+            """`BUMP_GENERATION`, and whatever the backend announces it with."""
+            ...
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
 
     # -- conversation memory --------------------------------------------------------------
 
@@ -172,6 +201,32 @@ class SqlStore:
         )
         return [StoredText(int(row[0]), row[1], str(row[2])) for row in rows]
 
+    async def replace_derived(
+        self,
+        name: str,
+        version: str,
+        *,
+        terms: Sequence[tuple[int, str]] = (),
+        labels: Sequence[tuple[int, str]] = (),
+    ) -> None:
+        """Re-derived terms and labels by key and their version, in one transaction."""
+
+        async def work(tx: Tx) -> None:
+            await self._hold_ingest_lock(tx)
+            await tx.executemany(
+                "UPDATE papers SET terms = :terms WHERE {key} = :key",
+                [{"terms": text, "key": key} for key, text in terms],
+            )
+            await tx.executemany(
+                "UPDATE papers SET label = :label WHERE {key} = :key",
+                [{"label": label, "key": key} for key, label in labels],
+            )
+            await tx.execute(SET_META, key=f"{name}_version", value=version)
+            if terms:
+                await self._bump_generation(tx)
+
+        await self._write(work, bulk=True)
+
     # -- ingest and papers ----------------------------------------------------------------
 
     async def file_ingested(self, sha256: str) -> bool:
@@ -268,6 +323,24 @@ class SqlStore:
             return removed > 0
 
         return await self._write(work)
+
+
+def paper_of(row: Any, names: Callable[[Any], Sequence[str]]) -> Paper:
+    """A `Paper` from the columns every paper query selects, in order; `names` reads a
+    list column (URLs, authors, other collections) as the backend stores it."""
+    return Paper(
+        id=row[0],
+        collection=row[1],
+        position=row[2],
+        external_id=row[3],
+        abstract=row[4],
+        label=row[5],
+        title=row[6],
+        urls=tuple(names(row[7])),
+        authors=tuple(names(row[8])),
+        content_hash=row[9],
+        also_in=tuple(names(row[10])),
+    )
 
 
 def _conversation(row: Any) -> ConversationRow:

@@ -17,7 +17,6 @@ import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
-from types import TracebackType
 from typing import Any, TypeGuard, TypeVar
 
 import aiosqlite
@@ -34,7 +33,7 @@ from retrieval.stores.protocol import (
     NewPaper,
     PaperChunks,
 )
-from retrieval.stores.shared import SET_META, Tx
+from retrieval.stores.shared import BUMP_GENERATION, SET_META, Tx, paper_of
 from retrieval.stores.sqlite_migrations import check_compatible, migrate
 
 log = logging.getLogger(__name__)
@@ -133,17 +132,6 @@ class SqliteStore(CommunitySql):
             await self._reader.close()
             await self._writer.close()
 
-    async def __aenter__(self) -> SqliteStore:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.close()
-
     # -- ingest ---------------------------------------------------------------------------
 
     async def add_file(
@@ -154,13 +142,8 @@ class SqliteStore(CommunitySql):
         collection: str,
         papers: Sequence[NewPaper] | PaperChunks,
     ) -> FileResult:
-        """Store one file's papers in one transaction: all of them, or (on any error) none.
-
-        A file whose sha256 is already recorded changes nothing. A paper whose content hash is
-        already stored keeps its id and home collection and becomes a member of `collection`.
-        New papers get ids `<slug>-<n>`, numbered on from the collection's last id, in order.
-        Chunks are planned and written one at a time; numbers and positions run on across them.
-        """
+        """`IngestStore.add_file` behind the write lock: chunks are planned and written one at
+        a time, and numbers, positions and rowids run on across them."""
         slug = ids.collection_slug(collection)
         async with self._transaction() as db:
             seen = list(
@@ -312,28 +295,6 @@ class SqliteStore(CommunitySql):
 
     # -- derived data ---------------------------------------------------------------------
 
-    async def replace_derived(
-        self,
-        name: str,
-        version: str,
-        *,
-        terms: Sequence[tuple[int, str]] = (),
-        labels: Sequence[tuple[int, str]] = (),
-    ) -> None:
-        """Re-derived terms and labels by rowid and their version, in one transaction."""
-        async with self._transaction() as db:
-            await db.executemany(
-                "UPDATE papers SET terms = ? WHERE rowid = ?",
-                [(text, rowid) for rowid, text in terms],
-            )
-            await db.executemany(
-                "UPDATE papers SET label = ? WHERE rowid = ?",
-                [(label, rowid) for rowid, label in labels],
-            )
-            await _set_meta(db, f"{name}_version", version)
-            if terms:
-                await _bump_generation(db)
-
     # -- plumbing -------------------------------------------------------------------------
 
     @asynccontextmanager
@@ -369,9 +330,15 @@ class SqliteStore(CommunitySql):
         query = SQLITE.query(sql)
         return await self._read(query.text, query.args(values))
 
-    async def _write(self, work: Callable[[Tx], Awaitable[_T]]) -> _T:
+    async def _write(self, work: Callable[[Tx], Awaitable[_T]], *, bulk: bool = False) -> _T:
         async with self._transaction() as db:
             return await work(_SqliteTx(db))
+
+    async def _hold_ingest_lock(self, tx: Tx) -> None:
+        pass  # the write lock and BEGIN IMMEDIATE already make every write the only one
+
+    async def _bump_generation(self, tx: Tx) -> None:
+        await tx.rows(BUMP_GENERATION)
 
 
 class _SqliteTx:
@@ -504,10 +471,7 @@ async def _set_meta(db: aiosqlite.Connection, key: str, value: str) -> None:
 
 
 async def _bump_generation(db: aiosqlite.Connection) -> None:
-    await db.execute(
-        "INSERT INTO meta (key, value) VALUES ('generation', '1') "
-        "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
-    )
+    await _SqliteTx(db).rows(BUMP_GENERATION)
 
 
 async def _scalar(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> int:
@@ -536,19 +500,7 @@ def _chunks(values: Sequence[_T]) -> Iterable[list[_T]]:
 
 
 def _paper(row: sqlite3.Row) -> Paper:
-    return Paper(
-        id=row[0],
-        collection=row[1],
-        position=row[2],
-        external_id=row[3],
-        abstract=row[4],
-        label=row[5],
-        title=row[6],
-        urls=tuple(json.loads(row[7])),
-        authors=tuple(json.loads(row[8])),
-        content_hash=row[9],
-        also_in=tuple(json.loads(row[10])),
-    )
+    return paper_of(row, json.loads)
 
 
 def _is_database_fault(error: BaseException) -> TypeGuard[sqlite3.DatabaseError]:

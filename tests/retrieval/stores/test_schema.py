@@ -19,10 +19,11 @@ from tests.retrieval.stores.legacy_schema import POSTGRES_MIGRATIONS, SQLITE_MIG
 from tests.retrieval.stores.papers import add, papers
 
 
-def _code(script: str) -> list[str]:
-    """A script's lines without comments and blank lines (comments never reach a catalog)."""
-    lines = (line.strip() for line in script.splitlines())
-    return [line for line in lines if line and not line.startswith("--")]
+def _statements(script: str) -> list[str]:
+    """A script's statements with white space folded and comments left out (neither reaches
+    PostgreSQL's catalog)."""
+    code = " ".join(line for line in script.splitlines() if not line.strip().startswith("--"))
+    return [" ".join(part.split()) for part in code.split(";") if part.strip()]
 
 
 def test_the_sqlite_migrations_are_the_shipped_text() -> None:
@@ -32,7 +33,7 @@ def test_the_sqlite_migrations_are_the_shipped_text() -> None:
 def test_the_postgres_migrations_are_the_shipped_statements() -> None:
     assert len(postgres_migrations.MIGRATIONS) == len(POSTGRES_MIGRATIONS)
     for new, old in zip(postgres_migrations.MIGRATIONS, POSTGRES_MIGRATIONS, strict=True):
-        assert _code(new) == _code(old)
+        assert _statements(new) == _statements(old)
 
 
 def _sqlite_schema(path: Path) -> list[tuple[Any, ...]]:
