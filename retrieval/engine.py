@@ -31,15 +31,7 @@ from retrieval.models import (
     Paper,
     ParsedQuery,
 )
-from retrieval.nodes import NodeRegistry
-from retrieval.parameters import (
-    Settings,
-    bm25_params,
-    list_limits,
-    node_timing,
-    rank_options,
-    watch_limits,
-)
+from retrieval.parameters import Settings, bm25_params, list_limits, rank_options
 from retrieval.questions import rank_free_text, rank_question, rank_similar
 from retrieval.ranking import Ranking
 from retrieval.services import community_services
@@ -61,15 +53,9 @@ class Engine:
         self.latencies = LatencyLog()
         self.options = rank_options(settings)
         self.memory = StoredMemory(store)
-        self.nodes = NodeRegistry(store, node_timing(settings))
-        services = community_services(
-            store, watch_limits(settings), lambda: self.live.current, self.options
-        )
-        self.exports = services.exports
-        self.privacy = services.privacy
-        self.watches = services.watches
-        self.shortlist = services.shortlist
-        self.trending = services.trending
+        s = community_services(store, settings, lambda: self.live.current, self.options)
+        self.nodes, self.exports, self.privacy = s.nodes, s.exports, s.privacy
+        self.watches, self.shortlist, self.trending = s.watches, s.shortlist, s.trending
         self._ingests = IngestRuns(live, self.watches)
 
     # -- lifecycle -----------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """The engine's feature objects for people and servers (exports, privacy, watches, shortlist,
-trending), built in one place so the façade stays a façade."""
+trending) and the node registry, built in one place so the façade stays a façade."""
 
 from __future__ import annotations
 
@@ -8,16 +8,19 @@ from dataclasses import dataclass
 
 from retrieval.corpus import Corpus
 from retrieval.export_service import ExportService
+from retrieval.nodes import NodeRegistry
+from retrieval.parameters import Settings, node_timing, watch_limits
 from retrieval.privacy import Privacy
 from retrieval.ranking import RankOptions
 from retrieval.shortlist import Shortlist
 from retrieval.stores.protocol import Store
 from retrieval.trending import Trending
-from retrieval.watches import Watches, WatchLimits
+from retrieval.watches import Watches
 
 
 @dataclass(frozen=True, slots=True)
 class CommunityServices:
+    nodes: NodeRegistry
     exports: ExportService
     privacy: Privacy
     watches: Watches
@@ -26,12 +29,13 @@ class CommunityServices:
 
 
 def community_services(
-    store: Store, limits: WatchLimits, corpus: Callable[[], Corpus], options: RankOptions
+    store: Store, settings: Settings, corpus: Callable[[], Corpus], options: RankOptions
 ) -> CommunityServices:
     return CommunityServices(
+        nodes=NodeRegistry(store, node_timing(settings)),
         exports=ExportService(store, corpus),
         privacy=Privacy(store),
-        watches=Watches(store, limits, corpus, options),
+        watches=Watches(store, watch_limits(settings), corpus, options),
         shortlist=Shortlist(store),
         trending=Trending(store),
     )
