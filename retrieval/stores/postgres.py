@@ -43,7 +43,15 @@ from retrieval.stores.protocol import (
     NewPaper,
     PaperChunks,
 )
-from retrieval.stores.shared import BUMP_GENERATION, SET_META, Tx, paper_of
+from retrieval.stores.shared import (
+    BUMP_GENERATION,
+    INSERT_PAPERS,
+    SET_META,
+    Tx,
+    paper_of,
+    paper_values,
+    write_memberships,
+)
 
 if TYPE_CHECKING:
     from retrieval.stores.postgres_connect import Db
@@ -430,6 +438,9 @@ class _PostgresTx:
         query = POSTGRES.query(sql)
         await self._db.executemany(query.text, [query.args(row) for row in values])
 
+    async def insert_many(self, sql: str, rows: Sequence[Sequence[Any]], /) -> None:
+        await self._db.executemany(POSTGRES.query(sql).text, rows)
+
 
 async def _set_meta(db: Db, key: str, value: str) -> None:
     await _PostgresTx(db).execute(SET_META, key=key, value=value)
@@ -469,29 +480,11 @@ async def _plan_chunk(
 
 
 async def _write_plan(db: Db, plan: FilePlan, collection_id: int) -> None:
-    """One chunk's papers, memberships and acronym counts (counts add up across chunks)."""
-    await db.executemany(
-        "INSERT INTO papers (key, id, collection_id, position, external_id, title, "
-        "abstract, label, urls, authors, content_hash, terms) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
-        "ON CONFLICT (content_hash) DO NOTHING",
-        [
-            (
-                new.key,
-                new.paper_id,
-                collection_id,
-                new.position,
-                new.paper.external_id,
-                new.paper.title,
-                new.paper.abstract,
-                new.paper.label,
-                list(new.paper.urls),
-                list(new.paper.authors),
-                new.paper.content_hash,
-                new.paper.terms,
-            )
-            for new in plan.papers
-        ],
+    """One chunk's papers (keys taken from the sequence), memberships and acronym counts."""
+    tx = _PostgresTx(db)
+    await tx.insert_many(
+        f"{INSERT_PAPERS} ON CONFLICT (content_hash) DO NOTHING",
+        [paper_values(new, collection_id, list) for new in plan.papers],
     )
     written = await db.fetchval(
         "SELECT count(*) FROM papers WHERE key = ANY($1::bigint[])",
@@ -499,17 +492,7 @@ async def _write_plan(db: Db, plan: FilePlan, collection_id: int) -> None:
     )
     if written != len(plan.papers):
         raise _Collided  # a paper with one of these hashes appeared meanwhile
-    await db.executemany(
-        "INSERT INTO paper_collections (paper_key, collection_id, position, external_id) "
-        "VALUES ($1, $2, $3, $4)",
-        [(m.key, collection_id, m.position, m.external_id) for m in plan.memberships],
-    )
-    await db.executemany(
-        "INSERT INTO acronyms (acronym, expansion, papers) VALUES ($1, $2, $3) "
-        "ON CONFLICT (acronym, expansion) "
-        "DO UPDATE SET papers = acronyms.papers + excluded.papers",
-        [(acronym, expansion, n) for (acronym, expansion), n in plan.acronyms.items()],
-    )
+    await write_memberships(tx, plan, collection_id)
 
 
 async def _bump_generation(db: Db) -> None:

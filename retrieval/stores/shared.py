@@ -18,6 +18,7 @@ from retrieval.errors import PaperNotFound
 from retrieval.models import CollectionInfo, Paper
 from retrieval.nodes import NodeRow
 from retrieval.stores.dialect import Dialect
+from retrieval.stores.plan import FilePlan, PlannedPaper
 from retrieval.stores.protocol import ConversationRow, StoredText
 
 _T = TypeVar("_T")
@@ -44,6 +45,11 @@ class Tx(Protocol):
     async def rows(self, sql: str, /, **values: Any) -> list[Any]: ...
 
     async def executemany(self, sql: str, values: Sequence[Mapping[str, Any]], /) -> None: ...
+
+    async def insert_many(self, sql: str, rows: Sequence[Sequence[Any]], /) -> None:
+        """Bulk writes with plain tuples (no dict a row), values in the order their `:name`s
+        first appear; each name must appear once."""
+        ...
 
 
 class SqlStore:
@@ -323,6 +329,48 @@ class SqlStore:
             return removed > 0
 
         return await self._write(work)
+
+
+INSERT_PAPERS = (
+    "INSERT INTO papers ({key}, id, collection_id, position, external_id, title, abstract, "
+    "label, urls, authors, content_hash, terms) VALUES (:key, :id, :collection_id, :position, "
+    ":external_id, :title, :abstract, :label, :urls, :authors, :content_hash, :terms)"
+)
+
+
+def paper_values(
+    new: PlannedPaper, collection_id: int, texts: Callable[[tuple[str, ...]], Any]
+) -> tuple[Any, ...]:
+    """One planned paper as `INSERT_PAPERS` takes it; `texts` stores a list column."""
+    paper = new.paper
+    return (
+        new.key,
+        new.paper_id,
+        collection_id,
+        new.position,
+        paper.external_id,
+        paper.title,
+        paper.abstract,
+        paper.label,
+        texts(paper.urls),
+        texts(paper.authors),
+        paper.content_hash,
+        paper.terms,
+    )
+
+
+async def write_memberships(tx: Tx, plan: FilePlan, collection_id: int) -> None:
+    """One chunk's memberships and acronym counts (counts add up across chunks)."""
+    await tx.insert_many(
+        "INSERT INTO paper_collections ({member_key}, collection_id, position, external_id) "
+        "VALUES (:key, :collection_id, :position, :external_id)",
+        [(m.key, collection_id, m.position, m.external_id) for m in plan.memberships],
+    )
+    await tx.insert_many(
+        "INSERT INTO acronyms (acronym, expansion, papers) VALUES (:acronym, :expansion, :n) "
+        "ON CONFLICT (acronym, expansion) DO UPDATE SET papers = acronyms.papers + excluded.papers",
+        [(acronym, expansion, n) for (acronym, expansion), n in plan.acronyms.items()],
+    )
 
 
 def paper_of(row: Any, names: Callable[[Any], Sequence[str]]) -> Paper:

@@ -26,14 +26,22 @@ from retrieval.errors import StoreError
 from retrieval.models import Paper
 from retrieval.stores.community import CommunitySql
 from retrieval.stores.dialect import SQLITE
-from retrieval.stores.plan import FilePlan, PlannedPaper, plan_file
+from retrieval.stores.plan import FilePlan, plan_file
 from retrieval.stores.protocol import (
     FileResult,
     IndexRow,
     NewPaper,
     PaperChunks,
 )
-from retrieval.stores.shared import BUMP_GENERATION, SET_META, Tx, paper_of
+from retrieval.stores.shared import (
+    BUMP_GENERATION,
+    INSERT_PAPERS,
+    SET_META,
+    Tx,
+    paper_of,
+    paper_values,
+    write_memberships,
+)
 from retrieval.stores.sqlite_migrations import check_compatible, migrate
 
 log = logging.getLogger(__name__)
@@ -360,23 +368,8 @@ class _SqliteTx:
         query = SQLITE.query(sql)
         await self._db.executemany(query.text, [query.args(row) for row in values])
 
-
-def _paper_row(new: PlannedPaper, collection_id: int) -> tuple[Any, ...]:
-    paper = new.paper
-    return (
-        new.key,
-        new.paper_id,
-        collection_id,
-        new.position,
-        paper.external_id,
-        paper.title,
-        paper.abstract,
-        paper.label,
-        _json_list(paper.urls),
-        _json_list(paper.authors),
-        paper.content_hash,
-        paper.terms,
-    )
+    async def insert_many(self, sql: str, rows: Sequence[Sequence[Any]], /) -> None:
+        await self._db.executemany(SQLITE.query(sql).text, rows)
 
 
 def _json_list(values: tuple[str, ...]) -> str:
@@ -430,23 +423,12 @@ async def _get_or_create_collection(
 
 
 async def _write_plan(db: aiosqlite.Connection, plan: FilePlan, collection_id: int) -> None:
-    """One chunk's papers, memberships and acronym counts (counts add up across chunks)."""
-    await db.executemany(
-        "INSERT INTO papers (rowid, id, collection_id, position, external_id, title, "
-        "abstract, label, urls, authors, content_hash, terms) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [_paper_row(new, collection_id) for new in plan.papers],
+    """One chunk's papers (with the rowids planned for them), memberships and acronyms."""
+    tx = _SqliteTx(db)
+    await tx.insert_many(
+        INSERT_PAPERS, [paper_values(new, collection_id, _json_list) for new in plan.papers]
     )
-    await db.executemany(
-        "INSERT INTO paper_collections (paper_rowid, collection_id, position, external_id) "
-        "VALUES (?, ?, ?, ?)",
-        [(m.key, collection_id, m.position, m.external_id) for m in plan.memberships],
-    )
-    await db.executemany(
-        "INSERT INTO acronyms (acronym, expansion, papers) VALUES (?, ?, ?) "
-        "ON CONFLICT (acronym, expansion) DO UPDATE SET papers = papers + excluded.papers",
-        [(acronym, expansion, n) for (acronym, expansion), n in plan.acronyms.items()],
-    )
+    await write_memberships(tx, plan, collection_id)
 
 
 async def _stored_papers(
