@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import asyncpg
@@ -21,9 +21,10 @@ import asyncpg
 from retrieval import ids
 from retrieval.errors import StoreError, StoreUnavailable
 from retrieval.models import Paper
+from retrieval.stores import shared
 from retrieval.stores.community import CommunitySql
 from retrieval.stores.dialect import POSTGRES
-from retrieval.stores.plan import FilePlan, new_paper_count, plan_file
+from retrieval.stores.plan import FilePlan, Stored, new_paper_count, write_chunks
 from retrieval.stores.postgres_connect import (
     BULK_SECONDS,
     QUICK_SECONDS,
@@ -43,15 +44,7 @@ from retrieval.stores.protocol import (
     NewPaper,
     PaperChunks,
 )
-from retrieval.stores.shared import (
-    BUMP_GENERATION,
-    INSERT_PAPERS,
-    SET_META,
-    Tx,
-    paper_of,
-    paper_values,
-    write_memberships,
-)
+from retrieval.stores.shared import Tx
 
 if TYPE_CHECKING:
     from retrieval.stores.postgres_connect import Db
@@ -190,14 +183,25 @@ class PostgresStore(CommunitySql):
                     collection_id,
                 )
             )
-            added = skipped = 0
-            async for chunk in chunks.read():
-                plan = await _plan_chunk(db, chunk, collection_id, slug, next_number, next_position)
+
+            async def stored(chunk: Sequence[NewPaper]) -> Stored:
+                return await _stored_papers(db, chunk, collection_id)
+
+            async def keys(chunk: Sequence[NewPaper], known: Stored) -> Iterator[int]:
+                return await _new_keys(db, new_paper_count(chunk, known))
+
+            async def write(plan: FilePlan) -> None:
                 await _write_plan(db, plan, collection_id)
-                next_number = plan.next_number
-                next_position += len(plan.memberships)
-                added += len(plan.papers)
-                skipped += plan.skipped
+
+            added, skipped, next_number = await write_chunks(
+                chunks,
+                slug=slug,
+                next_number=next_number,
+                next_position=next_position,
+                stored=stored,
+                keys=keys,
+                write=write,
+            )
             await db.execute(
                 "UPDATE collections SET next_number = $1 WHERE id = $2",
                 next_number,
@@ -443,19 +447,12 @@ class _PostgresTx:
 
 
 async def _set_meta(db: Db, key: str, value: str) -> None:
-    await _PostgresTx(db).execute(SET_META, key=key, value=value)
+    await _PostgresTx(db).execute(shared.SET_META, key=key, value=value)
 
 
-async def _plan_chunk(
-    db: Db,
-    chunk: Sequence[NewPaper],
-    collection_id: int,
-    slug: str,
-    next_number: int,
-    next_position: int,
-) -> FilePlan:
-    """Plan one chunk against what is stored, earlier chunks of this transaction included."""
-    stored = {
+async def _stored_papers(db: Db, chunk: Sequence[NewPaper], collection_id: int) -> Stored:
+    """content hash -> (key, is a member of the collection), earlier chunks included."""
+    return {
         row[0]: (int(row[1]), bool(row[2]))
         for row in await db.fetch(
             "SELECT p.content_hash, p.key, EXISTS (SELECT 1 FROM paper_collections AS m "
@@ -465,26 +462,23 @@ async def _plan_chunk(
             list({paper.content_hash for paper in chunk}),
         )
     }
+
+
+async def _new_keys(db: Db, count: int) -> Iterator[int]:
+    """`count` keys from the papers' sequence, ascending (the ingest lock is held)."""
     keys = await db.fetch(
         "SELECT nextval(pg_get_serial_sequence('papers', 'key')) FROM generate_series(1, $1)",
-        new_paper_count(chunk, stored),
+        count,
     )
-    return plan_file(
-        chunk,
-        stored=stored,
-        slug=slug,
-        next_number=next_number,
-        next_position=next_position,
-        keys=iter(sorted(int(row[0]) for row in keys)),
-    )
+    return iter(sorted(int(row[0]) for row in keys))
 
 
 async def _write_plan(db: Db, plan: FilePlan, collection_id: int) -> None:
     """One chunk's papers (keys taken from the sequence), memberships and acronym counts."""
     tx = _PostgresTx(db)
     await tx.insert_many(
-        f"{INSERT_PAPERS} ON CONFLICT (content_hash) DO NOTHING",
-        [paper_values(new, collection_id, list) for new in plan.papers],
+        f"{shared.INSERT_PAPERS} ON CONFLICT (content_hash) DO NOTHING",
+        [shared.paper_values(new, collection_id, list) for new in plan.papers],
     )
     written = await db.fetchval(
         "SELECT count(*) FROM papers WHERE key = ANY($1::bigint[])",
@@ -492,7 +486,7 @@ async def _write_plan(db: Db, plan: FilePlan, collection_id: int) -> None:
     )
     if written != len(plan.papers):
         raise _Collided  # a paper with one of these hashes appeared meanwhile
-    await write_memberships(tx, plan, collection_id)
+    await shared.write_memberships(tx, plan, collection_id)
 
 
 async def _bump_generation(db: Db) -> None:
@@ -501,7 +495,7 @@ async def _bump_generation(db: Db) -> None:
 
 async def _bump(tx: Tx) -> None:
     """+1, and the notification every process LISTENs for: both commit with the transaction."""
-    rows = await tx.rows(BUMP_GENERATION)
+    rows = await tx.rows(shared.BUMP_GENERATION)
     await tx.execute(
         "SELECT pg_notify(:channel, :generation)", channel=CHANNEL, generation=str(rows[0][0])
     )
@@ -514,4 +508,4 @@ def _index_rows(rows: Sequence[asyncpg.Record]) -> list[IndexRow]:
 
 
 def _paper(row: asyncpg.Record) -> Paper:
-    return paper_of(row, tuple)
+    return shared.paper_of(row, tuple)

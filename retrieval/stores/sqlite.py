@@ -14,7 +14,15 @@ import json
 import logging
 import random
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeGuard, TypeVar
@@ -24,24 +32,17 @@ import aiosqlite
 from retrieval import ids
 from retrieval.errors import StoreError
 from retrieval.models import Paper
+from retrieval.stores import shared
 from retrieval.stores.community import CommunitySql
 from retrieval.stores.dialect import SQLITE
-from retrieval.stores.plan import FilePlan, plan_file
+from retrieval.stores.plan import FilePlan, Stored, write_chunks
 from retrieval.stores.protocol import (
     FileResult,
     IndexRow,
     NewPaper,
     PaperChunks,
 )
-from retrieval.stores.shared import (
-    BUMP_GENERATION,
-    INSERT_PAPERS,
-    SET_META,
-    Tx,
-    paper_of,
-    paper_values,
-    write_memberships,
-)
+from retrieval.stores.shared import Tx
 from retrieval.stores.sqlite_migrations import check_compatible, migrate
 
 log = logging.getLogger(__name__)
@@ -172,26 +173,30 @@ class SqliteStore(CommunitySql):
                 "WHERE collection_id = ?",
                 (collection_id,),
             )
-            added = skipped = 0
-            async for chunk in PaperChunks.of(papers).read():
+
+            async def stored(chunk: Sequence[NewPaper]) -> Stored:
                 # Earlier chunks are visible here: they were written in this transaction.
-                stored = await _stored_papers(db, collection_id, [p.content_hash for p in chunk])
+                return await _stored_papers(db, collection_id, [p.content_hash for p in chunk])
+
+            async def keys(chunk: Sequence[NewPaper], known: Stored) -> Iterator[int]:
                 # The write lock is held, so max(rowid) + 1 onwards is free: explicit rowids let
                 # the membership rows be written without asking SQLite for each paper's rowid.
-                next_rowid = await _scalar(db, "SELECT coalesce(max(rowid), 0) + 1 FROM papers")
-                plan = plan_file(
-                    chunk,
-                    stored=stored,
-                    slug=slug,
-                    next_number=next_number,
-                    next_position=next_position,
-                    keys=itertools.count(next_rowid),
+                return itertools.count(
+                    await _scalar(db, "SELECT coalesce(max(rowid), 0) + 1 FROM papers")
                 )
+
+            async def write(plan: FilePlan) -> None:
                 await _write_plan(db, plan, collection_id)
-                next_number = plan.next_number
-                next_position += len(plan.memberships)
-                added += len(plan.papers)
-                skipped += plan.skipped
+
+            added, skipped, next_number = await write_chunks(
+                PaperChunks.of(papers),
+                slug=slug,
+                next_number=next_number,
+                next_position=next_position,
+                stored=stored,
+                keys=keys,
+                write=write,
+            )
             await db.execute(
                 "UPDATE collections SET next_number = ? WHERE id = ?",
                 (next_number, collection_id),
@@ -346,7 +351,7 @@ class SqliteStore(CommunitySql):
         pass  # the write lock and BEGIN IMMEDIATE already make every write the only one
 
     async def _bump_generation(self, tx: Tx) -> None:
-        await tx.rows(BUMP_GENERATION)
+        await tx.rows(shared.BUMP_GENERATION)
 
 
 class _SqliteTx:
@@ -426,9 +431,10 @@ async def _write_plan(db: aiosqlite.Connection, plan: FilePlan, collection_id: i
     """One chunk's papers (with the rowids planned for them), memberships and acronyms."""
     tx = _SqliteTx(db)
     await tx.insert_many(
-        INSERT_PAPERS, [paper_values(new, collection_id, _json_list) for new in plan.papers]
+        shared.INSERT_PAPERS,
+        [shared.paper_values(new, collection_id, _json_list) for new in plan.papers],
     )
-    await write_memberships(tx, plan, collection_id)
+    await shared.write_memberships(tx, plan, collection_id)
 
 
 async def _stored_papers(
@@ -449,11 +455,11 @@ async def _stored_papers(
 
 
 async def _set_meta(db: aiosqlite.Connection, key: str, value: str) -> None:
-    await _SqliteTx(db).execute(SET_META, key=key, value=value)
+    await _SqliteTx(db).execute(shared.SET_META, key=key, value=value)
 
 
 async def _bump_generation(db: aiosqlite.Connection) -> None:
-    await _SqliteTx(db).rows(BUMP_GENERATION)
+    await _SqliteTx(db).rows(shared.BUMP_GENERATION)
 
 
 async def _scalar(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> int:
@@ -482,7 +488,7 @@ def _chunks(values: Sequence[_T]) -> Iterable[list[_T]]:
 
 
 def _paper(row: sqlite3.Row) -> Paper:
-    return paper_of(row, json.loads)
+    return shared.paper_of(row, json.loads)
 
 
 def _is_database_fault(error: BaseException) -> TypeGuard[sqlite3.DatabaseError]:
