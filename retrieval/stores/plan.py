@@ -95,10 +95,10 @@ Stored = dict[str, tuple[int, bool]]
 
 async def write_chunks(
     chunks: PaperChunks,
-    *,
     slug: str,
     next_number: int,
     next_position: int,
+    *,
     stored: Callable[[Sequence[NewPaper]], Awaitable[Stored]],
     keys: Callable[[Sequence[NewPaper], Stored], Awaitable[Iterator[int]]],
     write: Callable[[FilePlan], Awaitable[None]],

@@ -38,12 +38,7 @@ from retrieval.stores.postgres_connect import (
 )
 from retrieval.stores.postgres_listen import CHANNEL, corpus_generations
 from retrieval.stores.postgres_migrations import MIGRATION_LOCK, migrate
-from retrieval.stores.protocol import (
-    FileResult,
-    IndexRow,
-    NewPaper,
-    PaperChunks,
-)
+from retrieval.stores.protocol import FileResult, IndexRow, NewPaper, PaperChunks
 from retrieval.stores.shared import Tx
 
 if TYPE_CHECKING:
@@ -194,13 +189,7 @@ class PostgresStore(CommunitySql):
                 await _write_plan(db, plan, collection_id)
 
             added, skipped, next_number = await write_chunks(
-                chunks,
-                slug=slug,
-                next_number=next_number,
-                next_position=next_position,
-                stored=stored,
-                keys=keys,
-                write=write,
+                chunks, slug, next_number, next_position, stored=stored, keys=keys, write=write
             )
             await db.execute(
                 "UPDATE collections SET next_number = $1 WHERE id = $2",

@@ -36,12 +36,7 @@ from retrieval.stores import shared
 from retrieval.stores.community import CommunitySql
 from retrieval.stores.dialect import SQLITE
 from retrieval.stores.plan import FilePlan, Stored, write_chunks
-from retrieval.stores.protocol import (
-    FileResult,
-    IndexRow,
-    NewPaper,
-    PaperChunks,
-)
+from retrieval.stores.protocol import FileResult, IndexRow, NewPaper, PaperChunks
 from retrieval.stores.shared import Tx
 from retrieval.stores.sqlite_migrations import check_compatible, migrate
 
@@ -188,14 +183,9 @@ class SqliteStore(CommunitySql):
             async def write(plan: FilePlan) -> None:
                 await _write_plan(db, plan, collection_id)
 
+            chunks = PaperChunks.of(papers)
             added, skipped, next_number = await write_chunks(
-                PaperChunks.of(papers),
-                slug=slug,
-                next_number=next_number,
-                next_position=next_position,
-                stored=stored,
-                keys=keys,
-                write=write,
+                chunks, slug, next_number, next_position, stored=stored, keys=keys, write=write
             )
             await db.execute(
                 "UPDATE collections SET next_number = ? WHERE id = ?",
