@@ -188,28 +188,14 @@ class PostgresStore(CommunitySql):
             async def write(plan: FilePlan) -> None:
                 await _write_plan(db, plan, collection_id)
 
-            added, skipped, next_number = await write_chunks(
+            counts = await write_chunks(
                 chunks, slug, next_number, next_position, stored=stored, keys=keys, write=write
             )
-            await db.execute(
-                "UPDATE collections SET next_number = $1 WHERE id = $2",
-                next_number,
-                collection_id,
-            )
-            recorded = await db.fetchval(
-                "INSERT INTO ingested_files (path, sha256, collection_id, papers_added, "
-                "papers_skipped) VALUES ($1, $2, $3, $4, $5) "
-                "ON CONFLICT (sha256) DO NOTHING RETURNING id",
-                origin,
-                sha256,
-                collection_id,
-                added,
-                skipped,
-            )
-            if recorded is None:
+            if not await shared.record_file(_PostgresTx(db), origin, sha256, collection_id, counts):
                 raise _Collided  # the same file, committed by another process meanwhile
             # Any recorded file may change what the index holds (papers or memberships).
             await _bump_generation(db)
+            added, skipped, _ = counts
             return FileResult(added, skipped, name, slug, already_ingested=False)
 
         return await self._transaction(work, seconds=BULK_SECONDS)

@@ -359,6 +359,30 @@ def paper_values(
     )
 
 
+async def record_file(
+    tx: Tx, origin: str, sha256: str, collection_id: int, counts: tuple[int, int, int]
+) -> bool:
+    """Advance the collection's counter and record the file, `counts` being (added, skipped,
+    next number); False if another process recorded the same file meanwhile."""
+    added, skipped, next_number = counts
+    await tx.execute(
+        "UPDATE collections SET next_number = :next WHERE id = :id",
+        next=next_number,
+        id=collection_id,
+    )
+    recorded = await tx.rows(
+        "INSERT INTO ingested_files (path, sha256, collection_id, papers_added, papers_skipped) "
+        "VALUES (:path, :sha256, :collection_id, :added, :skipped) "
+        "ON CONFLICT (sha256) DO NOTHING RETURNING id",
+        path=origin,
+        sha256=sha256,
+        collection_id=collection_id,
+        added=added,
+        skipped=skipped,
+    )
+    return bool(recorded)
+
+
 async def write_memberships(tx: Tx, plan: FilePlan, collection_id: int) -> None:
     """One chunk's memberships and acronym counts (counts add up across chunks)."""
     await tx.insert_many(

@@ -184,20 +184,14 @@ class SqliteStore(CommunitySql):
                 await _write_plan(db, plan, collection_id)
 
             chunks = PaperChunks.of(papers)
-            added, skipped, next_number = await write_chunks(
+            counts = await write_chunks(
                 chunks, slug, next_number, next_position, stored=stored, keys=keys, write=write
             )
-            await db.execute(
-                "UPDATE collections SET next_number = ? WHERE id = ?",
-                (next_number, collection_id),
-            )
-            await db.execute(
-                "INSERT INTO ingested_files (path, sha256, collection_id, papers_added, "
-                "papers_skipped) VALUES (?, ?, ?, ?, ?)",
-                (origin, sha256, collection_id, added, skipped),
-            )
+            # The sha256 was checked above under the same write lock: nothing can race it.
+            await shared.record_file(_SqliteTx(db), origin, sha256, collection_id, counts)
             # Any recorded file may change what the index holds (papers or memberships).
             await _bump_generation(db)
+            added, skipped, _ = counts
         return FileResult(added, skipped, name, slug, already_ingested=False)
 
     async def index_rows(self, *, with_terms: bool = True, after_key: int = 0) -> list[IndexRow]:
