@@ -325,13 +325,13 @@ def _eval_labels(args: argparse.Namespace) -> int:
 
 
 async def _migrate_store(settings: Settings, args: argparse.Namespace) -> int:
-    from retrieval.stores.migrate import copy_sqlite_to_postgres, format_report
+    from retrieval.store_migration import copy_to_postgres
 
     url = args.target or (settings.database_url and settings.database_url.get_secret_value())
     if not url:
         raise PaperbotError("migrate-store needs --to postgresql://… or PAPERBOT_DATABASE_URL")
     source = args.source or settings.db_path
-    print(format_report(source, url, await copy_sqlite_to_postgres(source, url)))
+    print(await copy_to_postgres(source, url))
     return 0
 
 

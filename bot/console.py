@@ -12,8 +12,7 @@ from bot.text import unmark_protected
 from bot.wording import plural
 from retrieval.labels.markup import MAX_SCAN, clean
 from retrieval.models import Answer, CollectionInfo, EngineStats, Excerpt, Paper
-from retrieval.nodes import is_stale
-from retrieval.stores.protocol import NodeRow
+from retrieval.nodes import NodeRow, is_stale
 
 NO_NODES = "No bot process has reported yet."
 

@@ -24,7 +24,7 @@ from retrieval.corpus import Corpus
 from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery
 from retrieval.ranking import Ranking, RankOptions, did_you_mean
 from retrieval.snapshot.page_excerpts import ExcerptAndLead, covers, page_excerpts
-from retrieval.stores.protocol import Store
+from retrieval.stores.protocol import PaperStore
 
 MAX_SUGGESTION_WORDS = 12
 # Papers read to find how a corrected word is written: enough to see its common forms.
@@ -48,7 +48,7 @@ class Page:
 
 
 async def build_answer(
-    store: Store, corpus: Corpus, ranking: Ranking, page: Page, excerpt_chars: int
+    store: PaperStore, corpus: Corpus, ranking: Ranking, page: Page, excerpt_chars: int
 ) -> Answer:
     offset = max(0, page.offset)
     docs = ranking.docs[offset : offset + page.limit]
@@ -154,7 +154,7 @@ def best_sentences(
 
 
 async def _did_you_mean(
-    store: Store, corpus: Corpus, terms: Sequence[str], typed: dict[str, str]
+    store: PaperStore, corpus: Corpus, terms: Sequence[str], typed: dict[str, str]
 ) -> str | None:
     """A did-you-mean built from real words of the corpus, or None if nothing is close."""
     close = await asyncio.to_thread(did_you_mean, corpus, terms)
@@ -182,7 +182,7 @@ def _typed_words(text: str, terms: Sequence[str]) -> dict[str, str]:
 
 
 async def _corrections(
-    store: Store, corpus: Corpus, unmatched: dict[str, str]
+    store: PaperStore, corpus: Corpus, unmatched: dict[str, str]
 ) -> tuple[tuple[str, str], ...]:
     """(typed word, the closest word papers use) for each unmatched word that has one."""
     close = await asyncio.to_thread(did_you_mean, corpus, list(unmatched))
@@ -193,7 +193,7 @@ async def _corrections(
     return tuple(pairs)
 
 
-async def _surface(store: Store, corpus: Corpus, term: str, typed: str) -> str:
+async def _surface(store: PaperStore, corpus: Corpus, term: str, typed: str) -> str:
     """The word papers write for the stem `term` that is closest to what was `typed` (edit
     distance, ties by how often papers write it): "genration" -> "generation", not the first
     form found ("generate"). Reads the first SURFACE_SAMPLE papers using the stem, in one go."""

@@ -12,11 +12,11 @@ from typing import Protocol
 
 from retrieval.conversation.memory import ConversationState
 from retrieval.models import Answer, CollectionInfo, EngineStats, Excerpt, IngestReport, Paper
-from retrieval.nodes import ClusterStats
-from retrieval.privacy import PrivacyReport
-from retrieval.stores.protocol import NodeRow, ShortlistRow, UserData, WatchRow
+from retrieval.nodes import ClusterStats, NodeRow
+from retrieval.privacy import PrivacyReport, UserData
+from retrieval.shortlist import ShortlistRow
 from retrieval.trending import TrendingPaper
-from retrieval.watches import Digest
+from retrieval.watches import Digest, WatchRow
 
 
 class ConversationMemory(Protocol):

@@ -44,7 +44,7 @@ from retrieval.snapshot.load_sentences import (
 from retrieval.snapshot.matrix import BM25Index, BM25Params, BoolArray
 from retrieval.snapshot.papers import PaperTable
 from retrieval.snapshot.sentences import SentenceTable
-from retrieval.stores.protocol import CorpusNotifier, Store
+from retrieval.stores.protocol import CorpusNotifier, PaperStore
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +106,7 @@ class Corpus:
 
 
 async def load_corpus(
-    store: Store,
+    store: PaperStore,
     params: BM25Params,
     index_dir: Path,
     previous: BM25Index | None = None,
@@ -165,7 +165,7 @@ class LiveCorpus:
 
     def __init__(
         self,
-        store: Store,
+        store: PaperStore,
         params: BM25Params,
         index_dir: Path,
         corpus: Corpus,
@@ -187,7 +187,7 @@ class LiveCorpus:
     @classmethod
     async def load(
         cls,
-        store: Store,
+        store: PaperStore,
         params: BM25Params,
         index_dir: Path,
         *,

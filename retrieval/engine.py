@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from config.settings import Settings
 from retrieval.answering import Page, best_sentences, build_answer, query_weights
 from retrieval.collection_names import require_collection
 from retrieval.conversation.store_memory import StoredMemory
@@ -32,8 +31,7 @@ from retrieval.models import (
     Paper,
     ParsedQuery,
 )
-from retrieval.nodes import NodeRegistry
-from retrieval.parameters import bm25_params, list_limits, rank_options
+from retrieval.parameters import Settings, bm25_params, list_limits, rank_options
 from retrieval.questions import rank_free_text, rank_question, rank_similar
 from retrieval.ranking import Ranking
 from retrieval.services import community_services
@@ -55,9 +53,9 @@ class Engine:
         self.latencies = LatencyLog()
         self.options = rank_options(settings)
         self.memory = StoredMemory(store)
-        self.nodes = NodeRegistry(store, settings)
-        services = community_services(store, settings, lambda: self.live.current, self.options)
-        self.exports, self.privacy, self.watches, self.shortlist, self.trending = services
+        s = community_services(store, settings, lambda: self.live.current, self.options)
+        self.nodes, self.exports, self.privacy = s.nodes, s.exports, s.privacy
+        self.watches, self.shortlist, self.trending = s.watches, s.shortlist, s.trending
         self._ingests = IngestRuns(live, self.watches)
 
     # -- lifecycle -----------------------------------------------------------------------------

@@ -28,7 +28,6 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from config.settings import Settings
 from retrieval.engine import Engine
 from retrieval.errors import EvaluationError, PaperbotError
 from retrieval.lists import read_paper_file
@@ -40,6 +39,7 @@ from retrieval.metrics import (
     evaluate,
     mean_scores,
 )
+from retrieval.parameters import Settings
 from retrieval.query_files import read_query_file
 
 DEPTH = 100

@@ -12,11 +12,11 @@ from retrieval.corpus import Corpus
 from retrieval.errors import CollectionNotFound
 from retrieval.exports import export_papers
 from retrieval.models import Paper
-from retrieval.stores.protocol import Store
+from retrieval.stores.protocol import ReadingListStore
 
 
 class ExportService:
-    def __init__(self, store: Store, corpus: Callable[[], Corpus]) -> None:
+    def __init__(self, store: ReadingListStore, corpus: Callable[[], Corpus]) -> None:
         self._store = store
         self._corpus = corpus
 

@@ -35,7 +35,7 @@ from retrieval.lists import (
 )
 from retrieval.models import IngestReport, ParsedPaper
 from retrieval.prepare import prepare_papers, searchable_text
-from retrieval.stores.protocol import FileResult, NewPaper, Store, StoredText
+from retrieval.stores.protocol import FileResult, IngestStore, NewPaper, StoredText
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ class ListLimits:
 
 
 async def ingest_paths(
-    store: Store,
+    store: IngestStore,
     paths: Sequence[Path],
     *,
     collection: str | None = None,
@@ -86,7 +86,7 @@ async def ingest_paths(
 
 
 async def ingest_file(
-    store: Store,
+    store: IngestStore,
     path: Path,
     collection: str | None,
     limits: ListLimits,
@@ -122,7 +122,7 @@ async def ingest_file(
 
 
 async def ingest_upload(
-    store: Store,
+    store: IngestStore,
     name: str,
     data: bytes,
     *,
@@ -179,7 +179,7 @@ async def _on_all_cores(
 
 
 async def store_parsed(
-    store: Store, parsed: ParsedList, origin: str, progress: Progress | None = None
+    store: IngestStore, parsed: ParsedList, origin: str, progress: Progress | None = None
 ) -> IngestReport:
     if await store.file_ingested(parsed.sha256):
         return IngestReport(files_skipped=1, notes=(f"{origin}: already ingested",))
@@ -191,7 +191,7 @@ async def store_parsed(
 
 
 async def _report(
-    store: Store, result: FileResult, parsed: ParsedList | ListSummary
+    store: IngestStore, result: FileResult, parsed: ParsedList | ListSummary
 ) -> IngestReport:
     if parsed.collection_from_header and result.collection == result.slug != parsed.collection:
         # A JSONL file named the collection after itself ("icml2024"); a list header
@@ -206,7 +206,7 @@ async def _report(
     )
 
 
-async def refresh_derived(store: Store) -> None:
+async def refresh_derived(store: IngestStore) -> None:
     """Re-derive stored terms and labels once when the analyzer or the labeler changed.
 
     Ids never change; only what was computed from the text at ingest is recomputed.

@@ -27,7 +27,7 @@ from retrieval.lists import ListSummary, PaperStream
 from retrieval.models import ParsedPaper
 from retrieval.prepare import prepare_pickled
 from retrieval.spool import ChunkSpool
-from retrieval.stores.protocol import FileResult, Store
+from retrieval.stores.protocol import FileResult, IngestStore
 
 Progress = Callable[[str], None]
 _HASH_BLOCK = 1 << 20
@@ -84,7 +84,7 @@ class _Meter:
 
 
 async def ingest_stream(
-    store: Store,
+    store: IngestStore,
     stream: PaperStream,
     papers: Iterator[ParsedPaper],
     head: list[ParsedPaper],

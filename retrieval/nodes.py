@@ -10,11 +10,34 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from config.settings import Settings
-from retrieval.stores.protocol import NodeRow, Store
+from retrieval.stores.protocol import ClusterStore
 
 # A process is stale after this many missed heartbeats: one late beat is not a dead process.
 STALE_AFTER_BEATS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class NodeTiming:
+    """How often a process reports, and how long a silent one is kept (seconds)."""
+
+    heartbeat_seconds: float
+    retention_seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class NodeRow:
+    """One `paperbot run` process as it last reported itself. `node_id` is host:pid:start;
+    `shard_ids` is text ("0,1" or "all"); times are Unix seconds; `guilds` is how many guilds
+    its shards hold (0 until its gateway is ready)."""
+
+    node_id: str
+    host: str
+    pid: int
+    shard_ids: str
+    generation: int
+    started_at: float
+    heartbeat_at: float
+    guilds: int = 0
 
 
 def is_stale(row: NodeRow, now: float, interval: float) -> bool:
@@ -75,12 +98,12 @@ class NodeRegistry:
     """This process's entry in the store's `nodes` table, and everyone's for reading."""
 
     def __init__(
-        self, store: Store, settings: Settings, clock: Callable[[], float] = time.time
+        self, store: ClusterStore, timing: NodeTiming, clock: Callable[[], float] = time.time
     ) -> None:
         self._store = store
         self._clock = clock
-        self.interval = settings.heartbeat_seconds
-        self.retention = settings.node_retention_hours * 3600
+        self.interval = timing.heartbeat_seconds
+        self.retention = timing.retention_seconds
         self.host = socket.gethostname()
         self.pid = os.getpid()
         self.started_at = clock()

@@ -1,11 +1,25 @@
-"""The one translation from Settings to the engine's parameter objects (no competing defaults)."""
+"""The one translation from Settings to the engine's parameter objects (no competing defaults).
+
+The only module of `retrieval/` that reads `config.settings` (besides `retrieval.stores`
+opening the database it names); the engine's entry points take `Settings` from here."""
 
 from __future__ import annotations
 
 from config.settings import Settings
 from retrieval.ingest import ListLimits
+from retrieval.nodes import NodeTiming
 from retrieval.ranking import RankOptions
 from retrieval.snapshot.matrix import BM25Params
+from retrieval.watches import WatchLimits
+
+__all__ = [
+    "Settings",
+    "bm25_params",
+    "list_limits",
+    "node_timing",
+    "rank_options",
+    "watch_limits",
+]
 
 
 def bm25_params(settings: Settings) -> BM25Params:
@@ -25,4 +39,21 @@ def rank_options(settings: Settings) -> RankOptions:
 def list_limits(settings: Settings) -> ListLimits:
     return ListLimits(
         max_file_bytes=settings.max_list_file_bytes, max_papers=settings.max_list_papers
+    )
+
+
+def watch_limits(settings: Settings) -> WatchLimits:
+    return WatchLimits(
+        max_per_user=settings.watch_max_per_user,
+        max_per_guild=settings.watch_max_per_guild,
+        top_k=settings.watch_top_k,
+        min_score=settings.watch_min_score,
+        excerpt_chars=settings.excerpt_chars,
+    )
+
+
+def node_timing(settings: Settings) -> NodeTiming:
+    return NodeTiming(
+        heartbeat_seconds=settings.heartbeat_seconds,
+        retention_seconds=settings.node_retention_hours * 3600,
     )

@@ -5,7 +5,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from retrieval.stores.protocol import Store, UserData, WatchRow
+from retrieval.stores.protocol import UserDataStore
+from retrieval.watches import WatchRow
+
+
+@dataclass(frozen=True, slots=True)
+class UserData:
+    """How many rows of each kind the store holds about one user (or deleted for them)."""
+
+    saved_papers: int = 0
+    watches: int = 0
+    conversations: int = 0
+    answer_messages: int = 0
+    watch_digests: int = 0
+    shortlist_entries: int = 0
+
+    @property
+    def total(self) -> int:
+        return (
+            self.saved_papers
+            + self.watches
+            + self.conversations
+            + self.answer_messages
+            + self.watch_digests
+            + self.shortlist_entries
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,7 +42,7 @@ class PrivacyReport:
 
 
 class Privacy:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: UserDataStore) -> None:
         self._store = store
 
     async def report(self, user_id: int) -> PrivacyReport:

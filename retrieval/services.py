@@ -1,13 +1,15 @@
 """The engine's feature objects for people and servers (exports, privacy, watches, shortlist,
-trending), built in one place so the façade stays a façade."""
+trending) and the node registry, built in one place so the façade stays a façade."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from config.settings import Settings
 from retrieval.corpus import Corpus
 from retrieval.export_service import ExportService
+from retrieval.nodes import NodeRegistry
+from retrieval.parameters import Settings, node_timing, watch_limits
 from retrieval.privacy import Privacy
 from retrieval.ranking import RankOptions
 from retrieval.shortlist import Shortlist
@@ -16,13 +18,24 @@ from retrieval.trending import Trending
 from retrieval.watches import Watches
 
 
+@dataclass(frozen=True, slots=True)
+class CommunityServices:
+    nodes: NodeRegistry
+    exports: ExportService
+    privacy: Privacy
+    watches: Watches
+    shortlist: Shortlist
+    trending: Trending
+
+
 def community_services(
     store: Store, settings: Settings, corpus: Callable[[], Corpus], options: RankOptions
-) -> tuple[ExportService, Privacy, Watches, Shortlist, Trending]:
-    return (
-        ExportService(store, corpus),
-        Privacy(store),
-        Watches(store, settings, corpus, options),
-        Shortlist(store),
-        Trending(store),
+) -> CommunityServices:
+    return CommunityServices(
+        nodes=NodeRegistry(store, node_timing(settings)),
+        exports=ExportService(store, corpus),
+        privacy=Privacy(store),
+        watches=Watches(store, watch_limits(settings), corpus, options),
+        shortlist=Shortlist(store),
+        trending=Trending(store),
     )

@@ -3,16 +3,29 @@ an optional note; exported like personal lists. Who may curate is the shell's ru
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from retrieval.errors import PaperNotFound
 from retrieval.exports import ExportEntry, export_papers
-from retrieval.stores.protocol import ShortlistRow, Store
+from retrieval.models import Paper
+from retrieval.stores.protocol import ShortlistStore
 
 MAX_NOTE_CHARS = 200
 FORGOTTEN = "a former member"
 
 
+@dataclass(frozen=True, slots=True)
+class ShortlistRow:
+    """A paper on a guild's shared reading list. `added_by` 0: the curator asked to be forgotten."""
+
+    paper: Paper
+    added_by: int
+    added_at: str
+    note: str | None
+
+
 class Shortlist:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: ShortlistStore) -> None:
         self._store = store
 
     async def add(

@@ -8,7 +8,7 @@ from collections import deque
 
 from retrieval.corpus import Corpus
 from retrieval.models import EngineStats
-from retrieval.stores.protocol import Store
+from retrieval.stores.protocol import PaperStore
 
 
 class LatencyLog:
@@ -29,7 +29,7 @@ class LatencyLog:
         return statistics.median(values), values[int(0.95 * (len(values) - 1))]
 
 
-async def engine_stats(store: Store, corpus: Corpus, latencies: LatencyLog) -> EngineStats:
+async def engine_stats(store: PaperStore, corpus: Corpus, latencies: LatencyLog) -> EngineStats:
     papers, collections = await store.counts()
     p50, p95 = latencies.percentiles()
     index = corpus.index

@@ -8,9 +8,24 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from retrieval.models import Paper
-from retrieval.stores.protocol import ACTIVITY_KINDS, Store
+from retrieval.stores.protocol import ActivityStore
 
 MAX_DAYS = 90
+ACTIVITY_KINDS = ("opens", "saves", "asks")
+
+
+@dataclass(frozen=True, slots=True)
+class ActivityRow:
+    """A paper's summed counters in one guild over some days (no user ids, no question text)."""
+
+    paper_id: str
+    opens: int
+    saves: int
+    asks: int
+
+    @property
+    def total(self) -> int:
+        return self.opens + self.saves + self.asks
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +41,7 @@ def _today() -> dt.date:
 
 
 class Trending:
-    def __init__(self, store: Store, today: Callable[[], dt.date] = _today) -> None:
+    def __init__(self, store: ActivityStore, today: Callable[[], dt.date] = _today) -> None:
         self._store = store
         self._today = today
 

@@ -17,13 +17,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from config.settings import Settings
 from retrieval.answering import best_sentences, query_weights
 from retrieval.corpus import Corpus
 from retrieval.errors import PaperbotError
 from retrieval.questions import rank_question
 from retrieval.ranking import RankOptions
-from retrieval.stores.protocol import DigestRow, Store, WatchRow
+from retrieval.stores.protocol import WatchStore
 from retrieval.watch_matching import matching_docs
 
 DIGEST_PAPERS = 5
@@ -31,6 +30,44 @@ DIGEST_PAPERS = 5
 # sends these digests; `paperbot ingest` prints them.
 CONSOLE_USER = 0
 MAX_QUERY_CHARS = 300
+
+
+@dataclass(frozen=True, slots=True)
+class WatchLimits:
+    """How many watches a user and a guild may keep, how a watch matches, and how long an
+    announced sentence may be (built from Settings by `retrieval.parameters.watch_limits`)."""
+
+    max_per_user: int
+    max_per_guild: int
+    top_k: int
+    min_score: float
+    excerpt_chars: int
+
+
+@dataclass(frozen=True, slots=True)
+class WatchRow:
+    """A saved query. `channel_id` None: announced by DM. `paused_reason` set: not announced."""
+
+    id: int
+    user_id: int
+    guild_id: int | None
+    channel_id: int | None
+    query: str
+    created_at: str
+    last_fired_at: str | None = None
+    paused_reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DigestRow:
+    """One announcement for one watch: `body` is JSON owned by `retrieval.watches`."""
+
+    id: int
+    watch_id: int
+    user_id: int
+    guild_id: int | None
+    channel_id: int | None
+    body: str
 
 
 class WatchError(PaperbotError):
@@ -95,13 +132,13 @@ def _body_builder(query: str, shown: Sequence[DigestPaper]) -> Callable[[Sequenc
 class Watches:
     def __init__(
         self,
-        store: Store,
-        settings: Settings,
+        store: WatchStore,
+        limits: WatchLimits,
         corpus: Callable[[], Corpus],
         options: RankOptions,
     ) -> None:
         self._store = store
-        self._settings = settings
+        self._limits = limits
         self._corpus = corpus
         self._options = options
 
@@ -122,13 +159,13 @@ class Watches:
         except PaperbotError as error:
             raise WatchError(f"That query cannot be watched: {error}") from error
         mine, guild = await self._store.watch_counts(user_id, guild_id)
-        settings = self._settings
-        if mine >= settings.watch_max_per_user:
+        limits = self._limits
+        if mine >= limits.max_per_user:
             raise WatchError(
                 f"You have {mine} watches, the limit (PAPERBOT_WATCH_MAX_PER_USER); "
                 "remove one with /unwatch first."
             )
-        if guild_id is not None and guild >= settings.watch_max_per_guild:
+        if guild_id is not None and guild >= limits.max_per_guild:
             raise WatchError(
                 f"This server has {guild} watches, the limit (PAPERBOT_WATCH_MAX_PER_GUILD); "
                 "ask members to remove some with /unwatch."
@@ -151,7 +188,7 @@ class Watches:
         return [int(doc) for doc in np.flatnonzero(self._corpus().index.keys > key)]
 
     async def after_ingest(self, new_docs: Collection[int]) -> list[Digest]:
-        """Store (and return) one digest per active watch that the new documents match."""
+        """WatchStore (and return) one digest per active watch that the new documents match."""
         watches = await self._store.active_watches()
         if not new_docs or not watches:
             return []
@@ -165,7 +202,7 @@ class Watches:
                 best_sentences,
                 [p.abstract for p in papers],
                 weights,
-                self._settings.excerpt_chars,
+                self._limits.excerpt_chars,
             )
             shown = [
                 DigestPaper(p.id, p.label, s.plain if s else "")
@@ -180,7 +217,7 @@ class Watches:
     def _match_all(
         self, corpus: Corpus, watches: Sequence[WatchRow], new_docs: set[int]
     ) -> list[tuple[WatchRow, list[int]]]:
-        settings = self._settings
+        limits = self._limits
         found = []
         for watch in watches:
             try:
@@ -189,8 +226,8 @@ class Watches:
                     self._options,
                     watch.query,
                     new_docs,
-                    top_k=settings.watch_top_k,
-                    min_score=settings.watch_min_score,
+                    top_k=limits.top_k,
+                    min_score=limits.min_score,
                     max_chars=MAX_QUERY_CHARS,
                 )
             except PaperbotError:

@@ -17,8 +17,7 @@ from bot.cogs.base import PaperCog
 from bot.options import paper_choices, resolve_paper
 from bot.text import clip
 from bot.views import PAGER_SLOTS, RoutedItem, add_pager
-from retrieval.shortlist import FORGOTTEN
-from retrieval.stores.protocol import ShortlistRow
+from retrieval.shortlist import FORGOTTEN, ShortlistRow
 
 if TYPE_CHECKING:
     from bot.client import PaperBot

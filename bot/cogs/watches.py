@@ -13,7 +13,7 @@ from bot import render, replies
 from bot.cogs.base import PaperCog
 from bot.digests import DigestSender
 from bot.text import clip
-from retrieval.stores.protocol import WatchRow
+from retrieval.watches import WatchRow
 
 if TYPE_CHECKING:
     from bot.client import PaperBot

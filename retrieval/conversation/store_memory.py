@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from retrieval.conversation.memory import ConversationState
 from retrieval.conversation.persist import state_from_json, state_to_json
-from retrieval.stores.protocol import ConversationRow, Store
+from retrieval.stores.protocol import ConversationRow, ConversationStore
 
 
 class StoredMemory:
     """Per conversation (scope), and per sent answer message (for replies to it)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: ConversationStore) -> None:
         self._store = store
 
     async def load(self, scope: str, *, message_id: int | None = None) -> ConversationState | None:

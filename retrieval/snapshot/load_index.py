@@ -24,7 +24,7 @@ from retrieval.errors import StoreError
 from retrieval.snapshot import files as index_files
 from retrieval.snapshot.matrix import BM25Index, BM25Params
 from retrieval.snapshot.matrix_build import IndexBuilder
-from retrieval.stores.protocol import IndexRow, Store
+from retrieval.stores.protocol import IndexRow, PaperStore
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ def index_path(index_dir: Path) -> Path:
 
 
 async def current_index(
-    store: Store,
+    store: PaperStore,
     params: BM25Params,
     index_dir: Path,
     generation: int,
@@ -83,7 +83,7 @@ async def current_index(
 
 
 async def _extended(
-    store: Store,
+    store: PaperStore,
     params: BM25Params,
     path: Path,
     rows: Sequence[IndexRow],
@@ -104,7 +104,7 @@ async def _extended(
 
 
 async def _built(
-    store: Store, params: BM25Params, base: BM25Index | None, fresh: Sequence[IndexRow]
+    store: PaperStore, params: BM25Params, base: BM25Index | None, fresh: Sequence[IndexRow]
 ) -> BM25Index | None:
     """`base` (or nothing) plus the stored terms of the papers `fresh`, read and added
     TERMS_CHUNK papers at a time; None if the papers stored after `base` are not `fresh`."""

@@ -25,7 +25,7 @@ from retrieval.snapshot.autocomplete_build import build_autocomplete
 from retrieval.snapshot.load_index import index_path
 from retrieval.snapshot.matrix import BM25Index, BM25Params
 from retrieval.snapshot.papers import PaperTable
-from retrieval.stores.protocol import IndexRow, Store
+from retrieval.stores.protocol import IndexRow, PaperStore
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ def autocomplete_path(index_dir: Path) -> Path:
     return index_dir / "autocomplete"
 
 
-async def papers_stamp(store: Store, generation: int) -> dict[str, Any]:
+async def papers_stamp(store: PaperStore, generation: int) -> dict[str, Any]:
     """What a saved paper table must have been written for to describe the store now."""
     return {
         "generation": generation,
@@ -65,7 +65,7 @@ def saved_corpus(
 
 
 async def built_papers(
-    store: Store, index_dir: Path, stamp: dict[str, Any], rows: Sequence[IndexRow]
+    store: PaperStore, index_dir: Path, stamp: dict[str, Any], rows: Sequence[IndexRow]
 ) -> PaperTable:
     """The table of the papers in `rows` (the documents of the index, in order), with the
     store's labels (a paper without one is labelled by its id), saved under `stamp`."""

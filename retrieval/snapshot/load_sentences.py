@@ -33,7 +33,7 @@ from retrieval.errors import StoreError
 from retrieval.snapshot.matrix import BM25Index
 from retrieval.snapshot.sentence_records import SentenceRecord, sentence_records
 from retrieval.snapshot.sentences import SentenceTable
-from retrieval.stores.protocol import Store
+from retrieval.stores.protocol import PaperStore
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ class SentenceCompletion:
     """Completes snapshots' sentence tables one at a time, each from the most complete table
     this process has (a snapshot installed during a long build continues from its result)."""
 
-    def __init__(self, store: Store, index_dir: Path, *, workers: int) -> None:
+    def __init__(self, store: PaperStore, index_dir: Path, *, workers: int) -> None:
         self._store = store
         self._index_dir = index_dir
         self._workers = workers
@@ -133,7 +133,7 @@ def saved_sentences(
 
 
 async def completed_sentences(
-    store: Store, index: BM25Index, table: SentenceTable, index_dir: Path, workers: int = 1
+    store: PaperStore, index: BM25Index, table: SentenceTable, index_dir: Path, workers: int = 1
 ) -> SentenceTable:
     """`table` extended to every document of `index`, saved and mapped again; `table` itself
     when it already covers them or the store no longer holds a paper to analyse."""
@@ -169,7 +169,7 @@ async def completed_sentences(
 
 
 async def _analysed(
-    store: Store,
+    store: PaperStore,
     index: BM25Index,
     vocabulary: np.ndarray,
     start: int,

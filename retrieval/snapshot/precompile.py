@@ -19,8 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from config.settings import Settings
 from retrieval.engine import Engine
+from retrieval.parameters import Settings
 from retrieval.snapshot import compiled
 
 _LIST = """Kernel warm-up papers

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from config.settings import Settings
 from retrieval.stores.protocol import Store
-from retrieval.stores.sqlite import SqliteStore
 
 
 async def open_store(settings: Settings) -> Store:
@@ -15,4 +14,8 @@ async def open_store(settings: Settings) -> Store:
         from retrieval.stores.postgres import PostgresStore
 
         return await PostgresStore.open(settings.database_url.get_secret_value())
+    # Imported here too: the backends read the feature modules' row types, and those modules
+    # read this package's Protocols, so the package itself must stay light.
+    from retrieval.stores.sqlite import SqliteStore
+
     return await SqliteStore.open(settings.db_path)

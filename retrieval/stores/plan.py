@@ -9,11 +9,11 @@ and write the plan's rows in one transaction.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from retrieval import ids
-from retrieval.stores.protocol import NewPaper
+from retrieval.stores.protocol import NewPaper, PaperChunks
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,3 +88,41 @@ def plan_file(
             memberships.append(Membership(key, next_position, paper.external_id))
             next_position += 1
     return FilePlan(tuple(planned), tuple(memberships), acronyms, skipped, next_number)
+
+
+Stored = dict[str, tuple[int, bool]]
+
+
+async def write_chunks(
+    chunks: PaperChunks,
+    slug: str,
+    next_number: int,
+    next_position: int,
+    *,
+    stored: Callable[[Sequence[NewPaper]], Awaitable[Stored]],
+    keys: Callable[[Sequence[NewPaper], Stored], Awaitable[Iterator[int]]],
+    write: Callable[[FilePlan], Awaitable[None]],
+) -> tuple[int, int, int]:
+    """Plan and write a file one chunk at a time, inside the backend's one transaction.
+
+    For each chunk the backend reads which hashes are stored (earlier chunks included), hands
+    out keys for the new papers, and writes the plan; numbers and positions run on across
+    chunks. Returns (papers added, papers skipped, the collection's next number).
+    """
+    added = skipped = 0
+    async for chunk in chunks.read():
+        known = await stored(chunk)
+        plan = plan_file(
+            chunk,
+            stored=known,
+            slug=slug,
+            next_number=next_number,
+            next_position=next_position,
+            keys=await keys(chunk, known),
+        )
+        await write(plan)
+        next_number = plan.next_number
+        next_position += len(plan.memberships)
+        added += len(plan.papers)
+        skipped += plan.skipped
+    return added, skipped, next_number

@@ -13,17 +13,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from types import TracebackType
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import asyncpg
 
 from retrieval import ids
-from retrieval.errors import PaperNotFound, StoreError, StoreUnavailable
-from retrieval.models import CollectionInfo, Paper
-from retrieval.stores.plan import FilePlan, new_paper_count, plan_file
-from retrieval.stores.postgres_community import PostgresCommunity
+from retrieval.errors import StoreError, StoreUnavailable
+from retrieval.models import Paper
+from retrieval.stores import shared
+from retrieval.stores.community import CommunitySql
+from retrieval.stores.dialect import POSTGRES
+from retrieval.stores.plan import FilePlan, Stored, new_paper_count, write_chunks
 from retrieval.stores.postgres_connect import (
     BULK_SECONDS,
     QUICK_SECONDS,
@@ -37,22 +38,13 @@ from retrieval.stores.postgres_connect import (
 )
 from retrieval.stores.postgres_listen import CHANNEL, corpus_generations
 from retrieval.stores.postgres_migrations import MIGRATION_LOCK, migrate
-from retrieval.stores.protocol import (
-    ConversationRow,
-    FileResult,
-    IndexRow,
-    NewPaper,
-    NodeRow,
-    PaperChunks,
-    StoredText,
-)
+from retrieval.stores.protocol import FileResult, IndexRow, NewPaper, PaperChunks
+from retrieval.stores.shared import Tx
 
 if TYPE_CHECKING:
     from retrieval.stores.postgres_connect import Db
 
 log = logging.getLogger(__name__)
-
-_NODE_COLUMNS = "node_id, host, pid, shard_ids, generation, started_at, heartbeat_at, guilds"
 
 # Held for the length of a transaction that allocates keys or bumps the generation: keys then
 # ascend in commit order (a reader's `after_key` never skips a row committed later with a
@@ -94,8 +86,10 @@ _MEMBERS = (
 )
 
 
-class PostgresStore(PostgresCommunity):
+class PostgresStore(CommunitySql):
     """A PostgreSQL database. Open with `await PostgresStore.open(url)`; close with `close()`."""
+
+    dialect = POSTGRES
 
     def __init__(self, url: str, pool: asyncpg.Pool[asyncpg.Record]) -> None:
         self._url = url  # holds the password: never logged, never in a message
@@ -131,17 +125,6 @@ class PostgresStore(PostgresCommunity):
             self._closed = True
             await close_pool(self._pool)
 
-    async def __aenter__(self) -> PostgresStore:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.close()
-
     def corpus_generations(self, *, poll_seconds: float = 30.0) -> AsyncIterator[int]:
         """The corpus generation now, then each newer one as other processes commit changes.
 
@@ -154,9 +137,6 @@ class PostgresStore(PostgresCommunity):
 
     # -- ingest ---------------------------------------------------------------------------
 
-    async def file_ingested(self, sha256: str) -> bool:
-        return bool(await self._fetchval("SELECT 1 FROM ingested_files WHERE sha256 = $1", sha256))
-
     async def add_file(
         self,
         *,
@@ -165,14 +145,9 @@ class PostgresStore(PostgresCommunity):
         collection: str,
         papers: Sequence[NewPaper] | PaperChunks,
     ) -> FileResult:
-        """Store one file's papers in one transaction: all of them, or (on any error) none.
-
-        A file whose sha256 is already recorded changes nothing. A paper whose content hash is
-        already stored keeps its id and home collection and becomes a member of `collection`.
-        New papers get keys from the database and ids `<slug>-<n>` numbered on from the
-        collection's counter, read and advanced under a row lock. Chunks are planned and
-        written one at a time; a collided transaction reads them again from the first.
-        """
+        """`IngestStore.add_file` under the ingest lock: keys come from the database and ids
+        from the collection's counter, read and advanced under a row lock. Chunks are planned
+        and written one at a time; a collided transaction reads them again from the first."""
         slug = ids.collection_slug(collection)
         chunks = PaperChunks.of(papers)
 
@@ -203,47 +178,27 @@ class PostgresStore(PostgresCommunity):
                     collection_id,
                 )
             )
-            added = skipped = 0
-            async for chunk in chunks.read():
-                plan = await _plan_chunk(db, chunk, collection_id, slug, next_number, next_position)
+
+            async def stored(chunk: Sequence[NewPaper]) -> Stored:
+                return await _stored_papers(db, chunk, collection_id)
+
+            async def keys(chunk: Sequence[NewPaper], known: Stored) -> Iterator[int]:
+                return await _new_keys(db, new_paper_count(chunk, known))
+
+            async def write(plan: FilePlan) -> None:
                 await _write_plan(db, plan, collection_id)
-                next_number = plan.next_number
-                next_position += len(plan.memberships)
-                added += len(plan.papers)
-                skipped += plan.skipped
-            await db.execute(
-                "UPDATE collections SET next_number = $1 WHERE id = $2",
-                next_number,
-                collection_id,
+
+            counts = await write_chunks(
+                chunks, slug, next_number, next_position, stored=stored, keys=keys, write=write
             )
-            recorded = await db.fetchval(
-                "INSERT INTO ingested_files (path, sha256, collection_id, papers_added, "
-                "papers_skipped) VALUES ($1, $2, $3, $4, $5) "
-                "ON CONFLICT (sha256) DO NOTHING RETURNING id",
-                origin,
-                sha256,
-                collection_id,
-                added,
-                skipped,
-            )
-            if recorded is None:
+            if not await shared.record_file(_PostgresTx(db), origin, sha256, collection_id, counts):
                 raise _Collided  # the same file, committed by another process meanwhile
             # Any recorded file may change what the index holds (papers or memberships).
             await _bump_generation(db)
+            added, skipped, _ = counts
             return FileResult(added, skipped, name, slug, already_ingested=False)
 
         return await self._transaction(work, seconds=BULK_SECONDS)
-
-    async def rename_collection(self, slug: str, name: str) -> None:
-        """Give a collection a better display name; its slug, ids and members stay."""
-
-        async def work(db: Db) -> None:
-            await db.execute("UPDATE collections SET name = $1 WHERE slug = $2", name, slug)
-
-        await self._transaction(work)
-
-    async def generation(self) -> int:
-        return int(await self._meta("generation") or 0)
 
     async def index_rows(self, *, with_terms: bool = True, after_key: int = 0) -> list[IndexRow]:
         """Index input of papers with key > `after_key`, by key, in one query."""
@@ -272,49 +227,7 @@ class PostgresStore(PostgresCommunity):
         # Hundreds of thousands of objects: built in a worker thread, not on the event loop.
         return await asyncio.to_thread(_index_rows, rows)
 
-    async def index_terms(self, *, after_key: int, limit: int) -> list[tuple[int, str]]:
-        rows = await self._fetch(
-            "SELECT key, terms FROM papers WHERE key > $1 ORDER BY key LIMIT $2",
-            after_key,
-            limit,
-            seconds=BULK_SECONDS,
-        )
-        return [(int(row[0]), str(row[1])) for row in rows]
-
     # -- derived data ---------------------------------------------------------------------
-
-    async def derived_version(self, name: str) -> str | None:
-        return await self._meta(f"{name}_version")
-
-    async def stored_texts(self) -> list[StoredText]:
-        rows = await self._fetch(
-            "SELECT key, title, abstract FROM papers ORDER BY key", seconds=BULK_SECONDS
-        )
-        return [StoredText(int(row[0]), row[1], str(row[2])) for row in rows]
-
-    async def replace_derived(
-        self,
-        name: str,
-        version: str,
-        *,
-        terms: Sequence[tuple[int, str]] = (),
-        labels: Sequence[tuple[int, str]] = (),
-    ) -> None:
-        """Re-derived terms and labels by key and their version, in one transaction."""
-
-        async def work(db: Db) -> None:
-            await db.execute("SELECT pg_advisory_xact_lock($1)", INGEST_LOCK)
-            await db.executemany(
-                "UPDATE papers SET terms = $1 WHERE key = $2", [(t, k) for k, t in terms]
-            )
-            await db.executemany(
-                "UPDATE papers SET label = $1 WHERE key = $2", [(v, k) for k, v in labels]
-            )
-            await _set_meta(db, f"{name}_version", version)
-            if terms:
-                await _bump_generation(db)
-
-        await self._transaction(work, seconds=BULK_SECONDS)
 
     # -- papers ---------------------------------------------------------------------------
 
@@ -370,72 +283,12 @@ class PostgresStore(PostgresCommunity):
         )
         return _paper(rows[0]) if rows else None
 
-    async def paper_labels(self) -> list[tuple[str, str]]:
-        rows = await self._fetch("SELECT id, label FROM papers ORDER BY key", seconds=BULK_SECONDS)
-        return [(str(row[0]), str(row[1])) for row in rows]
-
     # -- collections and statistics -------------------------------------------------------
-
-    async def collections(self) -> list[CollectionInfo]:
-        rows = await self._fetch(
-            """
-            SELECT c.name, c.slug,
-                   (SELECT count(*) FROM paper_collections AS m WHERE m.collection_id = c.id),
-                   (SELECT count(*) FROM ingested_files AS f WHERE f.collection_id = c.id)
-            FROM collections AS c
-            ORDER BY c.id
-            """
-        )
-        return [CollectionInfo(row[0], row[1], int(row[2]), int(row[3])) for row in rows]
-
-    async def acronym_table(self) -> list[tuple[str, str, int]]:
-        """(acronym, expansion, papers defining it), most-defined expansion first."""
-        rows = await self._fetch(
-            "SELECT acronym, expansion, papers FROM acronyms "
-            'ORDER BY acronym COLLATE "C", papers DESC, expansion COLLATE "C"'
-        )
-        return [(str(row[0]), str(row[1]), int(row[2])) for row in rows]
-
-    async def counts(self) -> tuple[int, int]:
-        rows = await self._fetch(
-            "SELECT (SELECT count(*) FROM papers), (SELECT count(*) FROM collections)"
-        )
-        return int(rows[0][0]), int(rows[0][1])
 
     async def size_bytes(self) -> int:
         return int(await self._fetchval("SELECT pg_database_size(current_database())"))
 
     # -- reading lists --------------------------------------------------------------------
-
-    async def save(self, user_id: int, paper_id: str) -> bool:
-        """Add a paper to a reading list: True if newly added. PaperNotFound if no such paper."""
-        key = ids.lookup_key(paper_id)
-
-        async def work(db: Db) -> bool:
-            status = await db.execute(
-                "INSERT INTO reading_list (user_id, paper_id) "
-                "SELECT $1, id FROM papers WHERE id = $2 ON CONFLICT DO NOTHING",
-                user_id,
-                key,
-            )
-            if rowcount(status):
-                return True
-            if not await db.fetchval("SELECT count(*) FROM papers WHERE id = $1", key):
-                raise PaperNotFound(paper_id)
-            return False
-
-        return await self._transaction(work)
-
-    async def unsave(self, user_id: int, paper_id: str) -> bool:
-        async def work(db: Db) -> bool:
-            status = await db.execute(
-                "DELETE FROM reading_list WHERE user_id = $1 AND paper_id = $2",
-                user_id,
-                ids.lookup_key(paper_id),
-            )
-            return rowcount(status) > 0
-
-        return await self._transaction(work)
 
     async def saved(self, user_id: int) -> list[Paper]:
         """A user's reading list, oldest first."""
@@ -446,106 +299,7 @@ class PostgresStore(PostgresCommunity):
         )
         return [_paper(row) for row in rows]
 
-    # -- conversation memory --------------------------------------------------------------
-
-    async def conversation(self, scope: str) -> ConversationRow | None:
-        rows = await self._fetch(
-            "SELECT scope, user_id, state, updated_at FROM conversations WHERE scope = $1", scope
-        )
-        return _conversation(rows[0]) if rows else None
-
-    async def remember_conversation(self, row: ConversationRow) -> None:
-        async def work(db: Db) -> None:
-            await db.execute(
-                "INSERT INTO conversations (scope, user_id, state, updated_at) "
-                "VALUES ($1, $2, $3, $4) ON CONFLICT (scope) DO UPDATE SET "
-                "user_id = excluded.user_id, state = excluded.state, "
-                "updated_at = excluded.updated_at",
-                row.scope,
-                row.user_id,
-                row.state,
-                row.updated_at,
-            )
-
-        await self._transaction(work)
-
-    async def answer_message(self, message_id: int) -> ConversationRow | None:
-        rows = await self._fetch(
-            "SELECT scope, user_id, state, updated_at FROM answer_messages WHERE message_id = $1",
-            message_id,
-        )
-        return _conversation(rows[0]) if rows else None
-
-    async def remember_answer_message(self, message_id: int, row: ConversationRow) -> None:
-        async def work(db: Db) -> None:
-            await db.execute(
-                "INSERT INTO answer_messages (message_id, scope, user_id, state, updated_at) "
-                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (message_id) DO UPDATE SET "
-                "state = excluded.state, updated_at = excluded.updated_at",
-                message_id,
-                row.scope,
-                row.user_id,
-                row.state,
-                row.updated_at,
-            )
-
-        await self._transaction(work)
-
-    async def forget_conversations(self, *, before: float) -> int:
-        async def work(db: Db) -> int:
-            deleted = 0
-            for table in ("conversations", "answer_messages"):
-                status = await db.execute(f"DELETE FROM {table} WHERE updated_at < $1", before)
-                deleted += rowcount(status)
-            return deleted
-
-        return await self._transaction(work)
-
-    # -- deployment state -----------------------------------------------------------------
-
-    async def command_sync_hash(self, scope: str) -> str | None:
-        return await self._meta(f"command_sync:{scope}")
-
-    async def record_command_sync(self, scope: str, payload_hash: str) -> None:
-        async def work(db: Db) -> None:
-            await _set_meta(db, f"command_sync:{scope}", payload_hash)
-
-        await self._transaction(work)
-
-    async def heartbeat(self, node: NodeRow, *, forget_before: float | None = None) -> None:
-        async def work(db: Db) -> None:
-            await db.execute(
-                f"INSERT INTO nodes ({_NODE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
-                "ON CONFLICT (node_id) DO UPDATE SET shard_ids = excluded.shard_ids, "
-                "generation = excluded.generation, heartbeat_at = excluded.heartbeat_at, "
-                "guilds = excluded.guilds",
-                node.node_id,
-                node.host,
-                node.pid,
-                node.shard_ids,
-                node.generation,
-                node.started_at,
-                node.heartbeat_at,
-                node.guilds,
-            )
-            if forget_before is not None:
-                await db.execute(
-                    "DELETE FROM nodes WHERE heartbeat_at < $1 AND node_id != $2",
-                    forget_before,
-                    node.node_id,
-                )
-
-        await self._transaction(work)
-
-    async def nodes(self) -> list[NodeRow]:
-        rows = await self._fetch(f"SELECT {_NODE_COLUMNS} FROM nodes ORDER BY started_at, node_id")
-        return [NodeRow(*row) for row in rows]
-
     # -- plumbing -------------------------------------------------------------------------
-
-    async def _meta(self, key: str) -> str | None:
-        value = await self._fetchval("SELECT value FROM meta WHERE key = $1", key)
-        return None if value is None else str(value)
 
     async def _fetch(
         self, sql: str, *params: Any, seconds: float = QUICK_SECONDS
@@ -554,6 +308,23 @@ class PostgresStore(PostgresCommunity):
             return list(await db.fetch(sql, *params))
 
         return await self._run(work, seconds=seconds, transaction=False)
+
+    async def _rows(self, sql: str, /, *, bulk: bool = False, **values: Any) -> list[Any]:
+        query = POSTGRES.query(sql)
+        seconds = BULK_SECONDS if bulk else QUICK_SECONDS
+        return await self._fetch(query.text, *query.args(values), seconds=seconds)
+
+    async def _write(self, work: Callable[[Tx], Awaitable[_T]], *, bulk: bool = False) -> _T:
+        async def run(db: Db) -> _T:
+            return await work(_PostgresTx(db))
+
+        return await self._transaction(run, seconds=BULK_SECONDS if bulk else QUICK_SECONDS)
+
+    async def _hold_ingest_lock(self, tx: Tx) -> None:
+        await tx.execute("SELECT pg_advisory_xact_lock(:lock)", lock=INGEST_LOCK)
+
+    async def _bump_generation(self, tx: Tx) -> None:
+        await _bump(tx)
 
     async def _fetchval(self, sql: str, *params: Any) -> Any:
         async def work(db: Db) -> Any:
@@ -628,25 +399,35 @@ def _stale(error: BaseException) -> bool:
     return isinstance(error, asyncpg.ConnectionDoesNotExistError | asyncpg.InterfaceError)
 
 
+class _PostgresTx:
+    """`Tx` over a pooled connection inside `PostgresStore._transaction`."""
+
+    def __init__(self, db: Db) -> None:
+        self._db = db
+
+    async def execute(self, sql: str, /, **values: Any) -> int:
+        query = POSTGRES.query(sql)
+        return rowcount(await self._db.execute(query.text, *query.args(values)))
+
+    async def rows(self, sql: str, /, **values: Any) -> list[Any]:
+        query = POSTGRES.query(sql)
+        return list(await self._db.fetch(query.text, *query.args(values)))
+
+    async def executemany(self, sql: str, values: Sequence[Mapping[str, Any]], /) -> None:
+        query = POSTGRES.query(sql)
+        await self._db.executemany(query.text, [query.args(row) for row in values])
+
+    async def insert_many(self, sql: str, rows: Sequence[Sequence[Any]], /) -> None:
+        await self._db.executemany(POSTGRES.query(sql).text, rows)
+
+
 async def _set_meta(db: Db, key: str, value: str) -> None:
-    await db.execute(
-        "INSERT INTO meta (key, value) VALUES ($1, $2) "
-        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        key,
-        value,
-    )
+    await _PostgresTx(db).execute(shared.SET_META, key=key, value=value)
 
 
-async def _plan_chunk(
-    db: Db,
-    chunk: Sequence[NewPaper],
-    collection_id: int,
-    slug: str,
-    next_number: int,
-    next_position: int,
-) -> FilePlan:
-    """Plan one chunk against what is stored, earlier chunks of this transaction included."""
-    stored = {
+async def _stored_papers(db: Db, chunk: Sequence[NewPaper], collection_id: int) -> Stored:
+    """content hash -> (key, is a member of the collection), earlier chunks included."""
+    return {
         row[0]: (int(row[1]), bool(row[2]))
         for row in await db.fetch(
             "SELECT p.content_hash, p.key, EXISTS (SELECT 1 FROM paper_collections AS m "
@@ -656,44 +437,23 @@ async def _plan_chunk(
             list({paper.content_hash for paper in chunk}),
         )
     }
+
+
+async def _new_keys(db: Db, count: int) -> Iterator[int]:
+    """`count` keys from the papers' sequence, ascending (the ingest lock is held)."""
     keys = await db.fetch(
         "SELECT nextval(pg_get_serial_sequence('papers', 'key')) FROM generate_series(1, $1)",
-        new_paper_count(chunk, stored),
+        count,
     )
-    return plan_file(
-        chunk,
-        stored=stored,
-        slug=slug,
-        next_number=next_number,
-        next_position=next_position,
-        keys=iter(sorted(int(row[0]) for row in keys)),
-    )
+    return iter(sorted(int(row[0]) for row in keys))
 
 
 async def _write_plan(db: Db, plan: FilePlan, collection_id: int) -> None:
-    """One chunk's papers, memberships and acronym counts (counts add up across chunks)."""
-    await db.executemany(
-        "INSERT INTO papers (key, id, collection_id, position, external_id, title, "
-        "abstract, label, urls, authors, content_hash, terms) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
-        "ON CONFLICT (content_hash) DO NOTHING",
-        [
-            (
-                new.key,
-                new.paper_id,
-                collection_id,
-                new.position,
-                new.paper.external_id,
-                new.paper.title,
-                new.paper.abstract,
-                new.paper.label,
-                list(new.paper.urls),
-                list(new.paper.authors),
-                new.paper.content_hash,
-                new.paper.terms,
-            )
-            for new in plan.papers
-        ],
+    """One chunk's papers (keys taken from the sequence), memberships and acronym counts."""
+    tx = _PostgresTx(db)
+    await tx.insert_many(
+        f"{shared.INSERT_PAPERS} ON CONFLICT (content_hash) DO NOTHING",
+        [shared.paper_values(new, collection_id, list) for new in plan.papers],
     )
     written = await db.fetchval(
         "SELECT count(*) FROM papers WHERE key = ANY($1::bigint[])",
@@ -701,26 +461,19 @@ async def _write_plan(db: Db, plan: FilePlan, collection_id: int) -> None:
     )
     if written != len(plan.papers):
         raise _Collided  # a paper with one of these hashes appeared meanwhile
-    await db.executemany(
-        "INSERT INTO paper_collections (paper_key, collection_id, position, external_id) "
-        "VALUES ($1, $2, $3, $4)",
-        [(m.key, collection_id, m.position, m.external_id) for m in plan.memberships],
-    )
-    await db.executemany(
-        "INSERT INTO acronyms (acronym, expansion, papers) VALUES ($1, $2, $3) "
-        "ON CONFLICT (acronym, expansion) "
-        "DO UPDATE SET papers = acronyms.papers + excluded.papers",
-        [(acronym, expansion, n) for (acronym, expansion), n in plan.acronyms.items()],
-    )
+    await shared.write_memberships(tx, plan, collection_id)
 
 
 async def _bump_generation(db: Db) -> None:
+    await _bump(_PostgresTx(db))
+
+
+async def _bump(tx: Tx) -> None:
     """+1, and the notification every process LISTENs for: both commit with the transaction."""
-    generation = await db.fetchval(
-        "INSERT INTO meta (key, value) VALUES ('generation', '1') "
-        "ON CONFLICT (key) DO UPDATE SET value = (meta.value::bigint + 1)::text RETURNING value"
+    rows = await tx.rows(shared.BUMP_GENERATION)
+    await tx.execute(
+        "SELECT pg_notify(:channel, :generation)", channel=CHANNEL, generation=str(rows[0][0])
     )
-    await db.execute("SELECT pg_notify($1, $2)", CHANNEL, str(generation))
 
 
 def _index_rows(rows: Sequence[asyncpg.Record]) -> list[IndexRow]:
@@ -730,20 +483,4 @@ def _index_rows(rows: Sequence[asyncpg.Record]) -> list[IndexRow]:
 
 
 def _paper(row: asyncpg.Record) -> Paper:
-    return Paper(
-        id=row[0],
-        collection=row[1],
-        position=row[2],
-        external_id=row[3],
-        abstract=row[4],
-        label=row[5],
-        title=row[6],
-        urls=tuple(row[7]),
-        authors=tuple(row[8]),
-        content_hash=row[9],
-        also_in=tuple(row[10]),
-    )
-
-
-def _conversation(row: asyncpg.Record) -> ConversationRow:
-    return ConversationRow(str(row[0]), int(row[1]), str(row[2]), float(row[3]))
+    return shared.paper_of(row, tuple)

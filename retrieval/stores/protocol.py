@@ -1,4 +1,5 @@
-"""What the engine needs of a database: the `Store` Protocol and the values that cross it.
+"""What the engine needs of a database: one Protocol per concern, `Store` (all of them, for
+the backends and the engine), and the values that cross them.
 
 Two backends implement it: SQLite (`retrieval/stores/sqlite.py`, the zero-setup default) and
 PostgreSQL (`retrieval/stores/postgres.py`, several bot processes over one database). Nothing
@@ -12,9 +13,16 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from retrieval.models import CollectionInfo, Paper
+
+if TYPE_CHECKING:
+    from retrieval.nodes import NodeRow
+    from retrieval.privacy import UserData
+    from retrieval.shortlist import ShortlistRow
+    from retrieval.trending import ActivityRow
+    from retrieval.watches import DigestRow, WatchRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,113 +103,60 @@ class ConversationRow:
     updated_at: float
 
 
-@dataclass(frozen=True, slots=True)
-class NodeRow:
-    """One `paperbot run` process as it last reported itself. `node_id` is host:pid:start;
-    `shard_ids` is text ("0,1" or "all"); times are Unix seconds; `guilds` is how many guilds
-    its shards hold (0 until its gateway is ready)."""
+class PaperStore(Protocol):
+    """Reading the corpus: papers, collections, the index's input, statistics."""
 
-    node_id: str
-    host: str
-    pid: int
-    shard_ids: str
-    generation: int
-    started_at: float
-    heartbeat_at: float
-    guilds: int = 0
+    async def generation(self) -> int:
+        """Bumped by every write that changes what the index holds."""
+        ...
 
+    async def index_rows(self, *, with_terms: bool = True, after_key: int = 0) -> list[IndexRow]:
+        """Index input of every paper with key > `after_key`, by key. Without `with_terms`,
+        `terms` is "" (enough to check a saved index)."""
+        ...
 
-@dataclass(frozen=True, slots=True)
-class WatchRow:
-    """A saved query. `channel_id` None: announced by DM. `paused_reason` set: not announced."""
+    async def index_terms(self, *, after_key: int, limit: int) -> list[tuple[int, str]]:
+        """(key, terms) of up to `limit` papers with key > `after_key`, by key: the index is
+        built from these a chunk at a time, never holding every paper's terms at once."""
+        ...
 
-    id: int
-    user_id: int
-    guild_id: int | None
-    channel_id: int | None
-    query: str
-    created_at: str
-    last_fired_at: str | None = None
-    paused_reason: str | None = None
+    async def derived_version(self, name: str) -> str | None:
+        """The version of the analyzer ('analyzer') or labeler ('labeler') stored data matches."""
+        ...
 
+    async def paper(self, paper_id: str) -> Paper | None:
+        """By paperbot id (`ids.lookup_key` folding) or, failing that, by external id."""
+        ...
 
-@dataclass(frozen=True, slots=True)
-class DigestRow:
-    """One announcement for one watch: `body` is JSON owned by `retrieval.watches`."""
+    async def papers_by_key(self, keys: Sequence[int]) -> list[Paper]:
+        """Papers in the order given; unknown keys are left out."""
+        ...
 
-    id: int
-    watch_id: int
-    user_id: int
-    guild_id: int | None
-    channel_id: int | None
-    body: str
+    async def abstracts_by_key(self, keys: Sequence[int]) -> dict[int, str]: ...
 
+    async def random_paper(self, slug: str | None = None) -> Paper | None: ...
 
-@dataclass(frozen=True, slots=True)
-class UserData:
-    """How many rows of each kind the store holds about one user (or deleted for them)."""
+    async def paper_labels(self) -> list[tuple[str, str]]:
+        """(id, label) of every paper, by key."""
+        ...
 
-    saved_papers: int = 0
-    watches: int = 0
-    conversations: int = 0
-    answer_messages: int = 0
-    watch_digests: int = 0
-    shortlist_entries: int = 0
+    async def collections(self) -> list[CollectionInfo]:
+        """In creation order; `papers` counts members, not just home papers."""
+        ...
 
-    @property
-    def total(self) -> int:
-        return (
-            self.saved_papers
-            + self.watches
-            + self.conversations
-            + self.answer_messages
-            + self.watch_digests
-            + self.shortlist_entries
-        )
+    async def acronym_table(self) -> list[tuple[str, str, int]]: ...
+
+    async def counts(self) -> tuple[int, int]:
+        """(papers, collections)."""
+        ...
+
+    async def size_bytes(self) -> int:
+        """The database's size on disk, as far as the backend can tell."""
+        ...
 
 
-@dataclass(frozen=True, slots=True)
-class ShortlistRow:
-    """A paper on a guild's shared reading list. `added_by` 0: the curator asked to be forgotten."""
-
-    paper: Paper
-    added_by: int
-    added_at: str
-    note: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class ActivityRow:
-    """A paper's summed counters in one guild over some days (no user ids, no question text)."""
-
-    paper_id: str
-    opens: int
-    saves: int
-    asks: int
-
-    @property
-    def total(self) -> int:
-        return self.opens + self.saves + self.asks
-
-
-ACTIVITY_KINDS = ("opens", "saves", "asks")
-
-
-class Store(Protocol):
-    """The database behind the engine. Every write is one transaction: all of it, or none."""
-
-    async def close(self) -> None: ...
-
-    async def __aenter__(self) -> Store: ...
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None: ...
-
-    # -- ingest -------------------------------------------------------------------------------
+class IngestStore(Protocol):
+    """Writing the corpus: files of papers, collection names, re-derived data."""
 
     async def file_ingested(self, sha256: str) -> bool: ...
 
@@ -227,22 +182,6 @@ class Store(Protocol):
 
     async def rename_collection(self, slug: str, name: str) -> None: ...
 
-    async def generation(self) -> int:
-        """Bumped by every write that changes what the index holds."""
-        ...
-
-    async def index_rows(self, *, with_terms: bool = True, after_key: int = 0) -> list[IndexRow]:
-        """Index input of every paper with key > `after_key`, by key. Without `with_terms`,
-        `terms` is "" (enough to check a saved index)."""
-        ...
-
-    async def index_terms(self, *, after_key: int, limit: int) -> list[tuple[int, str]]:
-        """(key, terms) of up to `limit` papers with key > `after_key`, by key: the index is
-        built from these a chunk at a time, never holding every paper's terms at once."""
-        ...
-
-    # -- derived data kept in step with the analyzer and the labeler --------------------------
-
     async def derived_version(self, name: str) -> str | None:
         """The version of the analyzer ('analyzer') or labeler ('labeler') stored data matches."""
         ...
@@ -261,41 +200,9 @@ class Store(Protocol):
         transaction; new terms bump the generation."""
         ...
 
-    # -- papers -------------------------------------------------------------------------------
 
-    async def paper(self, paper_id: str) -> Paper | None:
-        """By paperbot id (`ids.lookup_key` folding) or, failing that, by external id."""
-        ...
-
-    async def papers_by_key(self, keys: Sequence[int]) -> list[Paper]:
-        """Papers in the order given; unknown keys are left out."""
-        ...
-
-    async def abstracts_by_key(self, keys: Sequence[int]) -> dict[int, str]: ...
-
-    async def random_paper(self, slug: str | None = None) -> Paper | None: ...
-
-    async def paper_labels(self) -> list[tuple[str, str]]:
-        """(id, label) of every paper, by key."""
-        ...
-
-    # -- collections and statistics -----------------------------------------------------------
-
-    async def collections(self) -> list[CollectionInfo]:
-        """In creation order; `papers` counts members, not just home papers."""
-        ...
-
-    async def acronym_table(self) -> list[tuple[str, str, int]]: ...
-
-    async def counts(self) -> tuple[int, int]:
-        """(papers, collections)."""
-        ...
-
-    async def size_bytes(self) -> int:
-        """The database's size on disk, as far as the backend can tell."""
-        ...
-
-    # -- reading lists ------------------------------------------------------------------------
+class ReadingListStore(Protocol):
+    """Personal reading lists (and reading papers back, for exporting them)."""
 
     async def save(self, user_id: int, paper_id: str) -> bool:
         """True if newly added; raises PaperNotFound if no such paper."""
@@ -307,7 +214,13 @@ class Store(Protocol):
         """Oldest first."""
         ...
 
-    # -- conversation memory ------------------------------------------------------------------
+    async def papers_by_key(self, keys: Sequence[int]) -> list[Paper]:
+        """Papers in the order given; unknown keys are left out."""
+        ...
+
+
+class ConversationStore(Protocol):
+    """Chat memory: per conversation, and per answer message sent."""
 
     async def conversation(self, scope: str) -> ConversationRow | None:
         """The memory of one conversation: per (user, channel) in guilds, per DM."""
@@ -327,7 +240,9 @@ class Store(Protocol):
         """Delete memory (both kinds) last updated before `before`; returns rows deleted."""
         ...
 
-    # -- watches ------------------------------------------------------------------------------
+
+class WatchStore(Protocol):
+    """Saved queries, their digests and deliveries (and the papers a digest shows)."""
 
     async def add_watch(
         self, user_id: int, guild_id: int | None, channel_id: int | None, query: str
@@ -370,7 +285,13 @@ class Store(Protocol):
         is paused with `failure` as the reason; nothing retries it)."""
         ...
 
-    # -- a guild's shared reading list -------------------------------------------------------
+    async def papers_by_key(self, keys: Sequence[int]) -> list[Paper]:
+        """Papers in the order given; unknown keys are left out."""
+        ...
+
+
+class ShortlistStore(Protocol):
+    """A guild's shared reading list (papers looked up by id to add them)."""
 
     async def shortlist_add(
         self, guild_id: int, paper_id: str, user_id: int, note: str | None
@@ -384,7 +305,13 @@ class Store(Protocol):
         """Oldest first."""
         ...
 
-    # -- trending -------------------------------------------------------------------------------
+    async def paper(self, paper_id: str) -> Paper | None:
+        """By paperbot id (`ids.lookup_key` folding) or, failing that, by external id."""
+        ...
+
+
+class ActivityStore(Protocol):
+    """A guild's per-paper, per-day counters (papers looked up to show them)."""
 
     async def count_activity(
         self, guild_id: int, day: str, kind: str, paper_ids: Sequence[str]
@@ -396,7 +323,13 @@ class Store(Protocol):
         """Counters summed over days >= `since_day`, most active first (ties by paper id)."""
         ...
 
-    # -- what the store holds about a user -----------------------------------------------------
+    async def paper(self, paper_id: str) -> Paper | None:
+        """By paperbot id (`ids.lookup_key` folding) or, failing that, by external id."""
+        ...
+
+
+class UserDataStore(Protocol):
+    """Everything held about one user: counted, listed, and forgotten."""
 
     async def user_data(self, user_id: int) -> UserData: ...
 
@@ -405,7 +338,18 @@ class Store(Protocol):
         stay, with `added_by` set to 0); returns what was deleted or anonymised."""
         ...
 
-    # -- deployment state ---------------------------------------------------------------------
+    async def saved(self, user_id: int) -> list[Paper]:
+        """Oldest first."""
+        ...
+
+    async def watches_of(self, user_id: int) -> list[WatchRow]:
+        """A user's watches, oldest first."""
+        ...
+
+
+class ClusterStore(Protocol):
+    """Deployment state: command-sync hashes, process heartbeats, and the corpus
+    generation each process is compared with."""
 
     async def command_sync_hash(self, scope: str) -> str | None:
         """The hash of the slash-command payload last synced to Discord for `scope`."""
@@ -422,6 +366,38 @@ class Store(Protocol):
     async def nodes(self) -> list[NodeRow]:
         """Every process that has reported, oldest `started_at` first."""
         ...
+
+    async def generation(self) -> int:
+        """Bumped by every write that changes what the index holds."""
+        ...
+
+
+class Store(
+    PaperStore,
+    IngestStore,
+    ReadingListStore,
+    ConversationStore,
+    WatchStore,
+    ShortlistStore,
+    ActivityStore,
+    UserDataStore,
+    ClusterStore,
+    Protocol,
+):
+    """The whole database, as each backend implements it and the engine holds it: every
+    concern above, plus closing. Every write is one transaction: all of it, or none. Feature
+    code takes the one concern it uses, never this."""
+
+    async def close(self) -> None: ...
+
+    async def __aenter__(self) -> Store: ...
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None: ...
 
 
 @runtime_checkable

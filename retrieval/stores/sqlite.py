@@ -14,33 +14,33 @@ import json
 import logging
 import random
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
-from types import TracebackType
 from typing import Any, TypeGuard, TypeVar
 
 import aiosqlite
 
 from retrieval import ids
-from retrieval.errors import PaperNotFound, StoreError
-from retrieval.models import CollectionInfo, Paper
-from retrieval.stores.plan import FilePlan, PlannedPaper, plan_file
-from retrieval.stores.protocol import (
-    ConversationRow,
-    FileResult,
-    IndexRow,
-    NewPaper,
-    NodeRow,
-    PaperChunks,
-    StoredText,
-)
-from retrieval.stores.sqlite_community import SqliteCommunity
+from retrieval.errors import StoreError
+from retrieval.models import Paper
+from retrieval.stores import shared
+from retrieval.stores.community import CommunitySql
+from retrieval.stores.dialect import SQLITE
+from retrieval.stores.plan import FilePlan, Stored, write_chunks
+from retrieval.stores.protocol import FileResult, IndexRow, NewPaper, PaperChunks
+from retrieval.stores.shared import Tx
 from retrieval.stores.sqlite_migrations import check_compatible, migrate
 
 log = logging.getLogger(__name__)
-
-_NODE_COLUMNS = "node_id, host, pid, shard_ids, generation, started_at, heartbeat_at, guilds"
 
 _BUSY_TIMEOUT_MS = 10_000
 _PAGE_SIZE = 8192
@@ -64,8 +64,10 @@ JOIN collections AS c ON c.id = p.collection_id
 """
 
 
-class SqliteStore(SqliteCommunity):
+class SqliteStore(CommunitySql):
     """The SQLite database. Open with `await SqliteStore.open(path)`; close with `close()`."""
+
+    dialect = SQLITE
 
     def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection):
         self.path = path
@@ -134,22 +136,7 @@ class SqliteStore(SqliteCommunity):
             await self._reader.close()
             await self._writer.close()
 
-    async def __aenter__(self) -> SqliteStore:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.close()
-
     # -- ingest ---------------------------------------------------------------------------
-
-    async def file_ingested(self, sha256: str) -> bool:
-        rows = await self._read("SELECT 1 FROM ingested_files WHERE sha256 = ?", (sha256,))
-        return bool(rows)
 
     async def add_file(
         self,
@@ -159,13 +146,8 @@ class SqliteStore(SqliteCommunity):
         collection: str,
         papers: Sequence[NewPaper] | PaperChunks,
     ) -> FileResult:
-        """Store one file's papers in one transaction: all of them, or (on any error) none.
-
-        A file whose sha256 is already recorded changes nothing. A paper whose content hash is
-        already stored keeps its id and home collection and becomes a member of `collection`.
-        New papers get ids `<slug>-<n>`, numbered on from the collection's last id, in order.
-        Chunks are planned and written one at a time; numbers and positions run on across them.
-        """
+        """`IngestStore.add_file` behind the write lock: chunks are planned and written one at
+        a time, and numbers, positions and rowids run on across them."""
         slug = ids.collection_slug(collection)
         async with self._transaction() as db:
             seen = list(
@@ -186,42 +168,31 @@ class SqliteStore(SqliteCommunity):
                 "WHERE collection_id = ?",
                 (collection_id,),
             )
-            added = skipped = 0
-            async for chunk in PaperChunks.of(papers).read():
+
+            async def stored(chunk: Sequence[NewPaper]) -> Stored:
                 # Earlier chunks are visible here: they were written in this transaction.
-                stored = await _stored_papers(db, collection_id, [p.content_hash for p in chunk])
+                return await _stored_papers(db, collection_id, [p.content_hash for p in chunk])
+
+            async def keys(chunk: Sequence[NewPaper], known: Stored) -> Iterator[int]:
                 # The write lock is held, so max(rowid) + 1 onwards is free: explicit rowids let
                 # the membership rows be written without asking SQLite for each paper's rowid.
-                next_rowid = await _scalar(db, "SELECT coalesce(max(rowid), 0) + 1 FROM papers")
-                plan = plan_file(
-                    chunk,
-                    stored=stored,
-                    slug=slug,
-                    next_number=next_number,
-                    next_position=next_position,
-                    keys=itertools.count(next_rowid),
+                return itertools.count(
+                    await _scalar(db, "SELECT coalesce(max(rowid), 0) + 1 FROM papers")
                 )
+
+            async def write(plan: FilePlan) -> None:
                 await _write_plan(db, plan, collection_id)
-                next_number = plan.next_number
-                next_position += len(plan.memberships)
-                added += len(plan.papers)
-                skipped += plan.skipped
-            await db.execute(
-                "UPDATE collections SET next_number = ? WHERE id = ?",
-                (next_number, collection_id),
+
+            chunks = PaperChunks.of(papers)
+            counts = await write_chunks(
+                chunks, slug, next_number, next_position, stored=stored, keys=keys, write=write
             )
-            await db.execute(
-                "INSERT INTO ingested_files (path, sha256, collection_id, papers_added, "
-                "papers_skipped) VALUES (?, ?, ?, ?, ?)",
-                (origin, sha256, collection_id, added, skipped),
-            )
+            # The sha256 was checked above under the same write lock: nothing can race it.
+            await shared.record_file(_SqliteTx(db), origin, sha256, collection_id, counts)
             # Any recorded file may change what the index holds (papers or memberships).
             await _bump_generation(db)
+            added, skipped, _ = counts
         return FileResult(added, skipped, name, slug, already_ingested=False)
-
-    async def generation(self) -> int:
-        """Bumped by every ingest, so a persisted index can tell whether it is stale."""
-        return int(await self._meta("generation") or 0)
 
     async def index_rows(self, *, with_terms: bool = True, after_key: int = 0) -> list[IndexRow]:
         """Index input of papers with rowid > `after_key`, by rowid, in one query.
@@ -245,13 +216,6 @@ class SqliteStore(SqliteCommunity):
         )
         # Hundreds of thousands of objects: built in a worker thread, not on the event loop.
         return await asyncio.to_thread(_index_rows, rows)
-
-    async def index_terms(self, *, after_key: int, limit: int) -> list[tuple[int, str]]:
-        rows = await self._read(
-            "SELECT rowid, terms FROM papers WHERE rowid > ? ORDER BY rowid LIMIT ?",
-            (after_key, limit),
-        )
-        return [(int(row[0]), str(row[1])) for row in rows]
 
     # -- papers ---------------------------------------------------------------------------
 
@@ -307,40 +271,7 @@ class SqliteStore(SqliteCommunity):
         )
         return _paper(rows[0]) if rows else None
 
-    async def paper_labels(self) -> list[tuple[str, str]]:
-        """(id, label) of every paper, by rowid: the autocomplete source."""
-        rows = await self._read("SELECT id, label FROM papers ORDER BY rowid")
-        return [(str(row[0]), str(row[1])) for row in rows]
-
     # -- collections and statistics -------------------------------------------------------
-
-    async def collections(self) -> list[CollectionInfo]:
-        """Collections in creation order; `papers` counts members, not just home papers."""
-        rows = await self._read(
-            """
-            SELECT c.name, c.slug,
-                   (SELECT count(*) FROM paper_collections AS m WHERE m.collection_id = c.id),
-                   (SELECT count(*) FROM ingested_files AS f WHERE f.collection_id = c.id)
-            FROM collections AS c
-            ORDER BY c.id
-            """
-        )
-        return [CollectionInfo(row[0], row[1], row[2], row[3]) for row in rows]
-
-    async def acronym_table(self) -> list[tuple[str, str, int]]:
-        """(acronym, expansion, papers defining it), most-defined expansion first."""
-        rows = await self._read(
-            "SELECT acronym, expansion, papers FROM acronyms "
-            "ORDER BY acronym, papers DESC, expansion"
-        )
-        return [(str(row[0]), str(row[1]), int(row[2])) for row in rows]
-
-    async def counts(self) -> tuple[int, int]:
-        """(papers, collections)."""
-        rows = await self._read(
-            "SELECT (SELECT count(*) FROM papers), (SELECT count(*) FROM collections)"
-        )
-        return int(rows[0][0]), int(rows[0][1])
 
     async def size_bytes(self) -> int:
         """The database's size in pages, including commits not yet checkpointed from the WAL."""
@@ -349,30 +280,6 @@ class SqliteStore(SqliteCommunity):
         )
 
     # -- reading lists --------------------------------------------------------------------
-
-    async def save(self, user_id: int, paper_id: str) -> bool:
-        """Add a paper to a reading list: True if newly added. PaperNotFound if no such paper."""
-        key = ids.lookup_key(paper_id)
-        async with self._transaction() as db:
-            cursor = await db.execute(
-                "INSERT INTO reading_list (user_id, paper_id) "
-                "SELECT ?, id FROM papers WHERE id = ? ON CONFLICT DO NOTHING",
-                (user_id, key),
-            )
-            if cursor.rowcount > 0:
-                return True
-            if not await _scalar(db, "SELECT count(*) FROM papers WHERE id = ?", (key,)):
-                raise PaperNotFound(paper_id)
-        return False
-
-    async def unsave(self, user_id: int, paper_id: str) -> bool:
-        """Remove a paper from a reading list: True if it was there."""
-        async with self._transaction() as db:
-            cursor = await db.execute(
-                "DELETE FROM reading_list WHERE user_id = ? AND paper_id = ?",
-                (user_id, ids.lookup_key(paper_id)),
-            )
-            return cursor.rowcount > 0
 
     async def saved(self, user_id: int) -> list[Paper]:
         """A user's reading list, oldest first."""
@@ -383,120 +290,7 @@ class SqliteStore(SqliteCommunity):
         )
         return [_paper(row) for row in rows]
 
-    # -- meta -----------------------------------------------------------------------------
-
-    async def conversation(self, scope: str) -> ConversationRow | None:
-        rows = await self._read(
-            "SELECT scope, user_id, state, updated_at FROM conversations WHERE scope = ?", (scope,)
-        )
-        return ConversationRow(*rows[0]) if rows else None
-
-    async def remember_conversation(self, row: ConversationRow) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO conversations (scope, user_id, state, updated_at) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (scope) DO UPDATE SET user_id = excluded.user_id, "
-                "state = excluded.state, updated_at = excluded.updated_at",
-                (row.scope, row.user_id, row.state, row.updated_at),
-            )
-
-    async def answer_message(self, message_id: int) -> ConversationRow | None:
-        rows = await self._read(
-            "SELECT scope, user_id, state, updated_at FROM answer_messages WHERE message_id = ?",
-            (message_id,),
-        )
-        return ConversationRow(*rows[0]) if rows else None
-
-    async def remember_answer_message(self, message_id: int, row: ConversationRow) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO answer_messages (message_id, scope, user_id, state, updated_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (message_id) DO UPDATE SET "
-                "state = excluded.state, updated_at = excluded.updated_at",
-                (message_id, row.scope, row.user_id, row.state, row.updated_at),
-            )
-
-    async def forget_conversations(self, *, before: float) -> int:
-        async with self._transaction() as db:
-            deleted = 0
-            for table in ("conversations", "answer_messages"):
-                cursor = await db.execute(f"DELETE FROM {table} WHERE updated_at < ?", (before,))
-                deleted += max(cursor.rowcount, 0)
-            return deleted
-
-    async def command_sync_hash(self, scope: str) -> str | None:
-        return await self._meta(f"command_sync:{scope}")
-
-    async def record_command_sync(self, scope: str, payload_hash: str) -> None:
-        async with self._transaction() as db:
-            await _set_meta(db, f"command_sync:{scope}", payload_hash)
-
-    async def heartbeat(self, node: NodeRow, *, forget_before: float | None = None) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                f"INSERT INTO nodes ({_NODE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (node_id) DO UPDATE SET shard_ids = excluded.shard_ids, "
-                "generation = excluded.generation, heartbeat_at = excluded.heartbeat_at, "
-                "guilds = excluded.guilds",
-                (
-                    node.node_id,
-                    node.host,
-                    node.pid,
-                    node.shard_ids,
-                    node.generation,
-                    node.started_at,
-                    node.heartbeat_at,
-                    node.guilds,
-                ),
-            )
-            if forget_before is not None:
-                await db.execute(
-                    "DELETE FROM nodes WHERE heartbeat_at < ? AND node_id != ?",
-                    (forget_before, node.node_id),
-                )
-
-    async def nodes(self) -> list[NodeRow]:
-        rows = await self._read(f"SELECT {_NODE_COLUMNS} FROM nodes ORDER BY started_at, node_id")
-        return [NodeRow(*row) for row in rows]
-
-    async def derived_version(self, name: str) -> str | None:
-        return await self._meta(f"{name}_version")
-
-    async def stored_texts(self) -> list[StoredText]:
-        """Every paper's title and abstract, by rowid, for re-deriving terms or labels."""
-        rows = await self._read("SELECT rowid, title, abstract FROM papers ORDER BY rowid")
-        return [StoredText(int(row[0]), row[1], str(row[2])) for row in rows]
-
-    async def replace_derived(
-        self,
-        name: str,
-        version: str,
-        *,
-        terms: Sequence[tuple[int, str]] = (),
-        labels: Sequence[tuple[int, str]] = (),
-    ) -> None:
-        """Re-derived terms and labels by rowid and their version, in one transaction."""
-        async with self._transaction() as db:
-            await db.executemany(
-                "UPDATE papers SET terms = ? WHERE rowid = ?",
-                [(text, rowid) for rowid, text in terms],
-            )
-            await db.executemany(
-                "UPDATE papers SET label = ? WHERE rowid = ?",
-                [(label, rowid) for rowid, label in labels],
-            )
-            await _set_meta(db, f"{name}_version", version)
-            if terms:
-                await _bump_generation(db)
-
-    async def _meta(self, key: str) -> str | None:
-        rows = await self._read("SELECT value FROM meta WHERE key = ?", (key,))
-        return str(rows[0][0]) if rows else None
-
-    async def rename_collection(self, slug: str, name: str) -> None:
-        """Give a collection a better display name; its slug, ids and members stay."""
-        async with self._transaction() as db:
-            await db.execute("UPDATE collections SET name = ? WHERE slug = ?", (name, slug))
+    # -- derived data ---------------------------------------------------------------------
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -529,23 +323,42 @@ class SqliteStore(SqliteCommunity):
     async def _read_scalar(self, sql: str, params: Iterable[Any] = ()) -> int:
         return int((await self._read(sql, params))[0][0])
 
+    async def _rows(self, sql: str, /, *, bulk: bool = False, **values: Any) -> list[Any]:
+        query = SQLITE.query(sql)
+        return await self._read(query.text, query.args(values))
 
-def _paper_row(new: PlannedPaper, collection_id: int) -> tuple[Any, ...]:
-    paper = new.paper
-    return (
-        new.key,
-        new.paper_id,
-        collection_id,
-        new.position,
-        paper.external_id,
-        paper.title,
-        paper.abstract,
-        paper.label,
-        _json_list(paper.urls),
-        _json_list(paper.authors),
-        paper.content_hash,
-        paper.terms,
-    )
+    async def _write(self, work: Callable[[Tx], Awaitable[_T]], *, bulk: bool = False) -> _T:
+        async with self._transaction() as db:
+            return await work(_SqliteTx(db))
+
+    async def _hold_ingest_lock(self, tx: Tx) -> None:
+        pass  # the write lock and BEGIN IMMEDIATE already make every write the only one
+
+    async def _bump_generation(self, tx: Tx) -> None:
+        await tx.rows(shared.BUMP_GENERATION)
+
+
+class _SqliteTx:
+    """`Tx` over the writer connection inside `SqliteStore._transaction`."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def execute(self, sql: str, /, **values: Any) -> int:
+        query = SQLITE.query(sql)
+        cursor = await self._db.execute(query.text, query.args(values))
+        return max(cursor.rowcount, 0)
+
+    async def rows(self, sql: str, /, **values: Any) -> list[Any]:
+        query = SQLITE.query(sql)
+        return list(await self._db.execute_fetchall(query.text, query.args(values)))
+
+    async def executemany(self, sql: str, values: Sequence[Mapping[str, Any]], /) -> None:
+        query = SQLITE.query(sql)
+        await self._db.executemany(query.text, [query.args(row) for row in values])
+
+    async def insert_many(self, sql: str, rows: Sequence[Sequence[Any]], /) -> None:
+        await self._db.executemany(SQLITE.query(sql).text, rows)
 
 
 def _json_list(values: tuple[str, ...]) -> str:
@@ -599,23 +412,13 @@ async def _get_or_create_collection(
 
 
 async def _write_plan(db: aiosqlite.Connection, plan: FilePlan, collection_id: int) -> None:
-    """One chunk's papers, memberships and acronym counts (counts add up across chunks)."""
-    await db.executemany(
-        "INSERT INTO papers (rowid, id, collection_id, position, external_id, title, "
-        "abstract, label, urls, authors, content_hash, terms) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [_paper_row(new, collection_id) for new in plan.papers],
+    """One chunk's papers (with the rowids planned for them), memberships and acronyms."""
+    tx = _SqliteTx(db)
+    await tx.insert_many(
+        shared.INSERT_PAPERS,
+        [shared.paper_values(new, collection_id, _json_list) for new in plan.papers],
     )
-    await db.executemany(
-        "INSERT INTO paper_collections (paper_rowid, collection_id, position, external_id) "
-        "VALUES (?, ?, ?, ?)",
-        [(m.key, collection_id, m.position, m.external_id) for m in plan.memberships],
-    )
-    await db.executemany(
-        "INSERT INTO acronyms (acronym, expansion, papers) VALUES (?, ?, ?) "
-        "ON CONFLICT (acronym, expansion) DO UPDATE SET papers = papers + excluded.papers",
-        [(acronym, expansion, n) for (acronym, expansion), n in plan.acronyms.items()],
-    )
+    await shared.write_memberships(tx, plan, collection_id)
 
 
 async def _stored_papers(
@@ -636,18 +439,11 @@ async def _stored_papers(
 
 
 async def _set_meta(db: aiosqlite.Connection, key: str, value: str) -> None:
-    await db.execute(
-        "INSERT INTO meta (key, value) VALUES (?, ?) "
-        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        (key, value),
-    )
+    await _SqliteTx(db).execute(shared.SET_META, key=key, value=value)
 
 
 async def _bump_generation(db: aiosqlite.Connection) -> None:
-    await db.execute(
-        "INSERT INTO meta (key, value) VALUES ('generation', '1') "
-        "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
-    )
+    await _SqliteTx(db).rows(shared.BUMP_GENERATION)
 
 
 async def _scalar(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> int:
@@ -676,19 +472,7 @@ def _chunks(values: Sequence[_T]) -> Iterable[list[_T]]:
 
 
 def _paper(row: sqlite3.Row) -> Paper:
-    return Paper(
-        id=row[0],
-        collection=row[1],
-        position=row[2],
-        external_id=row[3],
-        abstract=row[4],
-        label=row[5],
-        title=row[6],
-        urls=tuple(json.loads(row[7])),
-        authors=tuple(json.loads(row[8])),
-        content_hash=row[9],
-        also_in=tuple(json.loads(row[10])),
-    )
+    return shared.paper_of(row, json.loads)
 
 
 def _is_database_fault(error: BaseException) -> TypeGuard[sqlite3.DatabaseError]:

@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from retrieval.models import Paper
-from retrieval.nodes import ClusterStats, NodeStatus
-from retrieval.privacy import PrivacyReport
-from retrieval.stores.protocol import NodeRow, ShortlistRow, UserData, WatchRow
+from retrieval.nodes import ClusterStats, NodeRow, NodeStatus
+from retrieval.privacy import PrivacyReport, UserData
+from retrieval.shortlist import ShortlistRow
 from retrieval.trending import TrendingPaper
-from retrieval.watches import Digest
+from retrieval.watches import Digest, WatchRow
 
 NOW = "2026-12-01T00:00:00.000Z"
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from retrieval.stores.protocol import NodeRow
+from retrieval.nodes import NodeRow
 from retrieval.stores.sqlite import SqliteStore
 from tests.conftest import FIXTURE_ABSTRACTS, ROOT, SEEDS, write_list
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.client import PaperBot
-from retrieval.stores.protocol import NodeRow
+from retrieval.nodes import NodeRow
 from tests.bot.discordfakes import Recorder, slash
 from tests.bot.fakes import FakeEngine
 from tests.bot.helpers import labels, run

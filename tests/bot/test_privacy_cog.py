@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.client import PaperBot
 from retrieval.engine import Engine
-from retrieval.stores.protocol import UserData
+from retrieval.privacy import UserData
 from tests.bot.discordfakes import ALICE, Recorder, click, slash
 from tests.bot.helpers import labels, run
 from tests.bot.test_real_engine import real, real_settings  # noqa: F401  (fixtures)

@@ -15,8 +15,7 @@ from bot.queries import QueryKeys, QueryRef
 from bot.text import bold_balanced, clip, escape, render_excerpt, split_escaped
 from bot.views import answer_view, paper_view
 from retrieval.models import Answer, EngineStats, Excerpt, Hit, Paper, ParsedQuery, Span
-from retrieval.nodes import ClusterStats, NodeStatus
-from retrieval.stores.protocol import NodeRow
+from retrieval.nodes import ClusterStats, NodeRow, NodeStatus
 from tests.bot.limits import component_problems, embed_problems
 from tests.bot.test_chat_console import _answer
 

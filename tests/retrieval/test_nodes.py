@@ -8,8 +8,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from config.settings import Settings
-from retrieval.nodes import ClusterStats, NodeRegistry, NodeStatus, is_stale, shard_text
-from retrieval.stores.protocol import NodeRow
+from retrieval.nodes import (
+    ClusterStats,
+    NodeRegistry,
+    NodeRow,
+    NodeStatus,
+    NodeTiming,
+    is_stale,
+    shard_text,
+)
+from retrieval.parameters import node_timing
 from retrieval.stores.sqlite import SqliteStore
 
 
@@ -46,7 +54,7 @@ def test_shard_text() -> None:
 async def test_beats_update_one_row_and_keep_the_start(tmp_path: Path) -> None:
     times = iter([1000.0, 1015.0, 1030.0])
     async with await SqliteStore.open(tmp_path / "nodes.db") as store:
-        registry = NodeRegistry(store, settings(), clock=lambda: next(times))
+        registry = NodeRegistry(store, timing(), clock=lambda: next(times))
         await registry.beat("0,1", 3)
         await registry.beat("0,1", 4)
         [only] = await registry.list()
@@ -55,8 +63,8 @@ async def test_beats_update_one_row_and_keep_the_start(tmp_path: Path) -> None:
     assert (only.host, only.pid, only.shard_ids) == (registry.host, registry.pid, "0,1")
 
 
-def settings(**values: float) -> Settings:
-    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+def timing(**values: float) -> NodeTiming:
+    return node_timing(Settings(_env_file=None, **values))  # type: ignore[call-arg]
 
 
 async def test_a_beat_forgets_processes_silent_past_the_retention(tmp_path: Path) -> None:
@@ -64,7 +72,7 @@ async def test_a_beat_forgets_processes_silent_past_the_retention(tmp_path: Path
     async with await SqliteStore.open(tmp_path / "nodes.db") as store:
         await store.heartbeat(NodeRow("old:1:0", "old", 1, "1", 1, 0.0, 100_000.0 - 3_601))
         await store.heartbeat(NodeRow("recent:2:0", "recent", 2, "1", 1, 0.0, 100_000.0 - 3_599))
-        registry = NodeRegistry(store, settings(node_retention_hours=1), clock=lambda: now[0])
+        registry = NodeRegistry(store, timing(node_retention_hours=1), clock=lambda: now[0])
         await registry.beat("0", 1, guilds=5)
         assert [row.host for row in await registry.list()] == ["recent", registry.host]
 
@@ -72,7 +80,7 @@ async def test_a_beat_forgets_processes_silent_past_the_retention(tmp_path: Path
 async def test_cluster_counts_live_and_stale_shards_guilds_and_generations(tmp_path: Path) -> None:
     now = [1_000.0]
     async with await SqliteStore.open(tmp_path / "nodes.db") as store:
-        registry = NodeRegistry(store, settings(heartbeat_seconds=10), clock=lambda: now[0])
+        registry = NodeRegistry(store, timing(heartbeat_seconds=10), clock=lambda: now[0])
         await store.heartbeat(NodeRow("a:1:0", "a", 1, "1", 0, 1.0, 1_000.0, 40))
         await store.heartbeat(NodeRow("dead:9:0", "dead", 9, "2,3", 0, 2.0, 900.0, 70))
         await registry.beat("0", 0, guilds=2)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from retrieval.stores.protocol import NewPaper, UserData
+from retrieval.privacy import UserData
+from retrieval.stores.protocol import NewPaper
 from retrieval.stores.sqlite import SqliteStore
 
 ALICE, BOB = 11, 22

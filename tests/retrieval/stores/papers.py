@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from retrieval import ids
 from retrieval.stores.protocol import FileResult, NewPaper, Store
+
+# SQLite's strftime('%Y-%m-%dT%H:%M:%fZ'): both backends must return exactly this shape.
+TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
+BIG = 2**62  # Discord snowflakes exceed 32 bits
+
+
+def digest_body(paper_ids: Sequence[str]) -> str:
+    return ",".join(paper_ids)
 
 
 def new_paper(n: int, abstract: str | None = None, **fields: Any) -> NewPaper:

@@ -1,9 +1,10 @@
 """The Store Protocol, checked on every backend: each test runs on SQLite and on PostgreSQL.
 
 Ingest (numbering, idempotency by sha256 and content hash, memberships, atomicity), the
-generation, index rows, lookups, derived data, reading lists, conversation memory, deployment
-state and migrations. Backend-specific behaviour lives beside: test_store.py (SQLite files) and
-test_postgres.py (several processes, faults, LISTEN).
+generation, index rows, lookups, derived data, reading lists and migrations: PaperStore,
+IngestStore and ReadingListStore. The other concerns have a file each
+(test_contract_<concern>.py). Backend-specific behaviour lives beside: test_store.py (SQLite
+files) and test_postgres.py (several processes, faults, LISTEN).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import asyncio
 import pytest
 
 from retrieval.errors import PaperNotFound, StoreError
-from retrieval.stores.protocol import ConversationRow, NewPaper, NodeRow, Store
+from retrieval.stores.protocol import ConversationRow, NewPaper, Store
 from tests.retrieval.stores.conftest import Backend
 from tests.retrieval.stores.papers import add, broken_paper, new_paper, papers
 
@@ -470,87 +471,6 @@ async def test_reading_lists_survive_reopening_and_more_ingests(backend: Backend
         saved = await store.saved(42)
         assert [paper.id for paper in saved] == ["icml2026-2", "icml2026-1"]
         assert saved[0].also_in == ("NeurIPS 2025",)
-
-
-# -- conversation memory ----------------------------------------------------------------------
-
-
-async def test_conversation_memory_is_replaced_per_scope_and_expires(store: Store) -> None:
-    assert await store.conversation("1:2") is None
-    await store.remember_conversation(ConversationRow("1:2", 1, '{"a": 1}', 100.0))
-    await store.remember_conversation(ConversationRow("1:2", 1, '{"a": 2}', 200.0))
-    await store.remember_conversation(ConversationRow("dm:3", 3, '{"b": 1}', 50.0))
-    assert await store.conversation("1:2") == ConversationRow("1:2", 1, '{"a": 2}', 200.0)
-    await store.remember_answer_message(99, ConversationRow("1:2", 1, '{"m": 1}', 150.0))
-    assert await store.answer_message(99) == ConversationRow("1:2", 1, '{"m": 1}', 150.0)
-    assert await store.answer_message(98) is None
-    assert await store.forget_conversations(before=160.0) == 2  # dm:3 and message 99
-    assert await store.conversation("dm:3") is None
-    assert await store.answer_message(99) is None
-    assert await store.conversation("1:2") == ConversationRow("1:2", 1, '{"a": 2}', 200.0)
-    assert await store.forget_conversations(before=160.0) == 0
-
-
-async def test_an_answer_message_keeps_its_scope_when_updated(store: Store) -> None:
-    message = 1_300_000_000_000_000_001  # a snowflake
-    await store.remember_answer_message(message, ConversationRow("g:7", 7, "{}", 1.0))
-    await store.remember_answer_message(message, ConversationRow("other", 8, '{"x": 1}', 2.5))
-    assert await store.answer_message(message) == ConversationRow("g:7", 7, '{"x": 1}', 2.5)
-
-
-async def test_conversation_memory_survives_reopening(backend: Backend) -> None:
-    row = ConversationRow("dm:5", 5, '{"topic": "moe"}', 1_700_000_000.25)
-    async with await backend.open() as store:
-        await store.remember_conversation(row)
-        await store.remember_answer_message(11, row)
-    async with await backend.open() as store:
-        assert await store.conversation("dm:5") == row
-        assert await store.answer_message(11) == row
-
-
-# -- deployment state -------------------------------------------------------------------------
-
-
-async def test_command_sync_hashes_are_kept_per_scope_and_replaced(store: Store) -> None:
-    assert await store.command_sync_hash("global") is None
-    await store.record_command_sync("global", "abc")
-    await store.record_command_sync("global", "def")
-    await store.record_command_sync("123", "xyz")
-    assert await store.command_sync_hash("global") == "def"
-    assert await store.command_sync_hash("123") == "xyz"
-
-
-async def test_heartbeats_upsert_by_node_id_and_list_by_start(store: Store) -> None:
-    assert await store.nodes() == []
-    late = NodeRow("b:2:200", "b", 2, "1", 4, 200.5, 201.25)
-    # A pid past 32 bits and fractional seconds must come back exactly.
-    early = NodeRow("a:1:100", "a", 5_000_000_000, "0", 3, 100.0, 101.0)
-    await store.heartbeat(late)
-    await store.heartbeat(early)
-    assert await store.nodes() == [early, late]
-    beat_again = NodeRow("a:1:100", "a", 5_000_000_000, "0,1", 5, 100.0, 160.75)
-    await store.heartbeat(beat_again)
-    assert await store.nodes() == [beat_again, late]  # replaced, not added
-
-
-async def test_heartbeats_record_guilds_and_forget_silent_processes(store: Store) -> None:
-    gone = NodeRow("gone:1:0", "gone", 1, "0", 1, 0.0, 99.5, 7)
-    kept = NodeRow("kept:2:0", "kept", 2, "1", 1, 0.0, 100.0, 9)
-    await store.heartbeat(gone)
-    await store.heartbeat(kept)
-    assert [row.guilds for row in await store.nodes()] == [7, 9]
-    # Retention boundary: older than `forget_before` goes, exactly at it stays.
-    me = NodeRow("me:3:50", "me", 3, "0,1", 2, 50.0, 200.0, 12)
-    await store.heartbeat(me, forget_before=100.0)
-    assert await store.nodes() == [kept, me]
-    # A process never forgets itself, however old its own previous beat was.
-    again = NodeRow("me:3:50", "me", 3, "0,1", 3, 50.0, 500.0, 11)
-    await store.heartbeat(again, forget_before=1_000.0)
-    assert await store.nodes() == [again]
-    # Without a retention nothing else is deleted.
-    await store.heartbeat(kept)
-    await store.heartbeat(again)
-    assert await store.nodes() == [kept, again]  # ordered by started_at
 
 
 # -- concurrency on one event loop ------------------------------------------------------------

@@ -12,10 +12,11 @@ import pytest
 
 from bot.cli import main
 from retrieval.errors import StoreError
+from retrieval.nodes import NodeRow
 from retrieval.stores.migrate import _COPIED, copy_sqlite_to_postgres
 from retrieval.stores.postgres import PostgresStore
 from retrieval.stores.postgres_migrations import TABLES
-from retrieval.stores.protocol import ConversationRow, NodeRow, Store
+from retrieval.stores.protocol import ConversationRow, Store
 from retrieval.stores.sqlite import SqliteStore
 from tests.retrieval.stores.papers import add, new_paper, papers
 
