@@ -23,7 +23,6 @@ from retrieval.labels.markup import clean
 from retrieval.labels.names import best_name
 from retrieval.labels.text import capitalised, fit
 from retrieval.labels.topics import topic_phrase
-from tests.timing import best_seconds
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 
@@ -456,23 +455,23 @@ def test_empty_or_junk_text_still_gets_a_label(junk: str) -> None:
     assert len(label) <= MAX_LABEL_CHARS
 
 
-@pytest.mark.parametrize(
-    "hostile",
-    [
-        "we propose " + "A" * 200_000,
-        "we propose " + "Aa " * 50_000 + "(",
-        "We introduce " + "(" * 100_000,
-        "we propose " + "A-" * 100_000,
-        "called " * 50_000,
-        ", a " * 50_000 + "framework",
-        "\\textbf{" * 50_000,
-        "we propose X" + ". We propose Y" * 20_000,
-        "https://" + "a" * 200_000,
-    ],
-    ids=lambda text: f"{text[:16]!r}x{len(text)}",
-)
-def test_hostile_input_finishes_quickly(hostile: str) -> None:
-    assert best_seconds(derive_label, hostile) + best_seconds(extract_urls, hostile) < 0.5
+# Shapes that made a regex backtrack or a loop rescan; benchmarks/linear_time.py times them.
+HOSTILE_TEXTS = [
+    "we propose " + "A" * 200_000,
+    "we propose " + "Aa " * 50_000 + "(",
+    "We introduce " + "(" * 100_000,
+    "we propose " + "A-" * 100_000,
+    "called " * 50_000,
+    ", a " * 50_000 + "framework",
+    "\\textbf{" * 50_000,
+    "we propose X" + ". We propose Y" * 20_000,
+    "https://" + "a" * 200_000,
+]
+
+
+@pytest.mark.parametrize("hostile", HOSTILE_TEXTS, ids=lambda text: f"{text[:16]!r}x{len(text)}")
+def test_hostile_input_gives_a_short_label_and_urls_from_the_text(hostile: str) -> None:
+    assert all(url in hostile for url in extract_urls(hostile))
     label = derive_label(hostile)
     assert label.strip()
     assert len(label) <= MAX_LABEL_CHARS
