@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval.excerpts import ELLIPSIS, best_sentence, excerpt_and_lead, make_excerpt
@@ -123,7 +123,6 @@ def _check(text: str, question: str, excerpt: Excerpt, budget: int) -> None:
         assert left.match != right.match
 
 
-@settings(max_examples=300)
 @given(_ABSTRACTS, _QUESTIONS, st.integers(min_value=20, max_value=1000))
 def test_budget_whole_words_and_balanced_marks(text: str, question: str, budget: int) -> None:
     _check(text, question, make_excerpt(text, weights(question), budget), budget)
@@ -138,7 +137,6 @@ def test_budget_kept_for_tiny_budgets(text: str, budget: int) -> None:
     assert len(make_excerpt(text, weights("attacks rag"), budget).plain) <= budget
 
 
-@settings(max_examples=150, deadline=None)
 @given(_ABSTRACTS, _QUESTIONS, st.integers(min_value=0, max_value=600))
 def test_excerpt_and_lead_equal_the_two_calls(text: str, question: str, budget: int) -> None:
     # The answer scores each abstract's sentences once for both; nothing may differ.

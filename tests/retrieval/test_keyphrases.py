@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval.labels import derive_label
@@ -136,7 +136,6 @@ def test_the_shipped_lexicon_knows_verbs_titles_drop() -> None:
     assert lexicon.buckets["graph"] > lexicon.buckets.get("method", UNSEEN_BUCKET)
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.text(max_size=400), st.integers(min_value=0, max_value=120))
 def test_key_phrases_never_raise_and_stay_in_the_room(text: str, room: int) -> None:
     label = key_phrases(text, room=room)

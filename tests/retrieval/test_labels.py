@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval.labels import (
@@ -478,7 +478,6 @@ def test_hostile_input_gives_a_short_label_and_urls_from_the_text(hostile: str) 
 
 
 @given(st.text(max_size=3000))
-@settings(max_examples=300)
 def test_any_text_gets_a_short_non_empty_label(text: str) -> None:
     label = derive_label(text)
     assert label.strip()
@@ -499,7 +498,6 @@ _PIECES = st.sampled_from(
 
 
 @given(st.lists(_PIECES, max_size=80).map("".join), st.one_of(st.none(), st.text(max_size=200)))
-@settings(max_examples=300)
 def test_pattern_soup_gets_a_short_non_empty_label(text: str, title: str | None) -> None:
     label = derive_label(text, title)
     assert label.strip()
@@ -604,7 +602,6 @@ _NOUN_PIECES = st.sampled_from(
 
 
 @given(st.lists(_NOUN_PIECES, max_size=6).map("".join))
-@settings(max_examples=300)
 def test_type_nouns_grouped_by_letter_match_as_the_flat_alternation(text: str) -> None:
     flat = re.compile("(?:" + "|".join(words._TYPE_NOUNS) + ")s?")
     grouped = re.compile(words.TYPES)

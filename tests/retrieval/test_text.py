@@ -6,7 +6,7 @@ import itertools
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval import text as text_module
@@ -295,7 +295,6 @@ _ACRONYM_FIRST_TEXT = st.one_of(
 )
 
 
-@settings(max_examples=500)
 @given(_ACRONYM_FIRST_TEXT)
 def test_acronym_first_matches_are_the_patterns_own(text: str) -> None:
     """The anchored search finds exactly what scanning every character finds."""
@@ -305,7 +304,6 @@ def test_acronym_first_matches_are_the_patterns_own(text: str) -> None:
     assert got == expected
 
 
-@settings(max_examples=50)
 @given(st.lists(st.sampled_from(["Mixture", "of", "Experts", "(MoE)", "(", ")", "M", "-"])))
 def test_acronym_long_forms_come_from_the_text(words: list[str]) -> None:
     text = " ".join(words)

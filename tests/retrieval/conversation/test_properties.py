@@ -15,6 +15,7 @@ from retrieval.conversation.model import (
     PositionRef,
     RelativeRef,
 )
+from tests.budgets import examples
 from tests.retrieval.conversation.conftest import COLLECTIONS
 
 # Pieces the rules look for, so generated text exercises them rather than only random letters.
@@ -93,14 +94,13 @@ def _check(intent: Intent) -> None:
         assert set(intent.collection.split(",")) <= {c.slug for c in COLLECTIONS}
 
 
-@settings(max_examples=400, deadline=None)
 @given(MESSAGES)
 def test_any_text_gives_an_intent(text: str) -> None:
     _check(parse_message(text, COLLECTIONS))
     _check(parse_message(text, []))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30))
 @given(
     st.text(min_size=1, max_size=40) | st.lists(PIECES, min_size=1, max_size=20).map(" ".join),
     st.integers(5_000, 10_000),
