@@ -206,6 +206,7 @@ def base_db(tmp_path: Path) -> Path:
     return asyncio.run(_closed_base(tmp_path))
 
 
+@pytest.mark.slow
 def test_two_processes_on_one_database_file(tmp_path: Path, base_db: Path) -> None:
     """Real processes: two `paperbot ingest` at once (one file each, and one file shared), and
     `paperbot search` runs meanwhile. No error, no "locked", integrity ok, counts add up."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,7 @@ QUESTION_TEXT = st.text(
 )
 
 
+@pytest.mark.slow
 def test_fuzzed_questions(questions_db: Path) -> None:
     examples = scale(150, 3000)
     outcomes = {"answered": 0, "refused": 0}
