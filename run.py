@@ -128,8 +128,10 @@ def _test_commands() -> list[list[str]]:
             "tests/bot/test_fakes.py",
         ],
         # -rs: the skipped tests and their reasons, listed at the end. pytest exits 5 when it
-        # collected no tests, which fails like any other non-zero exit.
-        [python, "-m", "pytest", "-rs", *sys.argv[2:]],
+        # collected no tests, which fails like any other non-zero exit. -n auto: one pytest
+        # worker per core (pytest-xdist; each has its own PostgreSQL database); `-n 0` after
+        # `test` runs in one process, e.g. to debug.
+        [python, "-m", "pytest", "-rs", "-n", "auto", *sys.argv[2:]],
     ]
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 from discord.ui import DynamicItem
@@ -26,7 +26,8 @@ from bot.text import clip
 from retrieval.models import Answer, Paper
 
 if TYPE_CHECKING:
-    from bot.client import PaperBot
+    from config.settings import Settings
+    from retrieval.api import EngineAPI
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +46,22 @@ STALE_NO_QUESTION = (
 _UNESCAPE = re.compile(r"\\([\\*_~|`\[\]<#>\-+.])")
 
 
-def _bot(interaction: discord.Interaction) -> PaperBot:
-    return cast("PaperBot", interaction.client)
+class BotServices(Protocol):
+    """What the components use of `bot.client.PaperBot`: named here, not imported, so the client
+    (which registers these components) and this module do not import each other."""
+
+    @property
+    def engine(self) -> EngineAPI: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def query_keys(self) -> QueryKeys: ...
+
+
+def _bot(interaction: discord.Interaction) -> BotServices:
+    return cast("BotServices", interaction.client)
 
 
 class RoutedItem:
@@ -346,7 +361,7 @@ class SavePaper(
         await replies.send(interaction, content=saved_text(paper, added), ephemeral=True)
 
 
-# Registered in PaperBot.setup_hook.
+# Registered in PaperBot.setup_hook (bot/client.py).
 PERSISTENT_ITEMS: tuple[type[DynamicItem[Any]], ...] = (
     OpenPaper,
     MoreResults,
@@ -442,7 +457,7 @@ def add_pager(view: discord.ui.View, page: int, pages: int, make: Any) -> None:
 
 
 async def answer_page(
-    bot: PaperBot,
+    bot: BotServices,
     ref: QueryRef,
     *,
     owner: int,
@@ -528,7 +543,7 @@ def saved_text(paper: Paper, added: bool) -> str:
 
 async def send_answer(
     target: discord.Interaction | discord.Message,
-    bot: PaperBot,
+    bot: BotServices,
     answer: Answer,
     *,
     ref: QueryRef | None,

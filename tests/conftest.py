@@ -10,6 +10,9 @@ import pytest
 
 from config.settings import Settings
 from retrieval.engine import Engine
+from tests.budgets import load_profile
+
+load_profile()
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "seeds"

@@ -26,10 +26,11 @@ def load_run() -> ModuleType:
     return module
 
 
-def test_pytest_lists_skips_with_reasons() -> None:
+def test_pytest_lists_skips_with_reasons_and_uses_every_core() -> None:
     commands = load_run()._test_commands()
     pytest_command = next(command for command in commands if command[2] == "pytest")
     assert "-rs" in pytest_command
+    assert pytest_command[pytest_command.index("-n") + 1] == "auto"
 
 
 @pytest.mark.parametrize(("failing", "code"), [("pytest", 5), ("pytest", 1), ("mypy", 1)])

@@ -167,6 +167,7 @@ def test_invalid_setting_is_one_clear_line(
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_python_dash_m_bot_and_console_script_agree(tmp_path: Path) -> None:
     assert CONSOLE_SCRIPT.exists(), f"{CONSOLE_SCRIPT} missing: run `python3 run.py test`"
     for args in (["--help"], ["collections"], ["paper", "icml2026-1", "--json"]):

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import bibtexparser
+import pytest
 
 from config.settings import Settings
 from retrieval.engine import Engine
@@ -60,6 +61,7 @@ def test_export_papers_of_an_unknown_collection_is_one_line(tmp_path: Path) -> N
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_watch_add_list_ingest_prints_matches_once_then_remove(tmp_path: Path) -> None:
     from tests.conftest import write_list
     from tests.retrieval.test_watches import MOE, UNRELATED

@@ -73,17 +73,19 @@ def test_ctrl_c_at_the_prompt_gives_a_fresh_prompt_and_keeps_the_next_question(
         # A signal that lands after the prompt is written but before input() blocks in read()
         # waits for the next key (input()'s own race; Python's REPL has it too): send again
         # until a prompt shows. A repeat is harmless: the console is at a prompt either way.
-        for _ in range(20):
+        for _ in range(60):
             terminal.process.send_signal(signal.SIGINT)
-            seen = terminal.read_until(PROMPT, count=2, timeout=5)
+            seen = terminal.read_until(PROMPT, count=2, timeout=1)
             if seen.count(PROMPT) >= 2:
                 break
         assert seen.count(PROMPT) >= 2, seen  # a fresh prompt, like a shell
         assert b"line cleared" in seen
+        # Counted before typing: the answer and the next prompt can arrive in one read.
+        prompts = seen.count(PROMPT)
         terminal.type("poisoning attacks on retrieval-augmented generation\n")
-        seen = terminal.read_until(b"matching paper")
+        seen = terminal.read_until(PROMPT, count=prompts + 1)
+        assert b"matching paper" in seen, seen
         assert b"Eyes-on-Me" in seen, seen  # the question after Ctrl-C was answered, not dropped
-        terminal.read_until(PROMPT, count=seen.count(PROMPT) + 1)
         terminal.type("quit\n")
         terminal.read_until(b"never printed", timeout=60)  # drain the terminal until it exits
     finally:

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 import discord
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from bot import render
@@ -97,10 +97,6 @@ def assert_safe(text: str) -> None:
     assert bold_balanced(text), text
 
 
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-@FAST
 @given(long_text | huge_text, st.integers(1, 5000))
 def test_clip_fits_and_is_escaped(text: str, limit: int) -> None:
     clipped = clip(text, limit)
@@ -108,7 +104,6 @@ def test_clip_fits_and_is_escaped(text: str, limit: int) -> None:
     assert_safe(clipped)
 
 
-@FAST
 @given(spans, st.integers(0, 2000))
 def test_excerpts_fit_and_keep_bold_pairs(excerpt: Excerpt, limit: int) -> None:
     rendered = render_excerpt(excerpt, limit)
@@ -121,7 +116,6 @@ def test_matched_words_are_bold_after_escaping() -> None:
     assert render_excerpt(excerpt, 200) == "We study **MoE\\*** **routing**"
 
 
-@FAST
 @given(huge_text, st.integers(100, 4096))
 def test_split_chunks_fit_and_lose_only_whitespace(text: str, limit: int) -> None:
     chunks = split_escaped(text, limit)
@@ -130,7 +124,6 @@ def test_split_chunks_fit_and_lose_only_whitespace(text: str, limit: int) -> Non
         assert_safe(chunk)
 
 
-@FAST
 @given(answers(), st.sampled_from(["Answer", "Search", "Similar"]), st.booleans())
 def test_answer_embeds_fit(answer: Answer, heading: str, paged: bool) -> None:
     embed = render.answer_embed(answer, heading=heading, page=(3, 9) if paged else None)
@@ -140,7 +133,6 @@ def test_answer_embeds_fit(answer: Answer, heading: str, paged: bool) -> None:
         assert_safe(text)
 
 
-@FAST
 @given(papers)
 def test_paper_messages_fit_and_attach_what_does_not(paper: Paper) -> None:
     rendered = render.paper_message(paper)
@@ -158,7 +150,6 @@ def components_of(view: discord.ui.View) -> list[dict[str, Any]]:
     return view.to_components()  # type: ignore[return-value]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(answers(), papers)
 def test_views_fit_the_component_limits(answer: Answer, paper_: Paper) -> None:
     async def build() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -171,7 +162,6 @@ def test_views_fit_the_component_limits(answer: Answer, paper_: Paper) -> None:
     assert component_problems(paper_rows) == []
 
 
-@FAST
 @given(st.text(max_size=300), st.text(max_size=300))
 def test_autocomplete_choice_names_fit(paper_id: str, label: str) -> None:
     name = render.choice_name(paper_id[:100] or "x", label)
@@ -216,7 +206,6 @@ def test_matched_words_inside_a_link_or_code_are_not_marked() -> None:
 URL_PARTS = st.text(alphabet="abcXYZ019-._~/?=&%", min_size=1, max_size=20)
 
 
-@FAST
 @given(
     st.lists(st.tuples(URL_PARTS, st.booleans()), min_size=1, max_size=8),
     st.text(alphabet="ab *_~|#>\n", max_size=40),
@@ -244,7 +233,6 @@ def test_console_marks_stay_outside_links() -> None:
     ),
     st.integers(0, 10**12),
 )
-@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 def test_stats_cluster_fields_stay_within_discords_limits(
     nodes: list[tuple[str, int, bool]], generation: int
 ) -> None:

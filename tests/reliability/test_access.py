@@ -161,6 +161,7 @@ async def test_canary_never_printed_when_a_command_crashes(
     record("access", f"canary, crashing `paperbot {command[0]}` on 3 broken databases", cases=3)
 
 
+@pytest.mark.slow
 async def test_canary_never_in_stats_or_ingest_output(base: Base) -> None:
     await base.engine.close()
     good = write_list(base.workdir / "good.txt", abstracts(5, seed=70))

@@ -28,6 +28,7 @@ from tests.reliability.helpers import (
 from tests.unprivileged import reachable_folder
 
 
+@pytest.mark.slow
 def test_sigkill_during_ingest(tmp_path: Path) -> None:
     trials = scale(3, 20)
     summary = kill_ingest.run(tmp_path, trials=trials, papers=scale(1500, 20_000), seed=3)
@@ -145,6 +146,7 @@ async def test_index_file_cannot_be_written(
     record("crashes", "index file cannot be written (ENOSPC)")
 
 
+@pytest.mark.slow
 async def test_read_only_database_at_start_is_refused_clearly() -> None:
     """A database the process cannot write is refused at start with one line saying so (the
     store checks, rather than failing at the first save); nothing is changed. File and folder

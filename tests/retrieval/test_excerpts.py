@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval.excerpts import ELLIPSIS
@@ -137,7 +137,6 @@ def _check(text: str, question: str, excerpt: Excerpt, budget: int) -> None:
         assert left.match != right.match
 
 
-@settings(max_examples=300)
 @given(_ABSTRACTS, _QUESTIONS, st.integers(min_value=20, max_value=1000))
 def test_budget_whole_words_and_balanced_marks(text: str, question: str, budget: int) -> None:
     _check(text, question, make_excerpt(text, weights(question), budget), budget)

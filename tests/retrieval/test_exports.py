@@ -11,7 +11,7 @@ import re
 import bibtexparser
 import pytest
 from bibtexparser.bparser import BibTexParser
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval.exports import (
@@ -112,7 +112,6 @@ _HOSTILE = st.text(
 )
 
 
-@settings(max_examples=200, deadline=None)
 @given(abstract=_HOSTILE, label=_HOSTILE, note=st.one_of(st.none(), _HOSTILE))
 def test_hostile_text_always_parses_and_round_trips(
     abstract: str, label: str, note: str | None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
@@ -30,7 +30,6 @@ params = st.builds(
 )
 
 
-@settings(max_examples=200, deadline=None)
 @given(documents, queries, params)
 def test_scores_equal_rank_bm25_within_float32_rounding(
     docs: list[list[str]], query: list[str], p: BM25Params

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval.snapshot.matrix import BM25Index, BM25Params
@@ -33,7 +33,6 @@ def assert_same_index(got: BM25Index, expected: BM25Index) -> None:
         assert np.array_equal(mine, theirs), name
 
 
-@settings(max_examples=300, deadline=None)
 @given(documents, cut_points, params, queries)
 def test_appending_in_any_steps_equals_a_fresh_build(
     docs: list[list[str]], cuts: list[int], p: BM25Params, query: list[str]

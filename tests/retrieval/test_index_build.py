@@ -9,7 +9,7 @@ from itertools import pairwise
 import numpy as np
 import numpy.typing as npt
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval.snapshot import impacts
@@ -73,7 +73,6 @@ def pieces(length: int, cuts: list[int]) -> list[tuple[int, int]]:
     return list(pairwise(bounds))
 
 
-@settings(max_examples=300, deadline=None)
 @given(documents, cut_points, st.integers(1, 40))
 def test_any_chunking_and_token_batch_equals_the_one_piece_build(
     docs: list[list[str]], cuts: list[int], batch: int
@@ -92,7 +91,6 @@ def test_any_chunking_and_token_batch_equals_the_one_piece_build(
     assert_same_arrays(got, one_piece(docs, keys))
 
 
-@settings(max_examples=150, deadline=None)
 @given(documents, cut_points, params)
 def test_a_chunked_build_on_a_base_index_equals_a_fresh_build(
     docs: list[list[str]], cuts: list[int], p: BM25Params
@@ -161,7 +159,6 @@ def chunk_sizes() -> Iterator[int]:
     yield from (1, 2, 3, 5, 8, 1 << 22)
 
 
-@settings(max_examples=150, deadline=None)
 @given(documents, params, st.sampled_from(list(chunk_sizes())))
 def test_impacts_are_the_same_for_any_chunk_of_postings(
     docs: list[list[str]], p: BM25Params, chunk: int

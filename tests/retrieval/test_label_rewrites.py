@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval.labels import candidates, markup, names, salient
@@ -42,7 +42,6 @@ def test_possessive_runs_are_marked(pattern: re.Pattern[str]) -> None:
 
 
 @given(_TEXT)
-@settings(max_examples=400)
 def test_possessive_runs_match_as_the_backtracking_forms(text: str) -> None:
     for pattern in _POSSESSIVE:
         reference = re.compile(pattern.pattern.replace("}+", "}"))
@@ -52,6 +51,5 @@ def test_possessive_runs_match_as_the_backtracking_forms(text: str) -> None:
 
 
 @given(st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=40))
-@settings(max_examples=300)
 def test_the_ascii_markup_shortcut_agrees_on_any_ascii_text(text: str) -> None:
     assert markup._marked(text) == bool(markup._MARKUP_HINT.search(text))

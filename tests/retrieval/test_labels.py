@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval.labels import (
@@ -23,7 +23,6 @@ from retrieval.labels.markup import clean
 from retrieval.labels.names import best_name
 from retrieval.labels.phrases import candidates as _phrase_candidates
 from retrieval.labels.text import capitalised, fit
-from tests.timing import best_seconds
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 
@@ -450,30 +449,29 @@ def test_empty_or_junk_text_still_gets_a_label(junk: str) -> None:
     assert len(label) <= MAX_LABEL_CHARS
 
 
-@pytest.mark.parametrize(
-    "hostile",
-    [
-        "we propose " + "A" * 200_000,
-        "we propose " + "Aa " * 50_000 + "(",
-        "We introduce " + "(" * 100_000,
-        "we propose " + "A-" * 100_000,
-        "called " * 50_000,
-        ", a " * 50_000 + "framework",
-        "\\textbf{" * 50_000,
-        "we propose X" + ". We propose Y" * 20_000,
-        "https://" + "a" * 200_000,
-    ],
-    ids=lambda text: f"{text[:16]!r}x{len(text)}",
-)
-def test_hostile_input_finishes_quickly(hostile: str) -> None:
-    assert best_seconds(derive_label, hostile) + best_seconds(extract_urls, hostile) < 0.5
+# Shapes that made a regex backtrack or a loop rescan; benchmarks/linear_time.py times them.
+HOSTILE_TEXTS = [
+    "we propose " + "A" * 200_000,
+    "we propose " + "Aa " * 50_000 + "(",
+    "We introduce " + "(" * 100_000,
+    "we propose " + "A-" * 100_000,
+    "called " * 50_000,
+    ", a " * 50_000 + "framework",
+    "\\textbf{" * 50_000,
+    "we propose X" + ". We propose Y" * 20_000,
+    "https://" + "a" * 200_000,
+]
+
+
+@pytest.mark.parametrize("hostile", HOSTILE_TEXTS, ids=lambda text: f"{text[:16]!r}x{len(text)}")
+def test_hostile_input_gives_a_short_label_and_urls_from_the_text(hostile: str) -> None:
+    assert all(url in hostile for url in extract_urls(hostile))
     label = derive_label(hostile)
     assert label.strip()
     assert len(label) <= MAX_LABEL_CHARS
 
 
 @given(st.text(max_size=3000))
-@settings(max_examples=300)
 def test_any_text_gets_a_short_non_empty_label(text: str) -> None:
     label = derive_label(text)
     assert label.strip()
@@ -494,7 +492,6 @@ _PIECES = st.sampled_from(
 
 
 @given(st.lists(_PIECES, max_size=80).map("".join), st.one_of(st.none(), st.text(max_size=200)))
-@settings(max_examples=300)
 def test_pattern_soup_gets_a_short_non_empty_label(text: str, title: str | None) -> None:
     label = derive_label(text, title)
     assert label.strip()
@@ -599,7 +596,6 @@ _NOUN_PIECES = st.sampled_from(
 
 
 @given(st.lists(_NOUN_PIECES, max_size=6).map("".join))
-@settings(max_examples=300)
 def test_type_nouns_grouped_by_letter_match_as_the_flat_alternation(text: str) -> None:
     flat = re.compile("(?:" + "|".join(words._TYPE_NOUNS) + ")s?")
     grouped = re.compile(words.TYPES)

@@ -537,11 +537,7 @@ def test_shipped_seeds_parse() -> None:
 
 # --- properties -----------------------------------------------------------------------------
 
-FUZZ = settings(
-    max_examples=300,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
+FUZZ = settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 NAMES = st.sampled_from(["fuzz.txt", "fuzz.jsonl", "fuzz.bin"])
 
 

@@ -6,7 +6,7 @@ import math
 
 import pytest
 import pytrec_eval
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval.metrics import (
@@ -81,7 +81,6 @@ rankings = st.lists(st.sampled_from(DOCS), min_size=1, max_size=len(DOCS), uniqu
 query_ids = st.sampled_from([f"q{i}" for i in range(6)])
 
 
-@settings(max_examples=300, deadline=None)
 @given(
     st.dictionaries(query_ids, judgements, min_size=1),
     st.dictionaries(query_ids, rankings, min_size=1),

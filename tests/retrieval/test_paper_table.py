@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from retrieval.snapshot import files as index_files
 from retrieval.snapshot.papers import PaperTable
+from tests.budgets import examples
 
 # Ids as the store makes them never hold NUL; anything else (unicode, any length) may appear.
 IDS = st.text(
@@ -56,7 +57,6 @@ def assert_behaves_like_lists(
     assert table.mask("unlisted").tolist() == [False] * len(ids)  # not one of the table's slugs
 
 
-@settings(max_examples=60, deadline=None)
 @given(tables(), st.lists(TYPED | IDS, max_size=10))
 def test_lookups_equal_the_lists_and_dict_they_replace(
     drawn: tuple[list[str], list[str], list[int], list[list[str]]], others: list[str]
@@ -68,7 +68,7 @@ def test_lookups_equal_the_lists_and_dict_they_replace(
         assert table.doc_of(other) == {p: d for d, p in enumerate(ids)}.get(other)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(tables())
 def test_a_saved_table_maps_back_the_same(
     tmp_path_factory: pytest.TempPathFactory,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval.snapshot.matrix import BM25Index
@@ -33,7 +33,6 @@ def reference_bonus(sequence: list[int], query: list[int], window: int) -> float
     return 0.5 * (in_order + len(nearby) / all_pairs) if all_pairs else 0.0
 
 
-@settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.lists(st.sampled_from(WORDS), min_size=1, max_size=25), min_size=1, max_size=8),
     st.lists(st.sampled_from(WORDS), min_size=1, max_size=6),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
@@ -30,7 +30,6 @@ def _columns(index: BM25Index, terms: list[str], weight: float) -> list[tuple[in
     return [(n, weight) for term in terms if (n := index.term_number(term)) is not None]
 
 
-@settings(max_examples=150, deadline=None)
 @given(documents, words, st.integers(1, 20), st.integers(0, 2**32 - 1))
 def test_top_k_equals_a_full_sort_of_rank_bm25_scores(
     docs: list[list[str]], query: list[str], k: int, seed: int
@@ -63,7 +62,6 @@ def test_top_k_equals_a_full_sort_of_rank_bm25_scores(
     )
 
 
-@settings(max_examples=150, deadline=None)
 @given(documents, words, words, st.floats(0.1, 1.0), st.integers(1, 20))
 def test_a_credit_scores_the_better_of_the_written_and_the_other_form(
     docs: list[list[str]], written: list[str], other: list[str], weight: float, k: int

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from random import Random
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval import text as analysis
@@ -111,7 +111,6 @@ _QUESTION_WORDS = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=200, deadline=None)
 @given(
     st.lists(st.tuples(_ABSTRACT, st.one_of(st.none(), _ABSTRACT)), min_size=1, max_size=5),
     st.lists(_QUESTION_WORDS, max_size=5),
@@ -161,7 +160,6 @@ def test_a_record_whose_index_document_differs_is_not_used() -> None:
     assert not covers(index, table, 0, ABSTRACTS[0])
 
 
-@settings(max_examples=100, deadline=None)
 @given(
     st.lists(st.tuples(_ABSTRACT, st.one_of(st.none(), _ABSTRACT)), min_size=1, max_size=5),
     st.lists(_QUESTION_WORDS, max_size=6),

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from hypothesis import given
-from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
 from config.settings import Settings
@@ -182,7 +181,6 @@ _QUERY = st.text(
 )
 
 
-@hyp_settings(max_examples=150, deadline=None)
 @given(query=_QUERY, threshold=st.floats(min_value=0, max_value=2), new=st.sets(st.integers(0, 40)))
 def test_matching_is_filtered_and_ordered(
     seed_corpus: Any, query: str, threshold: float, new: set[int]

@@ -7,7 +7,6 @@ from hypothesis import strategies as st
 
 from retrieval.collection_names import find_collection_names, find_venue_years
 from retrieval.ids import find_paper_keys, paper_key
-from tests.timing import best_seconds
 
 
 def test_ids_inside_a_sentence() -> None:
@@ -81,10 +80,13 @@ def test_loaded_collection_names_in_a_sentence() -> None:
     assert [hit.slug for _, _, hit in found] == ["neurips2023", "icml2026"]
 
 
-def test_paper_key_is_linear_on_long_words() -> None:
-    """Was cubic: 'x' * 4000 took 0.4 s and 'x' * 100_000 hung engine.paper()."""
-    for text in ("x" * 100_000, "a1" * 50_000 + "-", "a" * 50_000 + "-" * 50_000):
+# Was cubic: 'x' * 4000 took 0.4 s and 'x' * 100_000 hung engine.paper() (timed by
+# benchmarks/linear_time.py).
+LONG_WORDS = ["x" * 100_000, "a1" * 50_000 + "-", "a" * 50_000 + "-" * 50_000]
+
+
+def test_paper_key_refuses_long_words_and_reads_short_ids() -> None:
+    for text in LONG_WORDS:
         assert paper_key(text) is None
-        assert best_seconds(paper_key, text) < 0.05
     assert paper_key("a1-3") == "a1-3"
     assert paper_key("12-3") is None  # a slug needs a letter

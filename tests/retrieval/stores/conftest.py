@@ -1,7 +1,8 @@
 """Both backends behind one fixture: `store` is a SqliteStore on tmp_path, then a PostgresStore.
 
-PostgreSQL cases run on a database created for this test run from PAPERBOT_TEST_DATABASE_URL
-(dropped at the end), its schema emptied before each test. Without the variable they skip with
+PostgreSQL cases run on a database created for this test process from PAPERBOT_TEST_DATABASE_URL
+(named after its pid, so each pytest-xdist worker has its own; dropped at the end), its schema
+emptied before each test. Without the variable they skip with
 one line; in CI (CI or PAPERBOT_REQUIRE_POSTGRES=1) they fail instead, so they can never be
 skipped there unnoticed.
 """

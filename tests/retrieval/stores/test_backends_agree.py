@@ -14,6 +14,7 @@ from retrieval.errors import PaperNotFound
 from retrieval.stores.postgres import PostgresStore
 from retrieval.stores.protocol import Store
 from retrieval.stores.sqlite import SqliteStore
+from tests.budgets import examples
 from tests.retrieval.stores.conftest import empty_schema, run_apart
 from tests.retrieval.stores.papers import new_paper
 
@@ -79,11 +80,9 @@ async def on_both(url: str, operations: list[tuple[str, tuple[object, ...]]]) ->
         assert await replay(postgres, operations) == expected
 
 
-@settings(
-    max_examples=30,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
+# Each example replays the operations on a fresh SQLite file and a fresh PostgreSQL schema
+# (about half a second): docs/testing.md on this budget.
+@settings(max_examples=examples(10), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(operations=st.lists(OPERATION, max_size=10))
 def test_postgres_shows_what_sqlite_shows(
     pg_url_sync: str, operations: list[tuple[str, tuple[object, ...]]]

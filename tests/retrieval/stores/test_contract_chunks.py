@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from retrieval.stores.postgres import PostgresStore
 from retrieval.stores.protocol import FileResult, NewPaper, PaperChunks, Store
 from retrieval.stores.sqlite import SqliteStore
+from tests.budgets import examples
 from tests.retrieval.stores.conftest import (
     Backend,
     PostgresBackend,
@@ -186,9 +187,8 @@ async def test_a_failure_in_a_later_chunk_leaves_nothing_of_the_file(backend: Ba
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
-@settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+# Each example ingests both lists twice on a fresh store (on PostgreSQL about a second).
+@settings(max_examples=examples(6), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     neurips_cuts=st.lists(st.integers(0, len(NEURIPS)), max_size=6),
     icml_cuts=st.lists(st.integers(0, len(ICML_MORE)), max_size=4),

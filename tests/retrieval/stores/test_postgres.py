@@ -227,6 +227,7 @@ async def test_a_stopped_server_is_store_unavailable_and_the_pool_recovers(
         assert await store.counts() == (2, 1)
 
 
+@pytest.mark.slow
 async def test_a_server_that_stops_answering_is_unavailable_within_the_deadline(
     pg_url: str, proxy: Proxy
 ) -> None:
@@ -404,6 +405,7 @@ async def test_a_new_paper_after_reopening_continues_keys_and_numbers(pg_url: st
         assert rows[-1].key > max(keys)
 
 
+@pytest.mark.slow
 def test_two_paperbot_ingest_processes_on_one_database_add_up(
     pg_url_sync: str, tmp_path: Path
 ) -> None:

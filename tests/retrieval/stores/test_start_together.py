@@ -19,6 +19,7 @@ from typing import Any
 
 import aiosqlite
 import asyncpg
+import pytest
 
 from retrieval.stores import postgres_migrations, sqlite_migrations
 from retrieval.stores.postgres_connect import describe
@@ -215,6 +216,7 @@ async def _pg_versions(url: str) -> list[tuple[int, ...]]:
         await connection.close()
 
 
+@pytest.mark.slow
 def test_postgres_eight_processes_opening_a_fresh_database_together_all_start(
     pg_url_sync: str,
 ) -> None:
@@ -233,6 +235,7 @@ def test_postgres_eight_processes_opening_a_fresh_database_together_all_start(
     assert versions == [[(latest,)]] * _ROUNDS
 
 
+@pytest.mark.slow
 def test_sqlite_eight_processes_opening_a_fresh_database_together_all_start(
     tmp_path: Path,
 ) -> None:

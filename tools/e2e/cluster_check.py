@@ -2,7 +2,7 @@
 
 Not collected by pytest (it needs the shared harness and a PostgreSQL server). Usage:
 
-    /work/main/.venv/bin/python tests/e2e/cluster_check.py ../shared/harness \
+    /work/main/.venv/bin/python tools/e2e/cluster_check.py ../shared/harness \
         [--database-url postgresql://postgres@127.0.0.1:5432/postgres] \
         [--papers 100000 [--data ../shared/data]]
 
@@ -40,10 +40,8 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
-from faults_check import poll
-from harness_check import Check, last, texts
+from harness import PAPERBOT, ROOT, TOKEN_ENV, Check, last, load_harness, poll, texts
 
-ROOT = Path(__file__).resolve().parents[2]
 QUESTION = "which papers study mixture of experts routing?"
 # Interactions sent to a process as it is killed: their failure is what Discord shows too.
 EXPECTED_FAILURES: set[str] = set()
@@ -71,7 +69,7 @@ NEW_LISTS = {
 def paperbot(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """`paperbot ARGS` with this checkout's code, in a subprocess."""
     return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
+        [*PAPERBOT, *args],
         env=env,
         cwd=ROOT,
         capture_output=True,
@@ -169,8 +167,8 @@ def launch(h: Any, name: str, shard: int, env: dict[str, str], work: Path) -> No
         "PAPERBOT_INDEX_DIR": str(work / f"index-{name}"),  # one machine each
         "PAPERBOT_LOG_FILE": str(work / f"{name}.log"),
     }
-    command = [sys.executable, "-m", "bot", "run", "--shard-count", "2", "--shard-ids", str(shard)]
-    h.launch(command, env=process_env, cwd=str(ROOT), token_env="PAPERBOT_DISCORD_TOKEN", name=name)
+    command = [*PAPERBOT, "run", "--shard-count", "2", "--shard-ids", str(shard)]
+    h.launch(command, env=process_env, cwd=str(ROOT), token_env=TOKEN_ENV, name=name)
 
 
 def owners(h: Any) -> dict[int, str]:
@@ -305,8 +303,7 @@ def main() -> int:
     args = parser.parse_args()
     if not args.database_url:
         raise SystemExit("set PAPERBOT_TEST_DATABASE_URL or pass --database-url")
-    sys.path.insert(0, str(args.harness.resolve()))
-    from fakediscord import Harness  # the harness is not a project dependency
+    harness = load_harness(args.harness)
 
     work = Path(tempfile.mkdtemp(prefix="paperbot-cluster-"))
     url = asyncio.run(create_database(args.database_url))
@@ -327,7 +324,7 @@ def main() -> int:
             data = args.data or args.harness.resolve().parent / "data"
             paths.append(write_papers(args.papers, data, work))
         numbers["ingest_s"] = ingest(paths, cli, "seeds" + (" and papers" if args.papers else ""))
-        with Harness(guilds=4, recommended_shards=2) as h:
+        with harness.Harness(guilds=4, recommended_shards=2) as h:
             try:
                 numbers |= run_checks(h, check, env, work, url)
             finally:
@@ -351,10 +348,7 @@ def main() -> int:
     for key, value in numbers.items():
         shown = f"{value:.2f}" if isinstance(value, float) else value
         print(f"  {key:<20} {shown}")
-    print(f"== checks: {check.count - len(check.failures)}/{check.count} passed")
-    for failure in check.failures:
-        print(f"  FAIL {failure}")
-    return 0 if not check.failures else 1
+    return check.summary()
 
 
 if __name__ == "__main__":

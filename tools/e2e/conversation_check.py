@@ -2,7 +2,7 @@
 
 Not collected by pytest (it needs the shared harness). Usage:
 
-    .venv/bin/python tests/e2e/conversation_check.py ../shared/harness
+    .venv/bin/python tools/e2e/conversation_check.py ../shared/harness
 
 Runs the real `paperbot run` with the default cooldown (5 questions / 30 s) and prints:
 - a burst of 30 mentions from one user in a channel: the bot's public messages and reactions;
@@ -19,59 +19,27 @@ from __future__ import annotations
 import argparse
 import os
 import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-PAPERBOT = ROOT / ".venv" / "bin" / "paperbot"
+from harness import (
+    PAPERBOT,
+    ROOT,
+    Check,
+    bot_workdir,
+    button,
+    components,
+    last,
+    launch,
+    load_harness,
+    public,
+    select_menu,
+    texts,
+)
+
 BURST = 30
 MAX_PUBLIC = 6
-
-
-class Check:
-    def __init__(self) -> None:
-        self.failures: list[str] = []
-
-    def expect(self, ok: bool, what: str) -> None:
-        print(f"  [{'ok  ' if ok else 'FAIL'}] {what}", flush=True)
-        if not ok:
-            self.failures.append(what)
-
-
-def texts(message: dict[str, Any] | None) -> str:
-    if not message:
-        return ""
-    parts = [message.get("content") or ""]
-    for embed in message.get("embeds") or []:
-        parts += [embed.get("title") or "", embed.get("description") or ""]
-        parts += [f"{f['name']}\n{f['value']}" for f in embed.get("fields") or []]
-        parts.append((embed.get("footer") or {}).get("text") or "")
-    return "\n".join(parts)
-
-
-def components(message: dict[str, Any] | None) -> list[dict[str, Any]]:
-    if not message:
-        return []
-    return [c for row in message.get("components") or [] for c in row.get("components") or []]
-
-
-def button(message: dict[str, Any] | None, label: str) -> dict[str, Any] | None:
-    return next((c for c in components(message) if c.get("label") == label), None)
-
-
-def select_menu(message: dict[str, Any] | None) -> dict[str, Any] | None:
-    return next((c for c in components(message) if c.get("type") == 3), None)
-
-
-def last(result: Any) -> dict[str, Any] | None:
-    return result.messages[-1] if result.messages else None
-
-
-def public(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [m for m in messages if not int(m.get("flags") or 0) & 64]
 
 
 def burst(h: Any, check: Check, user: str, channel: str, label: str) -> None:
@@ -233,15 +201,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("harness", type=Path, help="path to the shared harness folder")
     args = parser.parse_args()
-    sys.path.insert(0, str(args.harness.resolve()))
-    from fakediscord import Harness  # the harness is not a project dependency
-
-    workdir = Path(tempfile.mkdtemp(prefix="paperbot-conversation-"))
-    env = {
-        "PAPERBOT_DB_PATH": str(workdir / "paperbot.db"),
-        "PAPERBOT_LOG_LEVEL": "INFO",
-        "PAPERBOT_LOG_FILE": str(workdir / "paperbot.log"),
-    }
+    harness = load_harness(args.harness)
+    workdir, env = bot_workdir("conversation", PAPERBOT_LOG_LEVEL="INFO")
     check = Check()
     # A small ICLR 2024 list beside the seeds, so "same but for iclr" has papers to find.
     iclr = workdir / "iclr2024.txt"
@@ -251,11 +212,11 @@ def main() -> int:
         "Mixture of experts routing collapses; a router entropy bonus keeps experts busy.\n",
         encoding="utf-8",
     )
-    subprocess.run([str(PAPERBOT), "ingest", str(iclr)], env={**os.environ, **env}, check=True)
-    command = [str(PAPERBOT), "run"]
-    with Harness() as h:
-        h.launch(command, env=env, cwd=str(ROOT), token_env="PAPERBOT_DISCORD_TOKEN")
-        h.wait_ready(timeout=120, commands=True)
+    subprocess.run(
+        [*PAPERBOT, "ingest", str(iclr)], env={**os.environ, **env}, cwd=ROOT, check=True
+    )
+    with harness.Harness() as h:
+        launch(h, env)
         try:
             conversation(h, check)
             understanding(h, check)
@@ -264,8 +225,7 @@ def main() -> int:
             old = before_restart(h, check)
             print("\n== restart")
             h.stop_bot()
-            h.launch(command, env=env, cwd=str(ROOT), token_env="PAPERBOT_DISCORD_TOKEN")
-            h.wait_ready(timeout=120)
+            launch(h, env, commands=False)
             after_restart(h, check, old)
         finally:
             violations = h.violations()
@@ -285,10 +245,7 @@ def main() -> int:
     check.expect(not pings, "zero pings")
     tracebacks = [line for line in output.splitlines() if "Traceback" in line]
     check.expect(not tracebacks, f"no tracebacks in the bot output ({len(tracebacks)})")
-    print(f"\n{len(check.failures)} failed check(s)")
-    for failure in check.failures:
-        print(f"  FAIL {failure}")
-    return 1 if check.failures else 0
+    return check.summary()
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ ingest` run in another process while the bot runs, and never for an unrelated wa
 
 Not collected by pytest (it needs the shared harness). Usage:
 
-    .venv/bin/python tests/e2e/research_check.py ../shared/harness
+    .venv/bin/python tools/e2e/research_check.py ../shared/harness
 """
 
 from __future__ import annotations
@@ -14,13 +14,11 @@ import argparse
 import os
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness_check import PAPERBOT, ROOT, Check, button, last, texts
+from harness import PAPERBOT, ROOT, Check, bot_workdir, button, last, launch, load_harness, texts
 
 MOE = (
     "Mixture of experts (MoE) layers route each token to a few experts, but learned routing "
@@ -58,7 +56,7 @@ def watches(h: Any, check: Check, env: dict[str, str], workdir: Path) -> None:
     new = workdir / "new.txt"
     new.write_text(f"Later 2026 papers\n\n{UNRELATED}\n\n{MOE}\n", encoding="utf-8")
     out = subprocess.run(
-        [str(PAPERBOT), "ingest", str(new)],
+        [*PAPERBOT, "ingest", str(new)],
         env={**os.environ, **env},
         cwd=ROOT,
         capture_output=True,
@@ -122,21 +120,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("harness", type=Path, help="path to the shared harness folder")
     args = parser.parse_args()
-    sys.path.insert(0, str(args.harness.resolve()))
-    from fakediscord import Harness  # the harness is not a project dependency
-
-    workdir = Path(tempfile.mkdtemp(prefix="paperbot-research-"))
-    env = {
-        "PAPERBOT_DB_PATH": str(workdir / "paperbot.db"),
-        "PAPERBOT_COOLDOWN_QUESTIONS": "1000",
-        "PAPERBOT_WATCH_POLL_SECONDS": "1",
-        "PAPERBOT_LOG_FILE": str(workdir / "paperbot.log"),
-    }
+    harness = load_harness(args.harness)
+    workdir, env = bot_workdir(
+        "research", PAPERBOT_COOLDOWN_QUESTIONS="1000", PAPERBOT_WATCH_POLL_SECONDS="1"
+    )
     check = Check()
-    with Harness() as h:
+    with harness.Harness() as h:
         env["PAPERBOT_OWNER_IDS"] = h.user("owner")["id"]
-        h.launch([str(PAPERBOT), "run"], env=env, cwd=str(ROOT), token_env="PAPERBOT_DISCORD_TOKEN")
-        h.wait_ready(timeout=120, commands=True)
+        launch(h, env)
         try:
             watches(h, check, env, workdir)
             shortlist_and_exports(h, check)
@@ -150,11 +141,9 @@ def main() -> int:
     errors = [line for line in output.splitlines() if " ERROR " in line or "Traceback" in line]
     for line in errors[:20]:
         print(f"bot error: {line}")
-    print(
-        f"\n{check.count - len(check.failures)}/{check.count} checks passed, "
-        f"{len(violations)} violations, {len(errors)} error lines"
-    )
-    return 0 if not check.failures and not violations and not errors else 1
+    print(f"\n{len(violations)} violations, {len(errors)} error lines")
+    failed = check.summary()
+    return 1 if failed or violations or errors else 0
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 Not collected by pytest (it needs the shared harness). Usage:
 
-    .venv/bin/python tests/e2e/harness_check.py ../shared/harness \
+    .venv/bin/python tools/e2e/harness_check.py ../shared/harness \
         [--data ../shared/data/conference_abstracts] [--concurrency 50]
 
 With --data, the conference .txt lists are ingested into the temporary database first, so the
@@ -16,14 +16,26 @@ from __future__ import annotations
 import argparse
 import statistics
 import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-PAPERBOT = ROOT / ".venv" / "bin" / "paperbot"
+from harness import (
+    PAPERBOT,
+    ROOT,
+    Check,
+    bot_workdir,
+    button,
+    components,
+    ingest,
+    last,
+    launch,
+    load_harness,
+    percentile,
+    select_menu,
+    texts,
+)
+
 # 12 base commands + 7 for research servers (privacy, forget-me, watch, watches, unwatch,
 # shortlist, trending)
 COMMANDS = 19
@@ -37,87 +49,6 @@ HOSTILE = {
     "zero-width": "\u200bMoE\u200d rou\u2060ting\ufeff \u202eexperts\u200b",
     "markdown": "# heading\n> quote\n- list **bold** __under__ ~~strike~~ [link](https://evil.example)",
 }
-
-
-class Check:
-    """Collects results: failed expectations and acknowledgement latencies."""
-
-    def __init__(self) -> None:
-        self.failures: list[str] = []
-        self.ack: dict[str, list[float]] = {}
-        self.count = 0
-
-    def expect(self, ok: bool, what: str) -> None:
-        self.count += 1
-        mark = "ok  " if ok else "FAIL"
-        print(f"  [{mark}] {what}", flush=True)
-        if not ok:
-            self.failures.append(what)
-
-    def acked(self, label: str, result: Any) -> None:
-        callbacks = [e for e in result.events if e["kind"] == "callback" and e.get("status") == 200]
-        if callbacks:
-            self.ack.setdefault(label, []).append(callbacks[0]["at"])
-        at = callbacks[0]["at"] if callbacks else "-"
-        self.expect(
-            result.status == "acknowledged" and not result.failed,
-            f"{label}: acknowledged ({result.status}, {at} s)",
-        )
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
-
-
-def texts(message: dict[str, Any] | None) -> str:
-    if not message:
-        return ""
-    parts = [message.get("content") or ""]
-    for embed in message.get("embeds") or []:
-        parts += [embed.get("title") or "", embed.get("description") or ""]
-        parts += [f"{f['name']}\n{f['value']}" for f in embed.get("fields") or []]
-        parts.append((embed.get("footer") or {}).get("text") or "")
-    return "\n".join(parts)
-
-
-def components(message: dict[str, Any] | None) -> list[dict[str, Any]]:
-    if not message:
-        return []
-    return [c for row in message.get("components") or [] for c in row.get("components") or []]
-
-
-def button(message: dict[str, Any] | None, label: str) -> dict[str, Any] | None:
-    return next((c for c in components(message) if c.get("label") == label), None)
-
-
-def select_menu(message: dict[str, Any] | None) -> dict[str, Any] | None:
-    return next((c for c in components(message) if c.get("type") == 3), None)
-
-
-def last(result: Any) -> dict[str, Any] | None:
-    messages = result.messages
-    return messages[-1] if messages else None
-
-
-def ingest(data: Path, env: dict[str, str]) -> None:
-    files = sorted(data.glob("*.txt"))
-    if not files:
-        raise SystemExit(f"no .txt lists in {data}")
-    started = time.perf_counter()
-    out = subprocess.run(
-        [str(PAPERBOT), "ingest", *map(str, files)],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    print(out.stdout.strip()[-800:] or out.stderr.strip()[-800:])
-    if out.returncode != 0:
-        raise SystemExit(f"ingest failed ({out.returncode}): {out.stderr[-2000:]}")
-    print(f"ingested {len(files)} lists in {time.perf_counter() - started:.1f} s")
 
 
 def drive(h: Any, check: Check, concurrency: int) -> dict[str, Any]:
@@ -343,8 +274,7 @@ def restart(h: Any, check: Check, env: dict[str, str]) -> None:
     print("\n== restart")
     synced_before = len(h.events("commands_synced"))
     h.stop_bot()
-    h.launch([str(PAPERBOT), "run"], env=env, cwd=str(ROOT), token_env="PAPERBOT_DISCORD_TOKEN")
-    h.wait_ready(timeout=120)
+    launch(h, env, commands=False)
     time.sleep(1.0)
     check.expect(
         len(h.events("commands_synced")) == synced_before, "restart: no sync (tree unchanged)"
@@ -364,7 +294,7 @@ def sync_cli(h: Any, check: Check, env: dict[str, str]) -> None:
     guild = str(h.server.guild_id)
     for extra in ([], ["--guild", guild]):
         out = subprocess.run(
-            [str(PAPERBOT), "sync", *extra],
+            [*PAPERBOT, "sync", *extra],
             env=full,
             cwd=ROOT,
             capture_output=True,
@@ -386,28 +316,17 @@ def main() -> int:
     parser.add_argument("--data", type=Path, help="folder of conference .txt lists to ingest first")
     parser.add_argument("--concurrency", type=int, default=50)
     args = parser.parse_args()
-    sys.path.insert(0, str(args.harness.resolve()))
-    from fakediscord import Harness  # the harness is not a project dependency
-
-    workdir = Path(tempfile.mkdtemp(prefix="paperbot-e2e-"))
-    env = {
-        "PAPERBOT_DB_PATH": str(workdir / "paperbot.db"),
-        "PAPERBOT_COOLDOWN_QUESTIONS": "1000",
-        "PAPERBOT_LOG_LEVEL": "INFO",
-        "PAPERBOT_LOG_FILE": str(workdir / "paperbot.log"),
-    }
+    harness = load_harness(args.harness)
+    _, env = bot_workdir("e2e", PAPERBOT_COOLDOWN_QUESTIONS="1000", PAPERBOT_LOG_LEVEL="INFO")
     if args.data:
-        import os
-
-        ingest(args.data, {**os.environ, **env})
+        ingest(args.data, env)
 
     check = Check()
-    with Harness() as h:
+    with harness.Harness() as h:
         env["PAPERBOT_OWNER_IDS"] = h.user("owner")["id"]
         token = h.token
         started = time.perf_counter()
-        h.launch([str(PAPERBOT), "run"], env=env, cwd=str(ROOT), token_env="PAPERBOT_DISCORD_TOKEN")
-        h.wait_ready(timeout=120, commands=True)
+        launch(h, env)
         print(f"bot ready and commands synced in {time.perf_counter() - started:.1f} s")
         names = sorted(c["name"] for c in h.registered_commands())
         print(f"registered commands: {names}")
@@ -452,10 +371,8 @@ def main() -> int:
                 f"mean={statistics.mean(values):.3f}"
             )
     print(f"\n== {args.concurrency} concurrent /ask: {outcome}")
-    print(f"\n== checks: {check.count - len(check.failures)}/{check.count} passed")
-    for failure in check.failures:
-        print(f"  FAIL {failure}")
-    return 0 if not violations and not check.failures else 1
+    failed = check.summary()
+    return 1 if violations or failed else 0
 
 
 if __name__ == "__main__":

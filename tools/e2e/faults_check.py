@@ -2,7 +2,7 @@
 
 Not collected by pytest (it needs the shared harness). Usage:
 
-    .venv/bin/python tests/e2e/faults_check.py ../shared/harness \
+    .venv/bin/python tools/e2e/faults_check.py ../shared/harness \
         [--data ../shared/data/conference_abstracts]
 
 Faults (issue 5 §6):
@@ -30,17 +30,12 @@ from __future__ import annotations
 
 import argparse
 import collections
-import os
-import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from harness_check import Check, button, ingest, last, texts
+from harness import Check, bot_workdir, button, ingest, last, launch, load_harness, poll, texts
 
-ROOT = Path(__file__).resolve().parents[2]
-PAPERBOT = ROOT / ".venv" / "bin" / "paperbot"
 MANAGE_GUILD = 1 << 5
 # Rules the harness records because of the faults forced here (the deadline and token tests).
 EXPECTED_RULES = {"interaction_timeout", "late_callback", "webhook_token_invalid"}
@@ -75,18 +70,6 @@ class FollowupFault:
             return real(server, call)
 
         server_class._followup = followup
-
-
-def poll(predicate: Any, timeout: float, what: str) -> Any:
-    """Poll `predicate()` from this thread (it may call the driver, unlike `h.wait_until`'s)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() >= deadline:
-            raise TimeoutError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def callback_statuses(result: Any) -> list[int]:
@@ -321,30 +304,22 @@ def main() -> int:
     parser.add_argument("--data", type=Path, help="folder of conference .txt lists to ingest first")
     parser.add_argument("--reconnects", type=int, default=3)
     args = parser.parse_args()
-    sys.path.insert(0, str(args.harness.resolve()))
-    from fakediscord import Harness  # the harness is not a project dependency
+    harness = load_harness(args.harness)
     from fakediscord import server as server_module
 
     fault = FollowupFault()
     fault.install(server_module.FakeDiscord)
 
-    workdir = Path(tempfile.mkdtemp(prefix="paperbot-faults-"))
-    log_file = workdir / "paperbot.log"
-    env = {
-        "PAPERBOT_DB_PATH": str(workdir / "paperbot.db"),
-        "PAPERBOT_COOLDOWN_QUESTIONS": "1000",
-        "PAPERBOT_LOG_LEVEL": "INFO",
-        "PAPERBOT_LOG_FILE": str(log_file),
-    }
+    _, env = bot_workdir("faults", PAPERBOT_COOLDOWN_QUESTIONS="1000", PAPERBOT_LOG_LEVEL="INFO")
+    log_file = Path(env["PAPERBOT_LOG_FILE"])
     if args.data:
-        ingest(args.data, {**os.environ, **env})
+        ingest(args.data, env)
 
     check = Check()
-    with Harness(users=("alice", "bob", "carol", "dave")) as h:
+    with harness.Harness(users=("alice", "bob", "carol", "dave")) as h:
         add_manager(h, "carol")
         env["PAPERBOT_OWNER_IDS"] = h.user("dave")["id"]
-        h.launch([str(PAPERBOT), "run"], env=env, cwd=str(ROOT), token_env="PAPERBOT_DISCORD_TOKEN")
-        h.wait_ready(timeout=120, commands=True)
+        launch(h, env)
         try:
             reconnects(h, check, args.reconnects)
             deadline(h, check, log_file)
@@ -376,10 +351,7 @@ def main() -> int:
         f"bot log: {len(errors)} ERROR line(s), {tracebacks} traceback(s) (1 and 1 expected)",
     )
     print(f"\n== access cases: {counts}")
-    print(f"== checks: {check.count - len(check.failures)}/{check.count} passed")
-    for failure in check.failures:
-        print(f"  FAIL {failure}")
-    return 0 if not check.failures else 1
+    return check.summary()
 
 
 if __name__ == "__main__":
