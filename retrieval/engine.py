@@ -36,7 +36,7 @@ from retrieval.questions import rank_free_text, rank_question, rank_similar
 from retrieval.ranking import Ranking
 from retrieval.services import community_services
 from retrieval.stores import open_store
-from retrieval.stores.protocol import Store
+from retrieval.stores.store import Store
 from retrieval.suggestions import closest_ids, suggest_papers
 from retrieval.telemetry import LatencyLog, engine_stats
 

@@ -9,8 +9,7 @@ import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-
-from retrieval.stores.protocol import ClusterStore
+from typing import Protocol
 
 # A process is stale after this many missed heartbeats: one late beat is not a dead process.
 STALE_AFTER_BEATS = 3
@@ -139,3 +138,28 @@ class NodeRegistry:
             for row in rows
         )
         return ClusterStats(nodes, generation)
+
+
+class ClusterStore(Protocol):
+    """Deployment state: command-sync hashes, process heartbeats, and the corpus
+    generation each process is compared with."""
+
+    async def command_sync_hash(self, scope: str) -> str | None:
+        """The hash of the slash-command payload last synced to Discord for `scope`."""
+        ...
+
+    async def record_command_sync(self, scope: str, payload_hash: str) -> None: ...
+
+    async def heartbeat(self, node: NodeRow, *, forget_before: float | None = None) -> None:
+        """Record `node` as it is now: insert it, or replace the row with its `node_id`. In the
+        same transaction, delete other rows whose heartbeat is older than `forget_before`
+        (stopped processes; None keeps them all)."""
+        ...
+
+    async def nodes(self) -> list[NodeRow]:
+        """Every process that has reported, oldest `started_at` first."""
+        ...
+
+    async def generation(self) -> int:
+        """Bumped by every write that changes what the index holds."""
+        ...

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
-from retrieval.stores.protocol import UserDataStore
+from retrieval.models import Paper
 from retrieval.watches import WatchRow
 
 
@@ -71,3 +72,22 @@ def describe(counts: UserData) -> list[str]:
         ),
     )
     return [f"{number} {text}" for number, text in kinds if number]
+
+
+class UserDataStore(Protocol):
+    """Everything held about one user: counted, listed, and forgotten."""
+
+    async def user_data(self, user_id: int) -> UserData: ...
+
+    async def forget_user(self, user_id: int) -> UserData:
+        """Delete every row about the user in one transaction (shortlist entries they added
+        stay, with `added_by` set to 0); returns what was deleted or anonymised."""
+        ...
+
+    async def saved(self, user_id: int) -> list[Paper]:
+        """Oldest first."""
+        ...
+
+    async def watches_of(self, user_id: int) -> list[WatchRow]:
+        """A user's watches, oldest first."""
+        ...

@@ -13,7 +13,7 @@ from retrieval.parameters import Settings, node_timing, watch_limits
 from retrieval.privacy import Privacy
 from retrieval.ranking import RankOptions
 from retrieval.shortlist import Shortlist
-from retrieval.stores.protocol import Store
+from retrieval.stores.store import Store
 from retrieval.trending import Trending
 from retrieval.watches import Watches
 

@@ -4,11 +4,11 @@ an optional note; exported like personal lists. Who may curate is the shell's ru
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from retrieval.errors import PaperNotFound
 from retrieval.exports import ExportEntry, export_papers
 from retrieval.models import Paper
-from retrieval.stores.protocol import ShortlistStore
 
 MAX_NOTE_CHARS = 200
 FORGOTTEN = "a former member"
@@ -63,3 +63,23 @@ def curator(user_id: int, names: dict[int, str] | None = None) -> str:
     if user_id == 0:
         return FORGOTTEN
     return (names or {}).get(user_id, str(user_id))
+
+
+class ShortlistStore(Protocol):
+    """A guild's shared reading list (papers looked up by id to add them)."""
+
+    async def shortlist_add(
+        self, guild_id: int, paper_id: str, user_id: int, note: str | None
+    ) -> bool:
+        """True if newly added (False: already there, unchanged); PaperNotFound if no such paper."""
+        ...
+
+    async def shortlist_remove(self, guild_id: int, paper_id: str) -> bool: ...
+
+    async def shortlist(self, guild_id: int) -> list[ShortlistRow]:
+        """Oldest first."""
+        ...
+
+    async def paper(self, paper_id: str) -> Paper | None:
+        """By paperbot id (`ids.lookup_key` folding) or, failing that, by external id."""
+        ...

@@ -6,9 +6,9 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from retrieval.models import Paper
-from retrieval.stores.protocol import ActivityStore
 
 MAX_DAYS = 90
 ACTIVITY_KINDS = ("opens", "saves", "asks")
@@ -63,3 +63,21 @@ class Trending:
             if paper is not None:
                 found.append(TrendingPaper(paper, row.opens, row.saves, row.asks))
         return found
+
+
+class ActivityStore(Protocol):
+    """A guild's per-paper, per-day counters (papers looked up to show them)."""
+
+    async def count_activity(
+        self, guild_id: int, day: str, kind: str, paper_ids: Sequence[str]
+    ) -> None:
+        """Add 1 to `kind` (one of ACTIVITY_KINDS) for each paper on `day` (YYYY-MM-DD, UTC)."""
+        ...
+
+    async def activity(self, guild_id: int, since_day: str, limit: int) -> list[ActivityRow]:
+        """Counters summed over days >= `since_day`, most active first (ties by paper id)."""
+        ...
+
+    async def paper(self, paper_id: str) -> Paper | None:
+        """By paperbot id (`ids.lookup_key` folding) or, failing that, by external id."""
+        ...

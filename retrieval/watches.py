@@ -14,15 +14,16 @@ import asyncio
 import json
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
 from retrieval.answering import best_sentences, query_weights
 from retrieval.corpus import Corpus
 from retrieval.errors import PaperbotError
+from retrieval.models import Paper
 from retrieval.questions import rank_question
 from retrieval.ranking import RankOptions
-from retrieval.stores.protocol import WatchStore
 from retrieval.watch_matching import matching_docs
 
 DIGEST_PAPERS = 5
@@ -249,3 +250,52 @@ class Watches:
     async def failed(self, digest: Digest, reason: str) -> None:
         """Pause the watch with `reason` (shown in /watches); it is not retried."""
         await self._store.finish_digest(digest.id, reason[:200])
+
+
+class WatchStore(Protocol):
+    """Saved queries, their digests and deliveries (and the papers a digest shows)."""
+
+    async def add_watch(
+        self, user_id: int, guild_id: int | None, channel_id: int | None, query: str
+    ) -> WatchRow: ...
+
+    async def watch_counts(self, user_id: int, guild_id: int | None) -> tuple[int, int]:
+        """(watches of the user, watches in the guild; 0 when `guild_id` is None)."""
+        ...
+
+    async def watches_of(self, user_id: int) -> list[WatchRow]:
+        """A user's watches, oldest first."""
+        ...
+
+    async def active_watches(self) -> list[WatchRow]:
+        """Every watch not paused, oldest first."""
+        ...
+
+    async def remove_watch(self, user_id: int, watch_id: int) -> bool:
+        """Delete one of the user's watches (and its deliveries and digests)."""
+        ...
+
+    async def record_digest(
+        self, watch: WatchRow, paper_ids: Sequence[str], body: Callable[[Sequence[str]], str]
+    ) -> DigestRow | None:
+        """In one transaction: record (watch, paper) deliveries, keeping only papers this watch
+        never announced, and store a digest of those built by `body(paper ids)`; None (and
+        nothing stored) when every paper was announced before."""
+        ...
+
+    async def pending_digests(self) -> list[DigestRow]:
+        """Digests nobody has claimed, oldest first."""
+        ...
+
+    async def claim_digest(self, digest_id: int, claimer: str) -> bool:
+        """True for exactly one caller across processes (UPDATE ... WHERE claimed_by IS NULL)."""
+        ...
+
+    async def finish_digest(self, digest_id: int, failure: str | None) -> None:
+        """Record the outcome: sent (the watch's `last_fired_at` is set) or failed (the watch
+        is paused with `failure` as the reason; nothing retries it)."""
+        ...
+
+    async def papers_by_key(self, keys: Sequence[int]) -> list[Paper]:
+        """Papers in the order given; unknown keys are left out."""
+        ...

@@ -63,6 +63,34 @@ def test_retrieval_never_imports_discord_or_bot() -> None:
     assert _offenders("retrieval", {"discord", "bot"}) == []
 
 
+def test_the_shells_never_reach_into_the_stores() -> None:
+    # bot/ gets rows and services from retrieval's feature modules, never from a backend.
+    stores = sorted(
+        f"{name} imports {imported}"
+        for name, path in _modules().items()
+        if name.split(".")[0] == "bot"
+        for imported in _imported(name, path)
+        if imported == "retrieval.stores" or imported.startswith("retrieval.stores.")
+    )
+    assert stores == []
+
+
+def test_retrieval_reads_settings_through_one_door() -> None:
+    # parameters.py turns Settings into the engine's options; the stores' opening reads the
+    # database settings. No other engine module imports config.
+    readers = {
+        name
+        for name, path in _modules().items()
+        if name.split(".")[0] == "retrieval"
+        and any(imported.split(".")[0] == "config" for imported in _imported(name, path))
+    }
+    assert readers <= {
+        "retrieval.parameters",
+        "retrieval.stores",
+        "retrieval.stores.postgres_connect",
+    }, sorted(readers)
+
+
 def test_config_imports_neither_the_engine_nor_the_bot() -> None:
     assert _offenders("config", {"discord", "bot", "retrieval"}) == []
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from config.settings import Settings
-from retrieval.stores.protocol import Store
+from retrieval.stores.store import Store
 
 
 async def open_store(settings: Settings) -> Store:

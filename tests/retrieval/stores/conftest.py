@@ -26,9 +26,9 @@ from retrieval.stores.postgres import PostgresStore
 from retrieval.stores.postgres_connect import describe
 from retrieval.stores.postgres_migrations import MIGRATIONS as PG_MIGRATIONS
 from retrieval.stores.postgres_migrations import TABLES
-from retrieval.stores.protocol import Store
 from retrieval.stores.sqlite import SqliteStore
 from retrieval.stores.sqlite_migrations import MIGRATIONS as SQLITE_MIGRATIONS
+from retrieval.stores.store import Store
 
 URL_VARIABLE = "PAPERBOT_TEST_DATABASE_URL"
 HOW_TO_ENABLE = (

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from retrieval import ids
-from retrieval.stores.protocol import FileResult, NewPaper, Store
+from retrieval.stores.protocol import FileResult, NewPaper
+from retrieval.stores.store import Store
 
 # SQLite's strftime('%Y-%m-%dT%H:%M:%fZ'): both backends must return exactly this shape.
 TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from retrieval import ids
 from retrieval.errors import PaperNotFound
 from retrieval.stores.postgres import PostgresStore
-from retrieval.stores.protocol import Store
 from retrieval.stores.sqlite import SqliteStore
+from retrieval.stores.store import Store
 from tests.budgets import examples
 from tests.retrieval.stores.conftest import empty_schema, run_apart
 from tests.retrieval.stores.papers import new_paper

@@ -14,7 +14,8 @@ import asyncio
 import pytest
 
 from retrieval.errors import PaperNotFound, StoreError
-from retrieval.stores.protocol import ConversationRow, NewPaper, Store
+from retrieval.stores.protocol import ConversationRow, NewPaper
+from retrieval.stores.store import Store
 from tests.retrieval.stores.conftest import Backend
 from tests.retrieval.stores.papers import add, broken_paper, new_paper, papers
 

@@ -18,8 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from retrieval.stores.postgres import PostgresStore
-from retrieval.stores.protocol import FileResult, NewPaper, PaperChunks, Store
+from retrieval.stores.protocol import FileResult, NewPaper, PaperChunks
 from retrieval.stores.sqlite import SqliteStore
+from retrieval.stores.store import Store
 from tests.budgets import examples
 from tests.retrieval.stores.conftest import (
     Backend,

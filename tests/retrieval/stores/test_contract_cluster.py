@@ -4,10 +4,7 @@ process heartbeats.
 
 from __future__ import annotations
 
-from retrieval.nodes import NodeRow
-from retrieval.stores.protocol import (
-    ClusterStore,
-)
+from retrieval.nodes import ClusterStore, NodeRow
 
 # -- deployment state -------------------------------------------------------------------------
 

@@ -4,10 +4,7 @@ conversation and per answer message.
 
 from __future__ import annotations
 
-from retrieval.stores.protocol import (
-    ConversationRow,
-    ConversationStore,
-)
+from retrieval.stores.protocol import ConversationRow, ConversationStore
 from tests.retrieval.stores.conftest import Backend
 
 # -- conversation memory ----------------------------------------------------------------------

@@ -9,9 +9,7 @@ import asyncio
 import pytest
 
 from retrieval.errors import PaperNotFound
-from retrieval.stores.protocol import (
-    Store,
-)
+from retrieval.stores.store import Store
 from tests.retrieval.stores.papers import TIMESTAMP, add, papers
 
 # -- a guild's shortlist -----------------------------------------------------------------------

@@ -5,10 +5,8 @@ all that is held about one user.
 from __future__ import annotations
 
 from retrieval.privacy import UserData
-from retrieval.stores.protocol import (
-    ConversationRow,
-    Store,
-)
+from retrieval.stores.protocol import ConversationRow
+from retrieval.stores.store import Store
 from tests.retrieval.stores.papers import BIG, add, digest_body, papers
 
 # -- forgetting a user ------------------------------------------------------------------------

@@ -8,9 +8,7 @@ import asyncio
 from collections.abc import Sequence
 
 from retrieval.privacy import UserData
-from retrieval.stores.protocol import (
-    Store,
-)
+from retrieval.stores.store import Store
 from tests.retrieval.stores.conftest import Backend
 from tests.retrieval.stores.papers import BIG, TIMESTAMP, digest_body
 

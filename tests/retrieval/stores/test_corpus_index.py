@@ -15,7 +15,7 @@ from retrieval.snapshot import files as index_files
 from retrieval.snapshot import load_index as corpus_index
 from retrieval.snapshot.load_index import index_path
 from retrieval.snapshot.matrix import BM25Index
-from retrieval.stores.protocol import Store
+from retrieval.stores.store import Store
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 from tests.retrieval.stores.papers import add, papers
 from tests.retrieval.test_index_append import assert_same_index

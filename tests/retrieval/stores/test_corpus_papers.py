@@ -17,7 +17,7 @@ from retrieval.parameters import rank_options
 from retrieval.questions import rank_question
 from retrieval.snapshot import files as index_files
 from retrieval.snapshot.load_papers import autocomplete_path, papers_path
-from retrieval.stores.protocol import Store
+from retrieval.stores.store import Store
 from retrieval.suggestions import closest_ids, suggest_papers
 from tests.retrieval.oracle import RANK_BM25_DEFAULTS
 from tests.retrieval.stores.papers import add, new_paper, papers

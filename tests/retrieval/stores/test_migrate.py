@@ -16,8 +16,9 @@ from retrieval.nodes import NodeRow
 from retrieval.stores.migrate import _COPIED, copy_sqlite_to_postgres
 from retrieval.stores.postgres import PostgresStore
 from retrieval.stores.postgres_migrations import TABLES
-from retrieval.stores.protocol import ConversationRow, Store
+from retrieval.stores.protocol import ConversationRow
 from retrieval.stores.sqlite import SqliteStore
+from retrieval.stores.store import Store
 from tests.retrieval.stores.papers import add, new_paper, papers
 
 
