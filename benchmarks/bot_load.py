@@ -100,7 +100,7 @@ QUESTIONS = [
 
 
 def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile (the same definition as bot/looplag.py)."""
+    """Nearest-rank percentile (the same definition as bot/discord_shell/looplag.py)."""
     ordered = sorted(values)
     return ordered[max(1, math.ceil(q * len(ordered))) - 1]
 

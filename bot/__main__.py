@@ -1,5 +1,5 @@
 """`python -m bot`: the paperbot command line."""
 
-from bot.cli import main
+from bot.terminal.cli import main
 
 raise SystemExit(main())

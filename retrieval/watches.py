@@ -27,8 +27,8 @@ from retrieval.ranking import RankOptions
 from retrieval.watch_matching import matching_docs
 
 DIGEST_PAPERS = 5
-# The terminal's user (as bot/chat_console.py's LOCAL_USER): no Discord id is 0, so the bot never
-# sends these digests; `paperbot ingest` prints them.
+# The terminal's user (LOCAL_USER of bot/terminal/chat_console.py): no Discord id is 0, so the
+# bot never sends these digests; `paperbot ingest` prints them.
 CONSOLE_USER = 0
 MAX_QUERY_CHARS = 300
 

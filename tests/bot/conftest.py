@@ -10,7 +10,7 @@ import discord
 import pytest
 from discord.webhook.async_ import async_context
 
-from bot.client import PaperBot
+from bot.discord_shell.client import PaperBot
 from config.settings import Settings
 from tests.bot.discordfakes import BOT_ID, Recorder, user_payload
 from tests.bot.fakes import FakeEngine

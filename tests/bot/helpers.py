@@ -6,7 +6,7 @@ from typing import Any
 
 import discord
 
-from bot.client import PaperBot
+from bot.discord_shell.client import PaperBot
 
 
 async def run(bot: PaperBot, interaction: discord.Interaction) -> discord.Interaction:

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bot.client import PaperBot
+from bot.discord_shell.client import PaperBot
 from tests.bot.discordfakes import MANAGE_GUILD, Recorder, slash, snowflake
 from tests.bot.fakes import FakeEngine
 from tests.bot.helpers import run

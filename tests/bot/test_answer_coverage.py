@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot import console, wording
+from bot import wording
+from bot.terminal import console
 from retrieval.models import Answer, ParsedQuery
 
 

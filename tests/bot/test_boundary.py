@@ -9,8 +9,8 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.boundary import NotAllowed, OnCooldown, handle_interaction_error, judge
-from bot.client import PaperBot
+from bot.discord_shell.boundary import NotAllowed, OnCooldown, handle_interaction_error, judge
+from bot.discord_shell.client import PaperBot
 from retrieval.errors import PaperNotFound, QueryError
 from tests.bot.discordfakes import Recorder, slash
 
@@ -78,7 +78,7 @@ async def test_unexpected_error_is_logged_with_traceback_and_reference(
         raise KeyError("secret detail")
     except KeyError as error:
         caught = error
-    with caplog.at_level(logging.ERROR, logger="bot.boundary"):
+    with caplog.at_level(logging.ERROR, logger="bot.discord_shell.boundary"):
         await handle_interaction_error(
             interaction, app_commands.CommandInvokeError(COMMAND, caught)
         )

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.client import PaperBot
-from bot.cogs.chat import Chat, strip_mentions
+from bot.discord_shell.client import PaperBot
+from bot.discord_shell.cogs.chat import Chat, strip_mentions
 from config.settings import Settings
 from tests.bot.conftest import Clock
 from tests.bot.discordfakes import BOT_ID, CHANNEL_ID, Recorder, chat_message
@@ -125,7 +125,7 @@ async def test_a_burst_gets_the_answers_then_one_reaction_then_silence(
 async def test_without_add_reactions_the_notice_is_one_short_reply(
     bot: PaperBot, recorder: Recorder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("bot.cogs.chat.can_react", lambda message: False)
+    monkeypatch.setattr("bot.discord_shell.cogs.chat.can_react", lambda message: False)
     for number in range(12):
         await chat(bot).on_message(chat_message(bot, f"routing {number}", mentions_bot=True))
     sent = replies(recorder)

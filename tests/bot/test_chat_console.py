@@ -7,7 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot import chat_console, console, wording
+from bot import wording
+from bot.terminal import chat_console, console
 from retrieval.conversation.chat import Reply, ReplyKind
 from retrieval.conversation.errors import NumberedFromOne
 from retrieval.conversation.model import Intent, IntentKind

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot import wording
-from bot.client import PaperBot
-from bot.cogs.chat import Chat
+from bot.discord_shell.client import PaperBot
+from bot.discord_shell.cogs.chat import Chat
 from retrieval.engine import Engine
 from tests.bot.discordfakes import Recorder, chat_message
 from tests.bot.test_real_engine import real, real_settings  # noqa: F401  (fixtures)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.chat_throttle import Action, ChatThrottle
-from bot.cooldown import Cooldown
+from bot.discord_shell.chat_throttle import Action, ChatThrottle
+from bot.discord_shell.cooldown import Cooldown
 
 
 class Clock:

@@ -273,7 +273,7 @@ def test_bad_run_flags_are_one_line_naming_the_flag(
 def test_run_flags_override_the_shard_settings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.cli import _parser, settings_for
+    from bot.terminal.cli import _parser, settings_for
 
     monkeypatch.chdir(tmp_path)  # no .env
     monkeypatch.setenv("PAPERBOT_SHARD_COUNT", "8")

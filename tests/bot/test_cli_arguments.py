@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot import console
-from bot.cli import main
+from bot.terminal import console
+from bot.terminal.cli import main
 from retrieval.models import EngineStats
 
 

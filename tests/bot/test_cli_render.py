@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 import textwrap
 
-from bot import console
-from bot.chat_console import render_reply
+from bot.terminal import console
+from bot.terminal.chat_console import render_reply
 from retrieval.conversation import IntentKind
 from retrieval.conversation.chat import Reply, ReplyKind
 from retrieval.conversation.model import Intent

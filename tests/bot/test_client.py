@@ -8,7 +8,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.client import COGS, PaperBot, build_intents, payload_hash, tree_payload
+from bot.discord_shell.client import COGS, PaperBot, build_intents, payload_hash, tree_payload
 from config.settings import Settings
 from tests.bot.fakes import FakeEngine
 from tests.bot.limits import command_problems

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.client import PaperBot
+from bot.discord_shell.client import PaperBot
 from retrieval.nodes import NodeRow
 from tests.bot.discordfakes import Recorder, slash
 from tests.bot.fakes import FakeEngine

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.client import PaperBot
-from bot.cooldown import Cooldown, wait_text
+from bot.discord_shell.client import PaperBot
+from bot.discord_shell.cooldown import Cooldown, wait_text
 from tests.bot.conftest import Clock
 from tests.bot.discordfakes import BOB, Recorder, slash
 from tests.bot.helpers import run

@@ -11,7 +11,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.client import PaperBot
+from bot.discord_shell.client import PaperBot
 from tests.bot.discordfakes import Recorder, click, slash
 from tests.bot.helpers import run
 

@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from bot import render
-from bot.client import PaperBot
-from bot.looplag import LagStats, LoopLag, percentile
+from bot.discord_shell import render
+from bot.discord_shell.client import PaperBot
+from bot.discord_shell.looplag import LagStats, LoopLag, percentile
 from retrieval.models import EngineStats
 from tests.bot.discordfakes import Recorder, slash
 from tests.bot.helpers import run
@@ -79,7 +79,7 @@ async def test_early_wake_counts_as_zero() -> None:
 
 async def test_a_long_block_logs_a_warning(caplog: pytest.LogCaptureFixture) -> None:
     lag, _ = probe([499.0, 750.0], warn_ms=500)
-    with caplog.at_level(logging.WARNING, logger="bot.looplag"):
+    with caplog.at_level(logging.WARNING, logger="bot.discord_shell.looplag"):
         await lag.run(probes=2)
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and lag.warnings == 1
@@ -96,7 +96,7 @@ def test_bad_arguments() -> None:
 
 async def test_real_probe_sees_a_blocked_loop(caplog: pytest.LogCaptureFixture) -> None:
     lag = LoopLag(interval=0.01, warn_ms=30)
-    with caplog.at_level(logging.WARNING, logger="bot.looplag"):
+    with caplog.at_level(logging.WARNING, logger="bot.discord_shell.looplag"):
         task = lag.start()
         assert lag.start() is task and lag.running
         await asyncio.sleep(0.03)

@@ -3,7 +3,7 @@ and afterwards nothing about the user in the store."""
 
 from __future__ import annotations
 
-from bot.client import PaperBot
+from bot.discord_shell.client import PaperBot
 from retrieval.engine import Engine
 from retrieval.privacy import UserData
 from tests.bot.discordfakes import ALICE, Recorder, click, slash

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.client import PaperBot
+from bot.discord_shell.client import PaperBot
 from tests.bot.discordfakes import ALICE, Recorder, click, slash
 from tests.bot.fakes import PAPERS, FakeEngine
 from tests.bot.helpers import labels, run

@@ -8,7 +8,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.client import PaperBot
+from bot.discord_shell.client import PaperBot
 from config.settings import PROJECT_ROOT, Settings
 from retrieval.engine import Engine
 from tests.bot.discordfakes import BOT_ID, Recorder, slash, user_payload

@@ -10,10 +10,10 @@ import discord
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import render
-from bot.queries import QueryKeys, QueryRef
+from bot.discord_shell import render
+from bot.discord_shell.queries import QueryKeys, QueryRef
+from bot.discord_shell.views import answer_view, paper_view
 from bot.text import bold_balanced, clip, escape, render_excerpt, split_escaped
-from bot.views import answer_view, paper_view
 from retrieval.models import Answer, EngineStats, Excerpt, Hit, Paper, ParsedQuery, Span
 from retrieval.nodes import ClusterStats, NodeRow, NodeStatus
 from tests.bot.limits import component_problems, embed_problems
@@ -219,7 +219,7 @@ def test_a_link_survives_any_marks(parts: list[tuple[str, bool]], before: str) -
 
 
 def test_console_marks_stay_outside_links() -> None:
-    from bot.console import excerpt_text
+    from bot.terminal.console import excerpt_text
 
     spans = (Span("see https://"), Span("github", True), Span(".com/x "), Span("github", True))
     assert excerpt_text(Excerpt(spans), colour=False) == "see https://github.com/x [github]"

@@ -11,8 +11,8 @@ import discord
 import pytest
 from pydantic import SecretStr
 
-from bot import runner
-from bot.client import PaperBot
+from bot.discord_shell import runner
+from bot.discord_shell.client import PaperBot
 from config.settings import Settings
 from tests.bot.fakes import FakeEngine
 

@@ -7,7 +7,7 @@ import io
 
 import bibtexparser
 
-from bot.client import PaperBot
+from bot.discord_shell.client import PaperBot
 from tests.bot.discordfakes import ALICE, Recorder, slash
 from tests.bot.fakes import FakeEngine
 from tests.bot.helpers import run

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import bibtexparser
 
-from bot.client import PaperBot
+from bot.discord_shell.client import PaperBot
 from retrieval.engine import Engine
 from tests.bot.discordfakes import ALICE, BOB, Recorder, slash
 from tests.bot.helpers import run

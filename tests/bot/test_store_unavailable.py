@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from bot.client import PaperBot
+from bot.discord_shell.client import PaperBot
 from retrieval.errors import StoreUnavailable
 from tests.bot.discordfakes import Recorder, chat_message, slash
 from tests.bot.fakes import FakeEngine

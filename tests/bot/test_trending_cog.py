@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.client import PaperBot
+from bot.discord_shell.client import PaperBot
 from retrieval.engine import Engine
 from tests.bot.discordfakes import Recorder, slash
 from tests.bot.helpers import run

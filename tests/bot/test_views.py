@@ -9,8 +9,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.client import PaperBot
-from bot.queries import QueryRef, decode_query
+from bot.discord_shell.client import PaperBot
+from bot.discord_shell.queries import QueryRef, decode_query
 from config.settings import Settings
 from tests.bot.conftest import Clock
 from tests.bot.discordfakes import BOB, BOT_ID, Recorder, click, slash, user_payload
@@ -227,7 +227,7 @@ async def test_buttons_from_an_older_version_answer_afresh(
 
 
 def test_query_refs_round_trip_through_custom_ids() -> None:
-    from bot.queries import QueryKeys, encode_query
+    from bot.discord_shell.queries import QueryKeys, encode_query
 
     keys = QueryKeys()
     for ref in (

@@ -9,9 +9,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot.client import PaperBot
-from bot.cogs.watches import WatchCog
-from bot.digests import DigestSender
+from bot.discord_shell.client import PaperBot
+from bot.discord_shell.cogs.watches import WatchCog
+from bot.discord_shell.digests import DigestSender
 from config.settings import Settings
 from retrieval.engine import Engine
 from tests.bot.discordfakes import ALICE, BOB, CHANNEL_ID, MANAGE_GUILD, Recorder, slash

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
+from bot.terminal.cli import main
 from config.settings import Settings
 from retrieval.errors import EvaluationError
 from retrieval.evaluation import (

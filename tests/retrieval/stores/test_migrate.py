@@ -10,7 +10,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import pytest
 
-from bot.cli import main
+from bot.terminal.cli import main
 from retrieval.errors import StoreError
 from retrieval.nodes import NodeRow
 from retrieval.stores.migrate import _COPIED, copy_sqlite_to_postgres

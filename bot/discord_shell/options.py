@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, cast
 import discord
 from discord import app_commands
 
-from bot.boundary import OnCooldown
-from bot.render import CHOICE_NAME_MAX, choice_name
+from bot.discord_shell.boundary import OnCooldown
+from bot.discord_shell.render import CHOICE_NAME_MAX, choice_name
 from bot.text import clip_plain, one_line
 from retrieval.errors import PaperNotFound
 from retrieval.models import Paper
 
 if TYPE_CHECKING:
-    from bot.client import PaperBot
+    from bot.discord_shell.client import PaperBot
     from retrieval.api import EngineAPI
 
 log = logging.getLogger(__name__)

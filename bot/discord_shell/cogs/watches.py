@@ -1,4 +1,4 @@
-"""/watch, /watches, /unwatch, and the loop that sends watch digests (bot/digests.py)."""
+"""/watch, /watches, /unwatch, and the loop that sends watch digests (discord_shell/digests.py)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import discord
 from discord import app_commands
 from discord.ext import tasks
 
-from bot import render, replies
-from bot.cogs.base import PaperCog
-from bot.digests import DigestSender
+from bot.discord_shell import render, replies
+from bot.discord_shell.cogs.base import PaperCog
+from bot.discord_shell.digests import DigestSender
 from bot.text import clip
 from retrieval.watches import WatchRow
 
 if TYPE_CHECKING:
-    from bot.client import PaperBot
+    from bot.discord_shell.client import PaperBot
 
 log = logging.getLogger(__name__)
 

@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot import render, replies
-from bot.cogs.base import PaperCog
+from bot.discord_shell import render, replies
+from bot.discord_shell.cogs.base import PaperCog
 
 if TYPE_CHECKING:
-    from bot.client import PaperBot
+    from bot.discord_shell.client import PaperBot
 
 
 class Info(PaperCog):

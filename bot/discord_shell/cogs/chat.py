@@ -15,20 +15,21 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from bot import render, wording
-from bot.boundary import handle_chat_error
-from bot.chat_render import reply_parts
-from bot.chat_throttle import Action
-from bot.cogs.base import PaperCog
-from bot.cooldown import wait_text
-from bot.queries import QueryRef
+from bot import wording
+from bot.discord_shell import render
+from bot.discord_shell.boundary import handle_chat_error
+from bot.discord_shell.chat_render import reply_parts
+from bot.discord_shell.chat_throttle import Action
+from bot.discord_shell.cogs.base import PaperCog
+from bot.discord_shell.cooldown import wait_text
+from bot.discord_shell.queries import QueryRef
+from bot.discord_shell.views import send_answer
 from bot.text import escape
-from bot.views import send_answer
 from retrieval.conversation import IntentKind
 from retrieval.conversation.chat import ChatService, Conversation, Reply
 
 if TYPE_CHECKING:
-    from bot.client import PaperBot
+    from bot.discord_shell.client import PaperBot
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from bot.cooldown import Cooldown
+from bot.discord_shell.cooldown import Cooldown
 from bot.text import one_line
 
 

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import discord
 
 from bot import wording
-from bot.looplag import LagStats
+from bot.discord_shell.looplag import LagStats
 from bot.text import clean, clip, clip_plain, escape, one_line, render_excerpt, split_raw
 from config.settings import Settings
 from retrieval.models import Answer, CollectionInfo, EngineStats, Hit, IngestReport, Paper

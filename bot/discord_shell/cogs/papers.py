@@ -7,14 +7,19 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot import render, replies
-from bot.cogs.base import PaperCog
-from bot.options import collection_choices, ephemeral_for, paper_choices, resolve_paper
-from bot.views import paper_view
+from bot.discord_shell import render, replies
+from bot.discord_shell.cogs.base import PaperCog
+from bot.discord_shell.options import (
+    collection_choices,
+    ephemeral_for,
+    paper_choices,
+    resolve_paper,
+)
+from bot.discord_shell.views import paper_view
 from retrieval.models import Paper
 
 if TYPE_CHECKING:
-    from bot.client import PaperBot
+    from bot.discord_shell.client import PaperBot
 
 
 class Papers(PaperCog):

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import discord
 from discord.ui import DynamicItem
 
-from bot import render, replies
-from bot.boundary import handle_interaction_error
-from bot.interaction_state import progress
-from bot.queries import QueryKeys, QueryRef, decode_query, encode_query, fetch_slice
+from bot.discord_shell import render, replies
+from bot.discord_shell.boundary import handle_interaction_error
+from bot.discord_shell.interaction_state import progress
+from bot.discord_shell.queries import QueryKeys, QueryRef, decode_query, encode_query, fetch_slice
 from bot.text import clip
 from retrieval.models import Answer, Paper
 
@@ -47,7 +47,7 @@ _UNESCAPE = re.compile(r"\\([\\*_~|`\[\]<#>\-+.])")
 
 
 class BotServices(Protocol):
-    """What the components use of `bot.client.PaperBot`: named here, not imported, so the client
+    """What the components use of `client.PaperBot`: named here, not imported, so the client
     (which registers these components) and this module do not import each other."""
 
     @property
@@ -361,7 +361,7 @@ class SavePaper(
         await replies.send(interaction, content=saved_text(paper, added), ephemeral=True)
 
 
-# Registered in PaperBot.setup_hook (bot/client.py).
+# Registered in PaperBot.setup_hook (bot/discord_shell/client.py).
 PERSISTENT_ITEMS: tuple[type[DynamicItem[Any]], ...] = (
     OpenPaper,
     MoreResults,

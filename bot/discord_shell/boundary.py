@@ -14,9 +14,9 @@ import discord
 from discord import app_commands
 
 from bot import wording
-from bot.cooldown import wait_text
-from bot.render import SAFE_MENTIONS, error_text
-from bot.replies import send_private
+from bot.discord_shell.cooldown import wait_text
+from bot.discord_shell.render import SAFE_MENTIONS, error_text
+from bot.discord_shell.replies import send_private
 from retrieval.errors import PaperbotError
 
 log = logging.getLogger(__name__)

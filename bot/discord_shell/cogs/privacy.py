@@ -9,14 +9,14 @@ import discord
 from discord import app_commands
 from discord.ui import DynamicItem
 
-from bot import render, replies
-from bot.cogs.base import PaperCog
+from bot.discord_shell import render, replies
+from bot.discord_shell.cogs.base import PaperCog
+from bot.discord_shell.views import RoutedItem
 from bot.text import clip
-from bot.views import RoutedItem
 from retrieval.privacy import PrivacyReport, describe
 
 if TYPE_CHECKING:
-    from bot.client import PaperBot
+    from bot.discord_shell.client import PaperBot
 
 
 def privacy_text(report: PrivacyReport) -> str:

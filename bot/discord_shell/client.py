@@ -17,14 +17,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.boundary import handle_interaction_error
-from bot.chat_throttle import ChatThrottle
-from bot.cooldown import Cooldown
-from bot.looplag import LoopLag
-from bot.queries import QueryKeys
-from bot.render import SAFE_MENTIONS
-from bot.replies import started
-from bot.views import PERSISTENT_ITEMS, dispatch_older
+from bot.discord_shell.boundary import handle_interaction_error
+from bot.discord_shell.chat_throttle import ChatThrottle
+from bot.discord_shell.cooldown import Cooldown
+from bot.discord_shell.looplag import LoopLag
+from bot.discord_shell.queries import QueryKeys
+from bot.discord_shell.render import SAFE_MENTIONS
+from bot.discord_shell.replies import started
+from bot.discord_shell.views import PERSISTENT_ITEMS, dispatch_older
 from config.settings import Settings
 from retrieval.conversation.chat import ChatService
 
@@ -35,17 +35,17 @@ log = logging.getLogger(__name__)
 command_log = logging.getLogger("paperbot.commands")
 
 COGS = (
-    "bot.cogs.answers",
-    "bot.cogs.papers",
-    "bot.cogs.info",
-    "bot.cogs.reading",
-    "bot.cogs.chat",
-    "bot.cogs.admin",
+    "bot.discord_shell.cogs.answers",
+    "bot.discord_shell.cogs.papers",
+    "bot.discord_shell.cogs.info",
+    "bot.discord_shell.cogs.reading",
+    "bot.discord_shell.cogs.chat",
+    "bot.discord_shell.cogs.admin",
     # Issue 12 (research servers): one cog per feature.
-    "bot.cogs.privacy",
-    "bot.cogs.watches",
-    "bot.cogs.shortlist",
-    "bot.cogs.trending",
+    "bot.discord_shell.cogs.privacy",
+    "bot.discord_shell.cogs.watches",
+    "bot.discord_shell.cogs.shortlist",
+    "bot.discord_shell.cogs.trending",
 )
 
 

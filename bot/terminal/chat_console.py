@@ -15,7 +15,8 @@ import threading
 import uuid
 from collections.abc import Callable
 
-from bot import console, wording
+from bot import wording
+from bot.terminal import console
 from retrieval.conversation import IntentKind
 from retrieval.conversation.chat import ChatService, Conversation, Reply, ReplyKind
 from retrieval.engine import Engine

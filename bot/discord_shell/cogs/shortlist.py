@@ -11,16 +11,16 @@ import discord
 from discord import app_commands
 from discord.ui import DynamicItem
 
-from bot import render, replies
-from bot.attachments import EXPORT_CHOICES, TOO_BIG, UPLOAD_LIMIT_BYTES
-from bot.cogs.base import PaperCog
-from bot.options import paper_choices, resolve_paper
+from bot.discord_shell import render, replies
+from bot.discord_shell.attachments import EXPORT_CHOICES, TOO_BIG, UPLOAD_LIMIT_BYTES
+from bot.discord_shell.cogs.base import PaperCog
+from bot.discord_shell.options import paper_choices, resolve_paper
+from bot.discord_shell.views import PAGER_SLOTS, RoutedItem, add_pager
 from bot.text import clip
-from bot.views import PAGER_SLOTS, RoutedItem, add_pager
 from retrieval.shortlist import FORGOTTEN, ShortlistRow
 
 if TYPE_CHECKING:
-    from bot.client import PaperBot
+    from bot.discord_shell.client import PaperBot
 
 PER_PAGE = 8
 NOT_IN_GUILD = "The server reading list lives in servers; use `/save` for your own list."

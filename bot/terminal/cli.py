@@ -13,9 +13,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from bot import console
-from bot.chat_console import run_chat
 from bot.logs import redactor
+from bot.terminal import console
+from bot.terminal.chat_console import run_chat
 from bot.wording import plural
 from config.settings import Settings, SettingsError, env_file_warning, load_settings
 from retrieval.engine import Engine
@@ -247,14 +247,14 @@ async def _ingest(engine: Engine, args: argparse.Namespace) -> int:
 
 
 async def _run_bot(settings: Settings) -> int:
-    from bot.runner import run_bot
+    from bot.discord_shell.runner import run_bot
 
     await run_bot(settings)
     return 0
 
 
 async def _sync(settings: Settings, guild: int | None) -> int:
-    from bot.runner import sync_commands
+    from bot.discord_shell.runner import sync_commands
 
     print(await sync_commands(settings, guild))
     return 0

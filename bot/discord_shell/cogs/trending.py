@@ -12,14 +12,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render, replies
-from bot.cogs.base import PaperCog
-from bot.interaction_state import progress
+from bot.discord_shell import render, replies
+from bot.discord_shell.cogs.base import PaperCog
+from bot.discord_shell.interaction_state import progress
 from bot.text import clip
 from retrieval.errors import PaperbotError
 
 if TYPE_CHECKING:
-    from bot.client import PaperBot
+    from bot.discord_shell.client import PaperBot
 
 log = logging.getLogger(__name__)
 

@@ -7,15 +7,15 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot import render, replies
-from bot.attachments import EXPORT_CHOICES, TOO_BIG, export_attachment
-from bot.cogs.base import PaperCog
-from bot.options import paper_choices, resolve_paper, saved_choices
-from bot.views import saved_page, saved_text
+from bot.discord_shell import render, replies
+from bot.discord_shell.attachments import EXPORT_CHOICES, TOO_BIG, export_attachment
+from bot.discord_shell.cogs.base import PaperCog
+from bot.discord_shell.options import paper_choices, resolve_paper, saved_choices
+from bot.discord_shell.views import saved_page, saved_text
 from bot.wording import plural
 
 if TYPE_CHECKING:
-    from bot.client import PaperBot
+    from bot.discord_shell.client import PaperBot
 
 
 class Reading(PaperCog):

@@ -13,15 +13,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render, replies
-from bot.boundary import NotAllowed, UserInputError
-from bot.cogs.base import PaperCog
-from bot.options import bot_of
+from bot.discord_shell import render, replies
+from bot.discord_shell.boundary import NotAllowed, UserInputError
+from bot.discord_shell.cogs.base import PaperCog
+from bot.discord_shell.options import bot_of
 from bot.text import clip
 from retrieval.lists import PAPER_FILE_SUFFIXES
 
 if TYPE_CHECKING:
-    from bot.client import PaperBot
+    from bot.discord_shell.client import PaperBot
 
 
 def is_admin(interaction: discord.Interaction) -> bool:

@@ -1,6 +1,7 @@
 """Starting the bot: engine first, then the gateway; SIGINT/SIGTERM close the bot, then the engine.
 
-The command line (`bot/cli.py`) calls `run_bot` and `sync_commands`; it checks the token first.
+The command line (`bot/terminal/cli.py`) calls `run_bot` and `sync_commands`; it checks the
+token first.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable
 import aiohttp
 import discord
 
-from bot.client import PaperBot
+from bot.discord_shell.client import PaperBot
 from bot.logs import configure_logging
 from config.settings import Settings
 from retrieval.engine import Engine

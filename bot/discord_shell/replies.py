@@ -11,8 +11,8 @@ from typing import Any
 
 import discord
 
-from bot.interaction_state import progress
-from bot.render import SAFE_MENTIONS, Rendered
+from bot.discord_shell.interaction_state import progress
+from bot.discord_shell.render import SAFE_MENTIONS, Rendered
 
 
 def started(interaction: discord.Interaction) -> float:

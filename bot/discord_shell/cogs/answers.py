@@ -8,24 +8,24 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot import replies
-from bot.boundary import UserInputError
-from bot.chat_render import reply_parts
-from bot.cogs.base import PaperCog
-from bot.cogs.chat import send_chat_answer
-from bot.options import (
+from bot.discord_shell import replies
+from bot.discord_shell.boundary import UserInputError
+from bot.discord_shell.chat_render import reply_parts
+from bot.discord_shell.cogs.base import PaperCog
+from bot.discord_shell.cogs.chat import send_chat_answer
+from bot.discord_shell.options import (
     collection_choices,
     ephemeral_for,
     paper_choices,
     question_cooldown,
     resolve_paper,
 )
-from bot.queries import QueryRef, fetch_slice
-from bot.views import send_answer, send_pages
+from bot.discord_shell.queries import QueryRef, fetch_slice
+from bot.discord_shell.views import send_answer, send_pages
 from retrieval.conversation.chat import Conversation, ReplyKind
 
 if TYPE_CHECKING:
-    from bot.client import PaperBot
+    from bot.discord_shell.client import PaperBot
 
 QUESTION_MAX = 4000
 # An `in:collection` filter typed in the query (see retrieval/query.py's syntax).

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import render
+from bot.discord_shell import render
 from bot.text import clip, clip_plain
 from retrieval.watches import CONSOLE_USER, Digest
 
 if TYPE_CHECKING:
-    from bot.client import PaperBot
+    from bot.discord_shell.client import PaperBot
 
 log = logging.getLogger(__name__)
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import discord
 
-from bot import render, wording
+from bot import wording
+from bot.discord_shell import render
+from bot.discord_shell.views import paper_view
 from bot.text import clip, render_excerpt
-from bot.views import paper_view
 from config.settings import Settings
 from retrieval.conversation.chat import Reply, ReplyKind
 from retrieval.models import Excerpt

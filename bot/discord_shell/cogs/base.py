@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from discord.ext import commands
 
 if TYPE_CHECKING:
-    from bot.client import PaperBot
+    from bot.discord_shell.client import PaperBot
     from config.settings import Settings
     from retrieval.api import EngineAPI
 

@@ -1,0 +1,1 @@
+"""The Discord shell: the client, its cogs, views and rendering for Discord."""
