@@ -56,7 +56,7 @@ def corpus_of_db(db: Path) -> Any:
     from config.settings import Settings
     from retrieval.corpus import load_corpus
     from retrieval.parameters import bm25_params
-    from retrieval.stores import open_store
+    from retrieval.stores.opening import open_store
 
     settings = Settings(_env_file=None, db_path=db)  # type: ignore[call-arg]
 

@@ -35,7 +35,7 @@ from retrieval.parameters import Settings, bm25_params, list_limits, rank_option
 from retrieval.questions import rank_free_text, rank_question, rank_similar
 from retrieval.ranking import Ranking
 from retrieval.services import community_services
-from retrieval.stores import open_store
+from retrieval.stores.opening import open_store
 from retrieval.stores.store import Store
 from retrieval.suggestions import closest_ids, suggest_papers
 from retrieval.telemetry import LatencyLog, engine_stats

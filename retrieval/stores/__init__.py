@@ -1,21 +1,5 @@
-"""Stores behind the engine: `open_store(settings)` picks the backend the settings name."""
-
-from __future__ import annotations
-
-from config.settings import Settings
-from retrieval.stores.store import Store
-
-
-async def open_store(settings: Settings) -> Store:
-    """PostgreSQL when PAPERBOT_DATABASE_URL is set, else SQLite at PAPERBOT_DB_PATH (the
-    zero-setup default). Raises StoreError (one line, no password) if it cannot be used."""
-    if settings.database_url is not None:
-        # Imported here: a SQLite-only run never loads asyncpg.
-        from retrieval.stores.postgres import PostgresStore
-
-        return await PostgresStore.open(settings.database_url.get_secret_value())
-    # Imported here too: the backends read the feature modules' row types, and those modules
-    # read this package's Protocols, so the package itself must stay light.
-    from retrieval.stores.sqlite import SqliteStore
-
-    return await SqliteStore.open(settings.db_path)
+"""Stores behind the engine, one package: the Protocols each concern takes (`protocol.py`, and
+the features' own beside their rows), the composed `Store` (`store.py`), the two backends over
+one set of SQL (`shared.py`, `community.py`, `dialect.py`, `schema.py`) and their opening
+(`opening.py`). Kept empty: importing any store module runs this file first, and the features
+import `protocol.py`, so anything imported here would import them back."""

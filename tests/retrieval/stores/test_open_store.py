@@ -11,7 +11,7 @@ import pytest
 from config.settings import Settings
 from retrieval.engine import Engine
 from retrieval.errors import StoreError
-from retrieval.stores import open_store
+from retrieval.stores.opening import open_store
 from retrieval.stores.postgres import PostgresStore
 from retrieval.stores.sqlite import SqliteStore
 from tests.conftest import FIXTURE_ABSTRACTS, write_list
