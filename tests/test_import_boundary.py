@@ -136,9 +136,7 @@ def project_graph() -> dict[str, set[str]]:
             parts = dep.split(".")
             deps |= {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
         graph[name] = {
-            dep
-            for dep in deps & set(modules)
-            if dep != name and not name.startswith(dep + ".")
+            dep for dep in deps & set(modules) if dep != name and not name.startswith(dep + ".")
         }
     return graph
 
