@@ -147,7 +147,7 @@ def test_a_type_only_import_is_an_edge_and_its_circle_is_found(tmp_path: Path) -
     views = tmp_path / "views.py"
     views.write_text(
         "from typing import TYPE_CHECKING\n"
-        "from . import text\n"
+        "from .. import text\n"
         "if TYPE_CHECKING:\n"
         "    from bot.discord_shell.client import PaperBot\n",
         encoding="utf-8",
