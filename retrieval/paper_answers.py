@@ -375,6 +375,16 @@ _CODE_SAID = re.compile(
     r"\b(?:code|codes|implementation|github|source)\b.{0,40}\b(?:available|released|public)",
     re.IGNORECASE,
 )
+# "Code is open-sourced at https://...": where to get it, which answers only a code question.
+_AVAILABILITY = re.compile(
+    r"https?://|\b(?:code|codes|implementation|github|source)\b.{0,40}"
+    r"\b(?:available|released|public|open[- ]sourced)",
+    re.IGNORECASE,
+)
+# The types an availability sentence never answers.
+_NOT_AVAILABILITY = frozenset(
+    {QuestionType.METHOD, QuestionType.RESULT, QuestionType.PROBLEM, QuestionType.LIMITATIONS}
+)
 # The roles that answer each type, and how much a matching role counts.
 _ROLES: Mapping[QuestionType, frozenset[Role]] = {
     QuestionType.DATASET: frozenset({Role.METHOD, Role.RESULT}),
@@ -526,6 +536,8 @@ def _ranked(
     scored, fallback = [], []
     for index, (sentence, role) in enumerate(zip(sentences, roles, strict=True)):
         text = texts[index]
+        if kind in _NOT_AVAILABILITY and _AVAILABILITY.search(text):
+            continue
         cues = len(cue.findall(text)) if cue is not None else 0
         if kind is QuestionType.DATASET:
             # "benchmarks", "evaluated on" say data; a capitalised name may be the method's.

@@ -147,6 +147,32 @@ def test_a_summary_gives_aim_method_and_result_in_order(question: str) -> None:
     assert any("4.1 points" in s for s in shown)
 
 
+WHERE_THE_CODE_IS = (
+    "Long documents are hard to rank. "
+    "We introduce ChunkRank, a ranker that scores passages and pools them. "
+    "To cut latency, we design a cache that reuses chunk scores across queries. "
+    "We further analyse the strengths of ChunkRank and discuss deployment at scale. "
+    "Implementation is open-sourced at https://github.com/example/chunkrank."
+)
+CHUNKRANK_LINK = ("https://github.com/example/chunkrank",)
+
+
+def test_where_the_code_is_answers_only_a_code_question() -> None:
+    def shown(question: str) -> list[str]:
+        about = answer_about(WHERE_THE_CODE_IS, question, urls=CHUNKRANK_LINK)
+        return [sentence.plain for sentence in about.sentences]
+
+    # No sentence states a result: say so rather than quote where the code is.
+    result = answer_about(WHERE_THE_CODE_IS, "what's the main result?", urls=CHUNKRANK_LINK)
+    assert not result.sentences
+    assert result.statement == "The abstract does not say."
+    summary = shown("summarize it")
+    assert summary[-1].startswith("We introduce ChunkRank")
+    assert not any("open-sourced" in s for s in summary + shown("how does it work?"))
+    code = answer_about(WHERE_THE_CODE_IS, "is there code?", urls=CHUNKRANK_LINK)
+    assert code.statement == "Code: https://github.com/example/chunkrank"
+
+
 def test_a_short_abstract_is_its_own_summary() -> None:
     about = answer_about(ABSTRACT, "summarize it")
     assert len(about.sentences) == 3 or len(about.sentences) == 4
