@@ -30,6 +30,11 @@ How it is written (issue 24), deterministic for a given abstracts folder (`SEED`
    searches that borrow other intents' words ("papers comparing adam and sgd", "first-order
    methods for ...", question-shaped conference titles). Searches are then about 42 %.
 
+5. Later batches (`FOURTH_HAND`, `FIFTH_HAND`, each with its own seed): hand-written help and
+   small talk, then terse Discord-style questions about the open paper, comparisons, reactions,
+   indirect how-to questions, refines with varied verbs, and look-alike searches, each with a
+   noisy copy of about half of them.
+
 Messages are de-duplicated on a folded form across all intents (a message keeps one label), and
 any message that also occurs in the development set is dropped from training.
 
@@ -2308,6 +2313,7 @@ def build(titles: list[str], dev_keys: set[str]) -> list[dict[str, str]]:
     }
     rows += build_short_searches(titles, seen, chat)
     rows += build_fourth(seen)
+    rows += build_fifth(seen)
     rng.shuffle(rows)
     return rows
 
@@ -3298,15 +3304,663 @@ FOURTH_HAND = {
 def build_fourth(seen: set[str]) -> list[dict[str, str]]:
     """The fourth batch: every `FOURTH_HAND` message not already labelled, and a noisy copy of
     about half of them."""
-    rng = random.Random(FOURTH_SEED)
+    return _hand_batch(FOURTH_HAND, FOURTH_SEED, seen)
+
+
+# ---------------------------------------------------------------- fifth batch (issue 24, blind)
+# On blind data the weakest intents were small_talk, question, compare and help, then refine.
+# This batch is chat the way researchers type in Discord: terse, elliptical questions about the
+# open paper (fragments, no question mark, lowercase method and benchmark names, follow-ups),
+# comparisons with and without positions, reactions and meta remarks, indirect how-to questions
+# about the bot's features, refines with varied verbs, and searches that borrow those intents'
+# words ("limitations of rlhf", "small talk generation"). Written fresh; own random stream, so
+# the earlier batches are unchanged.
+FIFTH_SEED = SEED + 4
+FIFTH_HAND = {
+    "question": _block(
+        """
+        so what's the catch
+        whats the catch here
+        catch?
+        downsides?
+        any downsides
+        weaknesses
+        main weakness?
+        where does it fail
+        failure cases?
+        when does this break
+        does it break on long inputs
+        what doesn't it handle
+        limits of this one
+        any ablations
+        ablations?
+        did they ablate the loss
+        which ablation matters most
+        what happens without the pretraining
+        model size?
+        how many params
+        # params
+        param count
+        how many gpus
+        compute budget?
+        how long did training take
+        training cost
+        gpu hours?
+        and on imagenet?
+        and on coco
+        what about cifar-100
+        results on mmlu?
+        mmlu score
+        how does it do on gsm8k
+        gsm8k numbers
+        any results on swe-bench
+        humaneval?
+        did they test on squad
+        glue results
+        what's the sota they beat
+        what baselines
+        baselines?
+        which baselines did they use
+        do they compare against lora
+        is it better than dpo
+        better than ppo or not
+        beats llama?
+        how much better than the baseline
+        by how much
+        margin over prior work
+        improvement size?
+        is the gain significant
+        error bars?
+        how many seeds
+        variance across runs
+        datasets used
+        which data
+        what data did they train on
+        trained on what
+        eval set?
+        what benchmark
+        what benchmarks do they report
+        what metric
+        metric?
+        they use bleu or rouge
+        main result
+        headline number
+        key finding
+        tldr
+        gist?
+        in one sentence?
+        what's new here
+        what's the novelty
+        contribution?
+        main contribution
+        what problem does it solve
+        problem?
+        motivation
+        what's the idea
+        core idea
+        how does it work
+        method in short
+        how do they do it
+        the approach?
+        architecture?
+        is it a transformer
+        uses diffusion?
+        does it use rl
+        any rlhf in there
+        objective function
+        what optimizer
+        learning rate they used
+        code available
+        github link
+        is the code out
+        repo?
+        weights released?
+        open source?
+        who are the authors
+        which lab
+        is this from deepmind
+        first author?
+        where was it published
+        venue
+        which conference
+        accepted where
+        what year
+        when was this published
+        scaling behaviour?
+        does it work for small models too
+        works on non-english?
+        multilingual?
+        any theory or just experiments
+        any proofs
+        is there a theorem
+        assumptions?
+        what assumptions do they make
+        did anyone reproduce it
+        limitations section says what
+        what do they say about limitations
+        future work?
+        what's left open
+        how is this different from prior work
+        related work?
+        what does it build on
+        is it a follow-up of something
+        what's the dataset size
+        how many examples
+        how much data
+        zero-shot or fine-tuned
+        few-shot results
+        inference speed
+        latency?
+        is it faster
+        memory footprint
+        how much memory does it need
+        runs on a single gpu?
+        real world eval or only synthetic
+        human eval?
+        did they do a user study
+        any qualitative examples
+        what's figure 1 about
+        what do they mean by alignment here
+        what is their definition of robustness
+        does it handle noise
+        and for vision?
+        and for text
+        and with fewer samples?
+        what if the data is noisy
+        ok but does it generalize
+        ood results
+        out of distribution?
+        hmm and the training data
+        wait what's the baseline
+        so is it better or not
+        worth reading?
+        is it any good
+        should i trust these numbers
+        how big is it
+        size of the network?
+        the result in a nutshell
+        one-line summary pls
+        why should i care
+        which loss
+        code anywhere
+        did they release code
+        who's behind it
+        any big names on it
+        was it at a workshop or main track
+        does it scale up
+        scales to 70b?
+        can i reproduce it
+        reproducible or not
+        bottom line?
+        what's the punchline
+        so did it work
+        any negative results
+        what didn't work
+        how sensitive to hyperparameters
+        hyperparams?
+        did they tune the baselines fairly
+        eval protocol
+        what's the test split
+        how long is the context
+        context length they use
+        what tokenizer
+        what backbone
+        resnet or vit
+        pretrained on what
+        what's the student model
+        teacher model size?
+        """
+    ),
+    "compare": _block(
+        """
+        this vs that
+        this one vs the last one
+        this vs #2
+        diff between 2 and 3
+        difference between 1 and 4
+        whats the diff between the top two
+        how do 3 and 5 differ
+        2 or 3?
+        1 or 2, which is better
+        which is better
+        which one is better
+        which is stronger
+        which one wins
+        who wins, 1 or 4
+        which one should i read first, 2 or 6
+        which is more recent
+        which one is newer
+        which is more cited
+        which has better results
+        how does it stack up against the first
+        how does this stack up vs #3
+        how does the second hold up against the first
+        stack 1 against 2
+        put 2 and 3 side by side
+        side by side 1 2
+        side-by-side of the top three
+        1 vs 2 vs 3
+        2 vs 5 pls
+        #3 v #4
+        first two, compared
+        contrast 1 and 2
+        contrast the two
+        contrast these
+        pit 1 against 3
+        weigh 2 against 4
+        how is 4 different from 1
+        what sets 2 apart from 3
+        what does 3 do that 1 doesn't
+        anything 2 has that 1 lacks
+        are 1 and 2 basically the same
+        do 1 and 3 overlap
+        overlap between 2 and 4?
+        same idea as #1?
+        is this the same as the first one
+        is it just #2 again
+        how similar are 1 and 2
+        tradeoffs between the two
+        which of the two is cheaper
+        which of these is faster
+        which of the three is simplest
+        which of them has code
+        which is more practical
+        rank the top 3
+        rank these
+        which is the best of these
+        best one here?
+        which one would you pick
+        pick between 1 and 2
+        between 2 and 3 which
+        compare w/ the previous one
+        compare with the last one
+        compare to #1
+        compare against 4
+        compare the last two
+        compare all of them
+        compare em
+        cmp 3 and 4
+        vs #2?
+        versus the first?
+        and vs the third?
+        how about vs 5
+        now compare 2 and 6
+        compare these two on datasets
+        compare their results
+        which reports better numbers, 1 or 3
+        do 2 and 3 use the same benchmark
+        same dataset in 1 and 2?
+        which is more general, 1 or 2
+        is 2 an improvement over 1
+        does 3 beat 1
+        does the first outperform the second
+        1 better than 2?
+        is #4 better than #2
+        how do the top results compare
+        how do these compare
+        how do they compare to each other
+        pros/cons 2 vs 4
+        cmp 2 3
+        1 and 2: which is newer
+        is the third one better than the second
+        what's the difference between these two
+        how far apart are 1 and 5 in results
+        which is the stronger paper, 2 or 3
+        do 1 and 4 agree
+        do they disagree
+        same conclusions in 2 and 3?
+        which one's approach is simpler, 1 or 2
+        line up 1, 2 and 3
+        """
+    ),
+    "small_talk": _block(
+        """
+        haha wow
+        bro what
+        welp
+        ugh reviewers
+        rip my deadline
+        deadline in 3 days send help
+        neurips deadline is killing me
+        i haven't slept
+        need coffee
+        back
+        afk a sec
+        gtg
+        ok bye for now
+        huh, weird
+        wild
+        crazy
+        insane results tbh
+        too good to be true lol
+        sounds like hype
+        another llm paper lol
+        everything is transformers now
+        not another benchmark
+        attention is all you need, apparently
+        lol every paper is sota
+        these titles are getting ridiculous
+        who names these things
+        great, more reading
+        my reading list is infinite
+        so many papers so little time
+        i'll never catch up
+        my advisor would love this
+        sending this to my advisor lol
+        reviewer 2 would hate this
+        that's a weird result
+        those numbers look off
+        results look sus
+        hmm not what i expected
+        pretty good actually
+        meh results
+        underwhelming
+        fair
+        true
+        facts
+        agreed
+        relatable
+        wrong channel sorry
+        typo, ignore
+        just testing
+        testing 1 2 3
+        you awake bot
+        bot is slow today
+        that took forever
+        you're fast
+        bot pls
+        why are you like this
+        are you an llm
+        do you dream of papers
+        make me laugh
+        friday vibes
+        happy monday i guess
+        🔥
+        💀
+        👀
+        😂😂
+        bruhhh
+        ugh mondays
+        caffeine needed
+        very nice
+        ooh fun
+        fascinating
+        hm interesting
+        heh
+        this is wild
+        kinda impressive
+        ok that's neat
+        same tbh
+        big mood
+        whoops
+        my mistake
+        scratch that
+        disregard
+        hello? anyone home
+        naughty bot
+        which llm are you
+        say something funny
+        so bored rn
+        🫠
+        🤷
+        this made my day
+        i'm procrastinating
+        back to writing i guess
+        """
+    ),
+    "help": _block(
+        """
+        how do i only see iclr stuff
+        is there a way to see only one conference
+        can i filter by year somehow
+        how do i restrict to 2024
+        where do i put the year
+        how do i get the next page
+        how do i see more than 5
+        can i change how many results i get
+        how to set page size
+        can you show 20 at a time
+        how many results per page
+        how do i look at one result in detail
+        how do i open #3, what do i type
+        how does comparing work
+        can i compare two papers
+        what's the syntax for compare
+        how do i compare papers from different searches
+        can you watch a topic for me
+        is there a way to get notified about new papers
+        can i subscribe to a topic
+        can i export results
+        export to csv possible?
+        can i save a search
+        is there a reading list feature
+        can i exclude a conference
+        how do i leave out neurips
+        can i search without a year
+        can i search across all years
+        does it support boolean queries
+        can i use quotes
+        can i search by author
+        how do i find papers by an author
+        can i search by title
+        how do i find related papers
+        what can i ask about a paper
+        can i ask questions about the paper
+        what kind of questions do you answer
+        what do you know about each paper
+        is it only abstracts or full text
+        do you read the pdf
+        what years are covered
+        how up to date is the data
+        can i undo a filter
+        how do i clear the filters
+        is there a slash command
+        do i need to mention you
+        do i have to @ you
+        does it work in threads
+        any tips for better searches
+        how should i phrase a query
+        why do i get weird results
+        why didn't it find anything
+        what do the numbers next to results mean
+        how are results ranked
+        how does the ranking work
+        is it keyword or semantic search
+        wait how do i
+        how does this bot even work
+        so what can it do exactly
+        not sure how to use the filters
+        i don't get how paging works
+        confused about the commands
+        how can i peek at a single paper
+        show me how to read an abstract here
+        what's the trick for watches
+        how to unsubscribe from a watch
+        which watches do i have, how do i check
+        bibtex export how
+        where did my saved stuff go
+        exact phrase search how
+        how to search for papers similar to one i like
+        what data do you have loaded
+        how to get back to the last list
+        how do i wipe the filters
+        tell me the commands
+        can i talk to you in private messages
+        documentation?
+        is the score a similarity or what
+        how does one page through results
+        any way to see 10 per page
+        is there a max number of results
+        """
+    ),
+    "refine": _block(
+        """
+        limit it to 2024
+        limit that to neurips 2023
+        restrict to icml
+        restrict to 2025 only
+        narrow to neurips
+        narrow it down to 2024
+        narrow down to icml 2026
+        narrow that to iclr please
+        switch to 2023
+        switch over to neurips
+        switch the conference to icml
+        now 2024 only
+        now just neurips
+        only 2025
+        only from icml
+        only last year's
+        just 2024
+        just iclr 25
+        just neurips pls
+        keep only iclr
+        keep just the 2024 ones
+        keep neurips only
+        back to icml
+        back to 2024
+        go back to neurips
+        back to all conferences
+        all years again
+        drop the year filter
+        drop neurips
+        exclude iclr
+        minus icml
+        no iclr
+        skip neurips
+        leave out 2023
+        not from icml please
+        except neurips
+        everything but iclr
+        same for 2025
+        same thing in 2023
+        same query but 2024
+        same search, iclr this time
+        try neurips instead
+        try it on icml
+        try 2026
+        how about iclr
+        how about 2023
+        and 2024?
+        what about last year
+        in neurips instead
+        in iclr?
+        from 2025 then
+        neurips 23 instead
+        iclr only this time
+        make it icml
+        change year to 2024
+        change it to neurips
+        set year 2025
+        filter to iclr
+        filter that by 2024
+        same but drop icml
+        limit to neurips only
+        restrict to iclr 2025
+        switch it to icml
+        now for icml 24
+        without icml this time
+        constrain to 2024
+        narrow the year to 2023
+        iclr 2025 instead
+        only the 2026 ones
+        just give me the neurips ones
+        """
+    ),
+    "search": _block(
+        """
+        help-seeking behaviour in llm agents
+        when should an agent ask for help
+        learning to ask for help in robotics
+        comparison of optimizers for vision transformers
+        a comparison of tokenizers for multilingual models
+        comparing fine-tuning methods for llms
+        systematic comparison of graph neural networks
+        limitations of rlhf
+        fundamental limitations of alignment
+        the limits of in-context learning
+        small talk generation in dialogue systems
+        chit-chat and task-oriented dialogue
+        open-domain chit chat models
+        humor generation with language models
+        joke understanding in llms
+        sarcasm detection
+        emoji prediction
+        refining reward models
+        iterative refinement for text generation
+        self-refine with feedback
+        query refinement for retrieval
+        narrowing the generalization gap
+        switching linear dynamical systems
+        mixture of experts switch transformer
+        restricted boltzmann machines
+        restricted isometry property compressed sensing
+        filter pruning for cnns
+        learned bloom filters
+        kalman filter deep learning
+        catch-up distillation
+        what makes a good benchmark
+        benchmark contamination
+        ablation studies in deep learning
+        automated ablation
+        scaling laws for model size
+        how big should a language model be
+        efficient training on a single gpu
+        code generation benchmarks
+        code llms
+        authorship attribution
+        venue recommendation for papers
+        reviewer assignment
+        peer review with llms
+        paper recommendation systems
+        citation recommendation
+        question answering over scientific papers
+        which tokens matter for reasoning
+        why do transformers fail at length generalization
+        does rlhf reduce diversity
+        is attention explanation
+        are emergent abilities a mirage
+        can llms self-correct
+        do vision transformers see like cnns
+        better than ppo policy optimization
+        dpo vs ppo
+        lora vs full fine-tuning
+        sgd versus adam generalization
+        contrastive learning vs masked modeling
+        head-to-head evaluation of chatbots
+        pairwise comparison for ranking
+        side-by-side human evaluation
+        bradley-terry preference models
+        paging attention for llm serving
+        pagedattention memory management
+        exporting models to onnx
+        watching videos to learn robot skills
+        saving memory in transformer training
+        greetings detection in speech
+        thank-you notes and politeness in nlg
+        boredom and curiosity in reinforcement learning
+        coffee break speech dataset
+        deadline-aware scheduling
+        when to ask for help: uncertainty in agents
+        limitations of chain-of-thought prompting
+        small-talk detection in conversational agents
+        questions about dataset documentation
+        """
+    ),
+}
+
+
+def _hand_batch(hand: dict[str, list[str]], seed: int, seen: set[str]) -> list[dict[str, str]]:
+    """Every message of `hand` not already labelled, and a noisy copy of about half of them."""
+    rng = random.Random(seed)
     rows: list[dict[str, str]] = []
-    for intent, hand in FOURTH_HAND.items():
+    for intent, texts in hand.items():
         messages: list[str] = []
-        for text in hand:
+        for text in texts:
             if fold(text) not in seen:
                 seen.add(fold(text))
                 messages.append(text)
-        for text in hand:
+        for text in texts:
             if rng.random() < 0.5:
                 variant = noisy(text, intent, rng)
                 if fold(variant) not in seen:
@@ -3314,6 +3968,12 @@ def build_fourth(seen: set[str]) -> list[dict[str, str]]:
                     messages.append(variant)
         rows.extend({"text": text, "intent": intent} for text in messages)
     return rows
+
+
+def build_fifth(seen: set[str]) -> list[dict[str, str]]:
+    """The fifth batch: every `FIFTH_HAND` message not already labelled, and a noisy copy of
+    about half of them."""
+    return _hand_batch(FIFTH_HAND, FIFTH_SEED, seen)
 
 
 def main(argv: list[str] | None = None) -> None:
