@@ -138,6 +138,7 @@ _VERBS = frozenset(
         "would", "should", "must", "remains", "remain",
     ]
 )  # fmt: skip
+_CLAIM = re.compile(r"\b(?:show|shows|prove|proves|demonstrate|demonstrates|find|finds) that\b")
 _MAX_WORDS = 16
 _MARKS = frozenset('()[]“”"')
 # A phrase that points back ("this phenomenon") needs a sentence the label does not have.
@@ -295,6 +296,8 @@ def cuts(clause: str, kind: str, sentence: int, room: int = 90, title: bool = Tr
             continue  # a question cut before its point; "can be adaptively" before "employed"
         if cut and last.endswith("ing") and words[end - 2].lower() in ("by", "for", "of"):
             continue  # "Weight balancing by focusing" before "on": the gerund needs its object
+        if cut and _CLAIM.search(" ".join(words[1:end])):
+            continue  # "... to show that a shallow network" before "with": a claim cut in half
         if cut in _VERBS and not _SUBORDINATE.isdisjoint(w.lower() for w in words[1:end]):
             continue  # "... when the lower-level problem" before "is": a clause cut in half
         text = " ".join(words[:end]).rstrip(" ,;:.!?")

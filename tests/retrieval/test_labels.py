@@ -1676,3 +1676,10 @@ def test_a_gerund_after_by_or_for_keeps_its_object() -> None:
     found = [p.text for p in phrases.cuts("an algorithm for learning from noisy labels", "c", 0)]
     assert "Algorithm for learning" not in found
     assert "Algorithm for learning from noisy labels" in found
+
+
+def test_a_claim_is_not_cut_in_half() -> None:
+    clause = "recent analyses of alignment to show that a shallow network with ReLU is robust"
+    found = [p.text for p in phrases.cuts(clause, "contribution", 0)]
+    assert "Recent analyses of alignment to show that a shallow network" not in found
+    assert "Recent analyses of alignment" in found
