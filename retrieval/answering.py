@@ -54,7 +54,11 @@ async def build_answer(
     docs = ranking.docs[offset : offset + page.limit]
     papers = await store.papers_by_key(corpus.keys_of(docs))
     suggestion = None
-    unmatched = _typed_words(page.parsed.text, ranking.unknown)
+    unmatched = {
+        term: word
+        for term, word in _typed_words(page.parsed.text, ranking.unknown).items()
+        if not _names_a_collection(corpus, term)
+    }
     corrections: tuple[tuple[str, str], ...] = ()
     if not ranking.docs:
         # The did-you-mean query already corrects every word it can (one difflib pass each).
@@ -169,6 +173,17 @@ async def _did_you_mean(
         else:
             words.append(term)
     return " ".join(words)
+
+
+def _names_a_collection(corpus: Corpus, term: str) -> bool:
+    """Whether `term` is a number or a word of a loaded collection's name: "which ICML 2026
+    papers ..." names the list the papers are in, which no abstract mentions, and "2026" is no
+    misspelling of "2025"."""
+    if term.isdigit():
+        return True
+    return any(
+        term in analysis.analyze(f"{info.name} {info.slug}") for info in corpus.collection_infos
+    )
 
 
 def _typed_words(text: str, terms: Sequence[str]) -> dict[str, str]:

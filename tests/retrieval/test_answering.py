@@ -50,6 +50,16 @@ async def test_words_no_paper_mentions_are_named(seed_engine: Engine) -> None:
     assert answer.total_all is not None and answer.total_all < answer.total
 
 
+async def test_a_collection_named_in_words_is_not_a_misspelling(seed_engine: Engine) -> None:
+    # The README's first example: no abstract says "ICML" or "2026", the list's name does.
+    answer = await seed_engine.ask("which ICML 2026 papers attack RAG retrievers?", limit=3)
+    assert answer.hits and answer.hits[0].paper.id == "icml2026-13"
+    assert answer.unmatched == ()
+    assert answer.corrections == ()
+    # A number is never corrected to another number.
+    assert (await seed_engine.ask("watermarking in 2031", limit=3)).corrections == ()
+
+
 async def test_a_misspelled_word_gets_a_correction_even_when_others_match(
     seed_engine: Engine,
 ) -> None:
