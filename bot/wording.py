@@ -115,6 +115,12 @@ _HOW_ARE_YOU = re.compile(
     r"|wh?at'?s new|sup|how have you been|you ok|how'?s your day)\b",
     re.IGNORECASE,
 )
+# Laughter and reactions ("lol nice", "haha", "😂"): answered lightly, never "that's beyond me".
+_REACTION = re.compile(r"\b(?:lol|lmao|rofl|ha(?:ha)+|he(?:he)+|xd)\b|[😂🤣😄😆😅]", re.IGNORECASE)
+REACTIONS = (
+    "😄 Glad you're enjoying it. Anything else to look up?",
+    "Ha! Say “more” for the next results, or ask something new.",
+)
 ACKNOWLEDGEMENTS = (
     "👍 Ask away whenever you're ready.",
     "Sure. What should I look up next?",
@@ -155,6 +161,8 @@ def small_talk(reply: Reply, *, console: bool = False) -> str:
         return _pick(ACKNOWLEDGEMENTS, message)
     if _HOW_ARE_YOU.search(words):
         return _pick(HOW_ARE_YOU, message)
+    if _REACTION.search(message):
+        return _pick(REACTIONS, message)
     return _pick(CHIT_CHAT, message)
 
 

@@ -70,6 +70,8 @@ def test_small_talk_fits_what_was_said_and_is_stable() -> None:
     assert _chat("cool") in wording.ACKNOWLEDGEMENTS
     assert _chat("how are you today?") in wording.HOW_ARE_YOU
     assert _chat("tell me a joke") in wording.CHIT_CHAT
+    for laughing in ("lol nice", "haha", "lmao that's wild", "😂"):
+        assert _chat(laughing) in wording.REACTIONS, laughing
     assert _chat("ok") != _chat("how are you today?")
     assert _chat("how are you today?") == _chat("how are you today?")
     replies = {_chat(text) for text in ("ok", "okay", "cool", "nice", "got it", "alright", "k")}
