@@ -37,7 +37,7 @@ __all__ = [
 
 # Bump on any change to the labels derived from abstracts: stored labels are re-derived.
 # What each version changed: docs/tuning-labels.md.
-LABELER_VERSION: Final = 11
+LABELER_VERSION: Final = 10
 
 _FALLBACK_LABEL = "Untitled abstract"
 # Consonant, vowel, consonant: an acronym said as a word ("WET", "SAN") names the method.
@@ -213,13 +213,8 @@ def _tails(candidate: Candidate, text: str, room: int, *, topic: bool) -> list[p
             if phrase.text.count(" ") >= 2:  # "a framework" alone says nothing
                 found.append(phrase)
     if topic and not found:
-        for phrase in phrases.candidates(text, room, background=True):
-            # "EMMS: Under-explored problem": a two-word field name after a name says less
-            # than the name alone.
-            if (
-                phrase.text.count(" ") >= 2
-                and candidate.name.casefold() not in phrase.text.casefold()
-            ):
+        for phrase in phrases.candidates(text, room):
+            if candidate.name.casefold() not in phrase.text.casefold():
                 found.append(phrase)
     return found
 
