@@ -74,7 +74,7 @@ class Setup:
     full_run_seconds: float = 0.0
 
 
-PHASES = ("before", "inside", "after")
+PHASES = ("before", "inside", "committing", "after")
 
 
 @dataclass
@@ -98,7 +98,8 @@ class Summary:
         return [f"trial {n}: {p}" for n, t in enumerate(self.trials, 1) for p in t.problems]
 
     def phases(self) -> Counter[str]:
-        """Kills per phase ("before", "inside", "after"); trials that finished are not kills."""
+        """Kills per phase ("before", "inside", "committing", "after"); trials that finished are
+        not kills."""
         return Counter(trial.phase for trial in self.trials if trial.killed)
 
     def describe(self) -> str:
@@ -230,7 +231,13 @@ def phase(setup: Setup, db_path: Path, log: Path) -> str:
     if not db_path.exists():
         return "before"
     with closing(sqlite3.connect(db_path, timeout=0, isolation_level=None)) as probe:
-        papers = int(probe.execute("SELECT count(*) FROM papers").fetchone()[0])
+        try:
+            papers = int(probe.execute("SELECT count(*) FROM papers").fetchone()[0])
+        except sqlite3.OperationalError:
+            # Even a read is locked out: the child was stopped holding the exclusive lock of a
+            # commit (or of the schema's creation). Killed there, the file is wholly in or
+            # wholly out, never in part.
+            return "committing"
         if papers == setup.before + setup.papers:
             return "after"
         try:
@@ -307,6 +314,8 @@ def trial(setup: Setup, delay: float, number: int, *, aim: random.Random | None 
     outcome, found = check(setup, db_path)
     problems += found
     expected = "out" if where in ("before", "inside") else "in"
+    if where == "committing" and outcome in ("in", "out"):
+        expected = outcome
     if outcome != expected:
         problems.append(f"{where or 'finished'} the transaction but the file is {outcome}")
     return Trial(delay, killed, where or "finished", outcome, temps, aim is not None, problems)
