@@ -57,6 +57,24 @@ def resolve_collection(text: str, collections: Sequence[C]) -> C | None:
     return None
 
 
+def resolve_collections(text: str, collections: Sequence[C]) -> list[C]:
+    """The loaded collections `text` names: the one it names by slug or display name, or, for
+    a venue written without a year ("iclr", "NeurIPS"), every loaded collection of that venue
+    (ICLR 2023 and ICLR 2024). Empty when it names none."""
+    found = resolve_collection(text, collections)
+    if found is not None:
+        return [found]
+    key = collection_key(text)
+    if not key.isalpha():
+        return []
+    return [
+        collection
+        for collection in collections
+        for named in (collection_key(collection.name),)
+        if named.startswith(key) and named[len(key) :].isdigit()
+    ]
+
+
 def require_collection(text: str, collections: Sequence[C]) -> C:
     """`resolve_collection`, or CollectionNotFound naming the collections there are."""
     found = resolve_collection(text, collections)

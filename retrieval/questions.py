@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 
 from retrieval import text as analysis
-from retrieval.collection_names import resolve_collection
+from retrieval.collection_names import resolve_collections
 from retrieval.corpus import Corpus
 from retrieval.errors import CollectionNotFound, QueryError
 from retrieval.models import ParsedQuery
@@ -35,10 +35,11 @@ def collection_mask(corpus: Corpus, names: Sequence[str]) -> BoolArray | None:
     known = corpus.collection_infos
     mask = np.zeros(corpus.index.size, dtype=np.bool_)
     for name in names:
-        found = resolve_collection(name, known)
-        if found is None:
+        found = resolve_collections(name, known)
+        if not found:
             raise CollectionNotFound(name, [info.name for info in known])
-        mask |= corpus.collections[found.slug][1]
+        for info in found:
+            mask |= corpus.collections[info.slug][1]
     return mask
 
 

@@ -11,7 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from retrieval.collection_names import NamedCollection, collection_key, resolve_collection
+from retrieval.collection_names import (
+    NamedCollection,
+    collection_key,
+    resolve_collection,
+    resolve_collections,
+)
 from retrieval.conversation import patterns
 from retrieval.conversation.model import ALL, PositionRef, Ref, RelativeRef, ZeroRef
 from retrieval.conversation.refs import refs_in_text
@@ -147,7 +152,7 @@ def named_collections(
             found = resolve_collection(collection_key(f"{venue}{year}"), collections)
             chosen = [found.slug] if found is not None else []
         else:
-            chosen = [c.slug for c in collections if collection_key(c.name).startswith(venue)]
+            chosen = [c.slug for c in resolve_collections(venue, collections)]
         if chosen:
             slugs += [slug for slug in chosen if slug not in slugs]
             spans.append(match.span())
