@@ -135,8 +135,7 @@ CHIT_CHAT = (
     f"I'm a paper finder, so that's beyond me. Try: “{EXAMPLE_QUESTION}”",
     "I only know research abstracts, I'm afraid. Ask me about a topic, e.g. “diffusion models "
     "for video”.",
-    "Ha, I wish I could help with that! I search papers: try “graph neural networks "
-    "oversmoothing”.",
+    "Noted! I'm better at papers than at chat: try “graph neural networks oversmoothing”.",
 )
 
 

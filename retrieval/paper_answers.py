@@ -369,7 +369,7 @@ _DATA_WORDS = _words(
 # What shows a sentence is about data: the words, or "on" before a name ("on WebVid-10M").
 _DATA_EVIDENCE = re.compile(
     r"(?i:" + _DATA_WORDS.pattern + r")|\bon (?:the |a )?[A-Z][\w.\-]*[A-Z0-9]"
-    r"|(?i:\b(?:experiments?|evaluations?|results|tested)\b.{0,60}\b(?:on|across)\b)"
+    r"|(?i:\b(?:experiments?|evaluat\w*|results|tested)\b.{0,60}\b(?:on|across)\b)"
 )
 _CODE_SAID = re.compile(
     r"\b(?:code|codes|implementation|github|source)\b.{0,40}\b(?:available|released|public)",
