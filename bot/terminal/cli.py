@@ -431,6 +431,17 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     says what to type instead.
     """
     parser = _parser()
+    words = sys.argv[1:] if argv is None else argv
+    commands = [
+        name
+        for action in parser._actions
+        if isinstance(action, argparse._SubParsersAction)
+        for name in action.choices
+    ]
+    if words and not words[0].startswith("-") and commands and words[0] not in commands:
+        close = difflib.get_close_matches(words[0], commands, n=1)
+        hint = f" (did you mean `{close[0]}`?)" if close else ""
+        parser.error(f"no command `{words[0]}`{hint}; the commands: {', '.join(commands)}")
     args, extras = parser.parse_known_args(argv)
     if extras:
         command = _innermost(parser, args)

@@ -37,6 +37,13 @@ def test_an_unknown_option_shows_the_sub_commands_usage_and_the_close_name(
     assert "did you mean --top-k?" in err
 
 
+def test_a_misspelt_command_gets_the_close_one(capsys: pytest.CaptureFixture[str]) -> None:
+    err = _refused(capsys, "serch", "foo")
+    assert err.splitlines()[-1].startswith("paperbot: error: no command `serch`")
+    assert "did you mean `search`?" in err
+    assert "did you mean" not in _refused(capsys, "zzzzzz")
+
+
 def test_an_unknown_option_of_a_nested_command_shows_that_commands_usage(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
