@@ -95,6 +95,23 @@ class SqliteStore(CommunitySql):
                 f"Cannot create the folder for the database {where} ({error.strerror}); "
                 "create it or set another database path."
             ) from error
+        # Processes started together on a new file meet SQLite locks that do not wait for the
+        # busy timeout (switching the file to WAL, first opening its shared memory): the whole
+        # opening is idempotent (the migrations run under their own lock), so it is tried again.
+        deadline = asyncio.get_running_loop().time() + _BUSY_TIMEOUT_MS / 1000
+        while True:
+            try:
+                return await cls._open_once(path, where)
+            except StoreError as error:
+                busy = isinstance(error.__cause__, sqlite3.OperationalError) and _is_busy(
+                    error.__cause__
+                )
+                if not busy or asyncio.get_running_loop().time() > deadline:
+                    raise
+            await asyncio.sleep(random.uniform(0.05, 0.2))
+
+    @classmethod
+    async def _open_once(cls, path: Path, where: str) -> SqliteStore:
         writer: aiosqlite.Connection | None = None
         reader: aiosqlite.Connection | None = None
         try:
@@ -366,6 +383,12 @@ def _json_list(values: tuple[str, ...]) -> str:
     return json.dumps(list(values)) if values else "[]"
 
 
+def _is_busy(error: sqlite3.Error) -> bool:
+    """SQLITE_BUSY / SQLITE_LOCKED: another connection holds a lock this one needed."""
+    text = str(error).lower()
+    return "locked" in text or "busy" in text
+
+
 async def _connect(path: Path) -> aiosqlite.Connection:
     # isolation_level=None: the sqlite3 module never opens transactions behind our back; each
     # write method issues its own BEGIN IMMEDIATE ... COMMIT.
@@ -499,7 +522,7 @@ def _explain(where: str, error: sqlite3.Error) -> str:
             f"Cannot open the database {where}; check that the path is a file "
             "in a folder you can write to."
         )
-    if "locked" in text or "busy" in text:
+    if _is_busy(error):
         return (
             f"The database {where} is locked by another program; wait for it to finish "
             "or stop it, then retry."
