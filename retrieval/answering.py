@@ -170,8 +170,9 @@ async def _did_you_mean(
         replacement = close.get(term)
         if replacement:
             words.append(await _surface(store, corpus, replacement, typed.get(term, term)))
-        else:
+        elif term in corpus.index:
             words.append(term)
+        # A word no paper uses and nothing is close to is left out, not echoed back.
     return " ".join(words)
 
 

@@ -236,7 +236,13 @@ def did_you_mean(corpus: Corpus, terms: Sequence[str]) -> dict[str, str]:
             break
         looked += 1
         pool = corpus.terms_by_initial.get(term[:1], [])
-        close = difflib.get_close_matches(term, pool, n=1, cutoff=0.75)
+        # A typo rarely drops two letters: "blorf" is no misspelling of the acronym "blo".
+        # (Longer vocabulary terms are stems, shorter than the word typed: "hallucin".)
+        close = [
+            word
+            for word in difflib.get_close_matches(term, pool, n=3, cutoff=0.75)
+            if len(word) > 3 or len(word) >= len(term) - 1
+        ]
         if close:
             found[term] = close[0]
     return found

@@ -101,6 +101,24 @@ async def test_a_correction_is_written_as_the_closest_form_papers_use(
     assert nothing.suggestion == "generation"
 
 
+async def test_a_suggestion_neither_echoes_nonsense_nor_shortens_a_word(
+    tmp_path: Path, make_settings: Callable[..., Settings]
+) -> None:
+    abstracts = [
+        "Bilevel optimization (BLO) with implicit gradients.",
+        "BLO solvers for hyperparameter tuning and meta-learning.",
+        "Generation of molecules with diffusion models.",
+    ]
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    write_list(seeds / "a.txt", abstracts)
+    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+        nonsense = await engine.ask("xqzzv blorf", limit=3)
+        mixed = await engine.ask("xqzzv genration", limit=3)
+    assert nonsense.suggestion is None  # "blorf" is not "blo"; "xqzzv" is not repeated
+    assert mixed.suggestion == "generation"
+
+
 def test_edit_distance() -> None:
     assert edit_distance("genration", "generation") == 1
     assert edit_distance("genration", "generate") == 4
