@@ -78,7 +78,7 @@ _COMMAND = re.compile(r"\\(?:([A-Za-z]+)\*?|(.))", re.DOTALL)
 _TIE = re.compile(r"(?<=[A-Za-z.])~(?=[\w\\])")
 _MD_LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\((https?://[^()\s]{1,500})\)")
 # Emphasis needs a non-word character outside and non-space inside, so "x_i" and "a*b" survive.
-_MD_EMPHASIS = re.compile(r"(?<![\w\\])([*_])(?=[^\s*_])([^*_\n]{1,200}?)(?<=\S)\1(?!\w)")
+_MD_EMPHASIS = re.compile(r"(?<![\w\\])([*_])(?=[^\s*_])([^*_]{1,200}?)(?<=\S)\1(?!\w)")
 _SPACES = re.compile(r"\s+")
 # Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties.txt): never visible, so never
 # part of what a reader sees as a word.

@@ -6,7 +6,7 @@ import itertools
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from retrieval import text as text_module
@@ -184,6 +184,7 @@ def test_never_raises(text: str) -> None:
 
 
 @given(_ANY_TEXT)
+@example("0._0\n0_")  # emphasis across a line break: cleaning joined "0." and "0" into "0.0"
 def test_cleaning_keeps_the_terms(text: str) -> None:
     assert analyze(clean_for_display(text)) == analyze(text)
 
