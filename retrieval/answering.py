@@ -180,11 +180,7 @@ def _names_a_collection(corpus: Corpus, term: str) -> bool:
     """Whether `term` is a number or a word of a loaded collection's name: "which ICML 2026
     papers ..." names the list the papers are in, which no abstract mentions, and "2026" is no
     misspelling of "2025"."""
-    if term.isdigit():
-        return True
-    return any(
-        term in analysis.analyze(f"{info.name} {info.slug}") for info in corpus.collection_infos
-    )
+    return term.isdigit() or term in corpus.collection_name_terms
 
 
 def _typed_words(text: str, terms: Sequence[str]) -> dict[str, str]:

@@ -100,6 +100,16 @@ class Corpus:
             for slug, (name, mask) in self.collections.items()
         ]
 
+    @cached_property
+    def collection_name_terms(self) -> frozenset[str]:
+        """Index terms of the loaded collections' names and slugs ("icml", "2026"): words that
+        name a list, which no abstract is expected to use. Once per snapshot."""
+        return frozenset(
+            term
+            for slug, (name, _) in self.collections.items()
+            for term in analysis.analyze(f"{name} {slug}")
+        )
+
     def keys_of(self, docs: Sequence[int]) -> list[int]:
         """Store keys of document numbers, for fetching the papers themselves."""
         return [int(self.index.keys[doc]) for doc in docs]
