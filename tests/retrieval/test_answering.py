@@ -80,6 +80,15 @@ async def test_every_word_count_matches_a_brute_force_count(seed_engine: Engine)
     assert answer.total_all == with_both
 
 
+def _over(tmp_path: Path, make_settings: Callable[..., Settings], abstracts: list[str]) -> Settings:
+    """Settings whose only list holds `abstracts`."""
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    write_list(seeds / "a.txt", abstracts)
+    settings: Settings = make_settings(seeds_dir=seeds)
+    return settings
+
+
 async def test_a_correction_is_written_as_the_closest_form_papers_use(
     tmp_path: Path, make_settings: Callable[..., Settings]
 ) -> None:
@@ -91,10 +100,7 @@ async def test_a_correction_is_written_as_the_closest_form_papers_use(
         "Generations of transformers and their generation quality.",
         "Sorting algorithms on graphs.",
     ]
-    seeds = tmp_path / "seeds"
-    seeds.mkdir()
-    write_list(seeds / "a.txt", abstracts)
-    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+    async with await Engine.open(_over(tmp_path, make_settings, abstracts)) as engine:
         answer = await engine.ask("genration transformers", limit=3)
         nothing = await engine.ask("genration", limit=3)
     assert answer.corrections == (("genration", "generation"),)
@@ -109,10 +115,7 @@ async def test_a_suggestion_neither_echoes_nonsense_nor_shortens_a_word(
         "BLO solvers for hyperparameter tuning and meta-learning.",
         "Generation of molecules with diffusion models.",
     ]
-    seeds = tmp_path / "seeds"
-    seeds.mkdir()
-    write_list(seeds / "a.txt", abstracts)
-    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+    async with await Engine.open(_over(tmp_path, make_settings, abstracts)) as engine:
         nonsense = await engine.ask("xqzzv blorf", limit=3)
         mixed = await engine.ask("xqzzv genration", limit=3)
     assert nonsense.suggestion is None  # "blorf" is not "blo"; "xqzzv" is not repeated
