@@ -25,7 +25,7 @@ from retrieval.collection_names import (
 from retrieval.conversation import patterns
 from retrieval.conversation.classifier import IntentModel, shipped_model
 from retrieval.conversation.entities import named_collections, pointed_at, question_words
-from retrieval.conversation.model import FocusRef, Intent, IntentKind, PositionRef, Ref
+from retrieval.conversation.model import FocusRef, Intent, IntentKind, PositionRef, Ref, ZeroRef
 from retrieval.conversation.refs import whole_refs
 from retrieval.paper_answers import question_type
 from retrieval.stopwords import ENGLISH as STOPWORDS
@@ -119,11 +119,19 @@ def _understood(
         searched = _search(clean, collections)
         return _new_topic(searched, model) if searched.collection else searched
     if label == "question":
-        # Bare numbers in a question are quantities ("at 4 bit"), not positions.
+        # Bare numbers in a question are quantities ("at 4 bit"), not positions, except one
+        # that opens the message before a comma or colon ("2, does it have code?").
         refs = pointed_at(clean, slugs, loose=False)
+        leading = _LEADING_POSITION.match(clean)
+        asked = clean
+        if leading and all(isinstance(ref, FocusRef) for ref in refs):
+            number = int(leading["num"])
+            refs = (PositionRef(number - 1) if number else ZeroRef(), *refs)
+            asked = clean[leading.end() :]
+        refs = _anaphora_resolved(refs)
         return Intent(
             IntentKind.QUESTION_ABOUT_PAPER,
-            query=question_words(clean, slugs),
+            query=question_words(asked, slugs),
             refs=refs or (FocusRef(),),
             implicit_focus=not refs,
             wants_code=patterns.WANTS_CODE.search(clean) is not None,
@@ -148,6 +156,17 @@ def _understood(
 # Chat filler taken out of a searched message (never a topic word; acronyms.FILLER_WORDS).
 _FILLER_ALTERNATIVES = "|".join(sorted(FILLER_WORDS, key=len, reverse=True))
 _FILLER = re.compile(r"(?<![\w\-'\"])(?:" + _FILLER_ALTERNATIVES + r")(?![\w\-'\"])", re.IGNORECASE)
+
+
+_LEADING_POSITION = re.compile(r"^#?\s?(?P<num>\d{1,2})\s?[,:;)]\s", re.IGNORECASE)
+
+
+def _anaphora_resolved(refs: tuple[Ref, ...]) -> tuple[Ref, ...]:
+    """A question's "it" after a paper it names is that paper: "the second one, does it have
+    code?" asks about #2 alone, while "is it better than #2?" keeps both."""
+    if FocusRef() in refs and refs.index(FocusRef()) > 0:
+        return tuple(ref for ref in refs if not isinstance(ref, FocusRef))
+    return refs
 
 
 def _single(ref: Ref) -> bool:

@@ -69,6 +69,18 @@ async def test_a_follow_up_by_position_opens_that_result(chat: ChatService) -> N
     assert ids(code) == [ids(first)[1]]
 
 
+@pytest.mark.parametrize(
+    "question", ["the second one, does it have code?", "2, does it have code?", "2: any code?"]
+)
+async def test_a_question_naming_a_result_then_it_is_about_that_result(
+    chat: ChatService, question: str
+) -> None:
+    first = await chat.handle("mixture of experts routing", ALICE)
+    reply = await chat.handle(question, ALICE)
+    assert reply.kind is ReplyKind.PAPER_QUESTION and reply.intent.wants_code
+    assert ids(reply) == [ids(first)[1]]
+
+
 async def test_a_position_past_the_end_says_how_many_there_were(chat: ChatService) -> None:
     await chat.handle("mixture of experts routing", ALICE)
     reply = await chat.handle("the ninth one", ALICE)
