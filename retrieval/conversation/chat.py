@@ -33,7 +33,7 @@ from retrieval.conversation.memory import (
     resolve_refs,
 )
 from retrieval.conversation.model import FocusRef, Intent, IntentKind
-from retrieval.errors import PaperbotError
+from retrieval.errors import CollectionNotFound, PaperbotError
 from retrieval.models import Answer, Excerpt, Paper
 from retrieval.paper_answers import (
     AboutPaper,
@@ -241,6 +241,11 @@ class ChatService:
         if kind is IntentKind.MORE:
             return await self._next_page(intent, state, now, max_idle)
         if kind is IntentKind.REFINE:
+            if intent.collection is None and intent.unknown_collection:
+                loaded = await self._engine.loaded_collections()
+                raise CollectionNotFound(
+                    intent.unknown_collection, [collection.name for collection in loaded]
+                )
             if state is None or not state.query or not state.is_fresh(now, max_idle):
                 raise NoRecentAnswer(stale=state is not None and bool(state.query))
             # The last topic again, in the new collection, with the refine's own exclusions

@@ -161,6 +161,19 @@ def named_collections(
     return ",".join(slugs), spans
 
 
+def venue_named(text: str) -> str | None:
+    """The first venue `text` names, as people write it ("ICLR", "NeurIPS 2023"), loaded or not."""
+    match = _VENUE.search(text)
+    if match is None:
+        return None
+    venue = match.group("venue").lower()
+    name = "NeurIPS" if venue in ("neurips", "nips") else venue.upper()
+    year = match.group("year")
+    if year:
+        name += f" {year if len(year) == 4 else '20' + year}"
+    return name
+
+
 def question_words(text: str, slugs: Collection[str]) -> str:
     """A question about papers without its references and filler: what to look for in them."""
     spans = [(start, end) for start, end, _ in refs_in_text(text, slugs)]

@@ -24,7 +24,12 @@ from retrieval.collection_names import (
 )
 from retrieval.conversation import patterns
 from retrieval.conversation.classifier import IntentModel, shipped_model
-from retrieval.conversation.entities import named_collections, pointed_at, question_words
+from retrieval.conversation.entities import (
+    named_collections,
+    pointed_at,
+    question_words,
+    venue_named,
+)
 from retrieval.conversation.model import FocusRef, Intent, IntentKind, PositionRef, Ref, ZeroRef
 from retrieval.conversation.refs import whole_refs
 from retrieval.paper_answers import question_type
@@ -107,6 +112,10 @@ def _understood(
     if label == "refine":
         searched = _search(clean, collections)
         if searched.collection is None:
+            # "same but for iclr" with no ICLR loaded: say so rather than search the words.
+            missing = searched.unknown_collection or venue_named(clean)
+            if missing and not _topic_words(searched.query, model):
+                return Intent(IntentKind.REFINE, unknown_collection=missing)
             return searched
         # "gnn papers from neurips but not about molecules" names a topic of its own: a new
         # search in that collection. "same but for iclr, not about molecules" names none: the

@@ -12,7 +12,7 @@ from retrieval.conversation import IntentKind, NoPaperInFocus, NoRecentAnswer, P
 from retrieval.conversation.chat import ChatService, Conversation, Reply, ReplyKind
 from retrieval.conversation.errors import NumberedFromOne
 from retrieval.engine import Engine
-from retrieval.errors import PaperNotFound
+from retrieval.errors import CollectionNotFound, PaperNotFound
 from tests.conftest import write_list
 
 IDLE = 30 * 60.0
@@ -79,6 +79,18 @@ async def test_a_question_naming_a_result_then_it_is_about_that_result(
     reply = await chat.handle(question, ALICE)
     assert reply.kind is ReplyKind.PAPER_QUESTION and reply.intent.wants_code
     assert ids(reply) == [ids(first)[1]]
+
+
+@pytest.mark.parametrize("refine", ["same but for iclr", "same for neurips 2023"])
+async def test_a_refine_to_a_venue_not_loaded_says_so_and_keeps_the_list(
+    chat: ChatService, refine: str
+) -> None:
+    first = await chat.handle("mixture of experts routing", ALICE)
+    reply = await chat.handle(refine, ALICE)
+    assert reply.kind is ReplyKind.PROBLEM and isinstance(reply.error, CollectionNotFound)
+    assert reply.answer is None
+    second = await chat.handle("the second one", ALICE)
+    assert ids(second) == [ids(first)[1]]
 
 
 async def test_a_position_past_the_end_says_how_many_there_were(chat: ChatService) -> None:
