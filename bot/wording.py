@@ -19,6 +19,7 @@ from retrieval.conversation import (
 )
 from retrieval.conversation.chat import PaperNote, Reply, ReplyKind
 from retrieval.conversation.errors import NumberedFromOne
+from retrieval.conversation.help_topics import HelpTopic
 from retrieval.errors import CollectionNotFound, PaperbotError, PaperNotFound
 from retrieval.models import Answer, Excerpt
 from retrieval.paper_answers import QuestionType
@@ -238,3 +239,50 @@ def _referent(reply: Reply | None) -> str | None:
         if isinstance(ref, PositionRef) and ref.count == 1 and 0 <= ref.index < len(_ORDINALS):
             return _ORDINALS[ref.index]
     return None
+
+
+# What a help request about one feature is told first, per shell; the full guide follows.
+_TOPIC_DISCORD: dict[HelpTopic, str] = {
+    HelpTopic.EXPORT: "**Exports**: `/saved export:` your reading list as BibTeX, CSV or "
+    "Markdown; `/shortlist export` this server's shared list.",
+    HelpTopic.WATCH: "**Watches**: `/watch query:` announces new papers that match, by DM "
+    "(or in a channel with `channel:`); `/watches` lists them, `/unwatch` stops one.",
+    HelpTopic.SAVE: "**Saving**: press **Save** under a paper or `/save id`; `/saved` shows "
+    "your list; `/shortlist add` shares a paper with this server.",
+    HelpTopic.FILTER: "**Collections**: name one in words (“neurips papers on …”, “icml 24”) "
+    "or add `in:icml2026` to a search; after an answer, “same but for iclr”. "
+    "`/collections` lists what is loaded.",
+    HelpTopic.COMPARE: "**Compare**: after an answer, “compare 1 and 3” or “1 vs 2” puts the "
+    "papers side by side: what each proposes, on what data, with what result.",
+    HelpTopic.SIMILAR: "**Similar papers**: “similar 2”, “more like it” or `/similar id`.",
+    HelpTopic.MORE: "**More results**: say “more” (or press **Next**); numbers continue "
+    "across pages, so “#5” works after “more”.",
+    HelpTopic.QUESTIONS: "**Questions about a paper**: after opening one, ask “any code?”, "
+    "“which datasets?”, “what's the main result?”; or name it: “does 2 have code?”.",
+    HelpTopic.PRIVACY: "**Privacy**: `/privacy` says what is kept and for how long; "
+    "`/forget-me` deletes everything kept about you.",
+}
+_TOPIC_CONSOLE: dict[HelpTopic, str] = {
+    **_TOPIC_DISCORD,
+    HelpTopic.EXPORT: "Exports: `paperbot export papers --collection icml2026 --format bibtex "
+    "-o papers.bib` (jsonl, csv, md, bibtex); `paperbot export saved USER_ID` for a reading "
+    "list saved in Discord.",
+    HelpTopic.WATCH: "Watches: `paperbot watch add QUERY` prints new matching papers after "
+    "each `paperbot ingest`; `paperbot watch list`, `paperbot watch remove`.",
+    HelpTopic.SAVE: "Saving papers is a Discord feature (the Save button, /save); here, "
+    "`paperbot export papers` writes papers to a file.",
+    HelpTopic.FILTER: "Collections: name one in words (“neurips papers on …”, “icml 24”) or "
+    "add in:icml2026 to a question; after an answer, “same but for iclr”. `collections` "
+    "lists what is loaded.",
+    HelpTopic.PRIVACY: "Privacy: this console keeps its conversation in the local database "
+    "only; in Discord, /privacy says what is kept and /forget-me deletes it.",
+}
+
+
+def help_topic_line(topic: HelpTopic | None, *, console: bool) -> str | None:
+    """The answer to a help request about one feature, in the shell's own commands."""
+    if topic is None:
+        return None
+    return (_TOPIC_CONSOLE if console else _TOPIC_DISCORD)[topic].replace(
+        "**", "" if console else "**"
+    )

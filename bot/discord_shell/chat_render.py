@@ -15,6 +15,7 @@ from bot.discord_shell.views import paper_view
 from bot.text import clip, render_excerpt
 from config.settings import Settings
 from retrieval.conversation.chat import Reply, ReplyKind
+from retrieval.conversation.help_topics import help_topic
 from retrieval.models import Excerpt
 from retrieval.paper_answers import QuestionType
 
@@ -39,7 +40,8 @@ def reply_parts(
     if text is not None:
         return text, [], None
     if reply.kind is ReplyKind.HELP:
-        return None, [render.help_embed(settings)], None
+        topic = wording.help_topic_line(help_topic(reply.intent.message), console=False)
+        return topic, [render.help_embed(settings)], None
     if reply.kind is ReplyKind.PAPERS and len(reply.papers) == 1:
         paper = reply.papers[0].paper
         return None, list(render.paper_message(paper).embeds), paper_view(paper)

@@ -19,6 +19,7 @@ from bot import wording
 from bot.terminal import console
 from retrieval.conversation import IntentKind
 from retrieval.conversation.chat import ChatService, Conversation, Reply, ReplyKind
+from retrieval.conversation.help_topics import help_topic
 from retrieval.engine import Engine
 from retrieval.errors import PaperbotError
 from retrieval.models import Excerpt
@@ -66,7 +67,8 @@ def render_reply(reply: Reply, colour: bool) -> str:
     if kind in (ReplyKind.GREETING, ReplyKind.THANKS, ReplyKind.SMALL_TALK):
         return wording.small_talk(reply, console=True)
     if kind is ReplyKind.HELP:
-        return CHAT_HELP
+        topic = wording.help_topic_line(help_topic(reply.intent.message), console=True)
+        return f"{textwrap.fill(topic, 100)}\n\n{CHAT_HELP}" if topic else CHAT_HELP
     if kind is ReplyKind.PROBLEM:
         return wording.problem(reply.error or PaperbotError("?"), reply)
     lines: list[str] = []

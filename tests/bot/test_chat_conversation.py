@@ -120,3 +120,13 @@ async def test_a_summary_in_chat_is_headed_and_short(
     assert embed["title"] == "Summary"
     assert embed["fields"][0]["name"].endswith("(icml2026-1)")
     assert 1 <= len(embed["fields"][0]["value"].split("\n")) <= 3
+
+
+async def test_help_about_watches_names_the_slash_commands_above_the_guide(
+    real: tuple[PaperBot, Engine],  # noqa: F811
+    recorder: Recorder,
+) -> None:
+    bot, _ = real
+    reply = await say(bot, recorder, "how do i get notified when new papers come out?")
+    assert reply["content"].startswith("**Watches**: `/watch query:`")
+    assert reply["embeds"][0]["title"] == "How to use paperbot"

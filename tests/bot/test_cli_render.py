@@ -77,3 +77,14 @@ def test_similar_keeps_the_labels_capitals() -> None:
     answer = _answer("papers like icml2026-38 (AliMark: watermarks for LLMs)")
     text = render_reply(_reply(ReplyKind.ANSWER, answer, IntentKind.SIMILAR), colour=False)
     assert text.splitlines()[0] == "Papers like icml2026-38 (AliMark: watermarks for LLMs):"
+
+
+def test_help_about_one_feature_starts_with_that_feature() -> None:
+    asked = Reply(ReplyKind.HELP, Intent(IntentKind.HELP, message="how do i export these?"))
+    text = render_reply(asked, colour=False)
+    assert text.startswith("Exports: `paperbot export papers")
+    assert "Ask a question in plain words" in text
+    general = render_reply(
+        Reply(ReplyKind.HELP, Intent(IntentKind.HELP, message="what can you do")), colour=False
+    )
+    assert general.startswith("Ask a question in plain words")
