@@ -1,12 +1,14 @@
 """Fit the chat intent classifier and write retrieval/conversation/intent_model.npz.
 
-    python benchmarks/fit_intents.py [--train benchmarks/data/intents_train.jsonl]
-                                     [--dev benchmarks/data/intents_dev.jsonl] [--l2 1e-4]
+    python benchmarks/fit_intents.py [--train benchmarks/data/intents_train.jsonl ...]
+                                     [--dev benchmarks/data/intents_dev.jsonl ...] [--l2 1e-4]
 
-Training data only: the held-out set (benchmarks/data/intents_heldout.jsonl) is never read
-here; `benchmarks/intent_eval.py` judges the fitted model on it. Prints the development
-accuracy per intent and the softmax temperature chosen on the development set (the one that
-minimises its log loss, so a probability of 0.6 means about 60 % right).
+Training data only: the held-out sets (benchmarks/data/intents_heldout*.jsonl) are never read
+here; `benchmarks/intent_eval.py` judges the fitted model on them. A file holds either one
+message per line (`{"text", "intent"}`) or one session per line (`{"session", "turns": [...]}`,
+as `intent_eval.py` replays them). Prints the development accuracy per intent for each
+development file and the softmax temperature chosen on all of them together (the one that
+minimises their log loss, so a probability of 0.6 means about 60 % right).
 """
 
 from __future__ import annotations
@@ -17,11 +19,16 @@ import math
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
 
 from retrieval.conversation.classifier import INTENTS, MODEL_FILE, IntentModel, fit
 
 DATA = Path(__file__).with_name("data")
+PRIOR_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
 def read(path: Path) -> tuple[list[str], list[str]]:
@@ -29,8 +36,9 @@ def read(path: Path) -> tuple[list[str], list[str]]:
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip():
             row = json.loads(line)
-            texts.append(row["text"])
-            labels.append(row["intent"])
+            for turn in row.get("turns", [row]):
+                texts.append(turn["text"])
+                labels.append(turn["intent"])
     return texts, labels
 
 
@@ -41,16 +49,68 @@ def log_loss(model: IntentModel, texts: list[str], labels: list[str]) -> float:
     ) / len(texts)
 
 
+def log_prior(trained: list[str], real: list[list[str]]) -> npt.NDArray[np.float32]:
+    """Per intent, log(share in the real sessions / share in training), each share counted with
+    one added to every intent so that no intent's share is zero."""
+    seen = Counter(trained)
+    wanted = Counter(label for labels in real for label in labels)
+    ratio = [
+        ((wanted[i] + 1) / (wanted.total() + len(INTENTS)))
+        / ((seen[i] + 1) / (seen.total() + len(INTENTS)))
+        for i in INTENTS
+    ]
+    shift: npt.NDArray[np.float32] = np.log(np.array(ratio)).astype(np.float32)
+    return shift
+
+
+def report(model: IntentModel, name: str, texts: list[str], labels: list[str]) -> None:
+    """Accuracy per intent on one development file."""
+    right: Counter[str] = Counter()
+    seen: Counter[str] = Counter()
+    for text, label in zip(texts, labels, strict=True):
+        probabilities = model.probabilities(text)
+        seen[label] += 1
+        right[label] += max(probabilities, key=probabilities.__getitem__) == label
+    print(f"{name}:")
+    for intent in INTENTS:
+        if seen[intent]:
+            print(
+                f"  dev {intent:<11} {right[intent]:>4}/{seen[intent]:<4} "
+                f"{right[intent] / seen[intent]:.3f}"
+            )
+    total = sum(right.values())
+    print(f"  dev accuracy {total}/{len(texts)} {total / max(len(texts), 1):.3f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--train",
         type=Path,
         nargs="+",
-        default=[DATA / "intents_train.jsonl", DATA / "intents_table.jsonl"],
-        help="training files: the generated set and the former rules' table of 228 messages",
+        default=[
+            DATA / "intents_train.jsonl",
+            DATA / "intents_table.jsonl",
+            DATA / "intents_train6.jsonl",
+        ],
+        help="training files: the generated set, the former rules' table of 228 messages and "
+        "the sixth batch's sessions (written blind)",
     )
-    parser.add_argument("--dev", type=Path, default=DATA / "intents_dev.jsonl")
+    parser.add_argument(
+        "--dev",
+        type=Path,
+        nargs="+",
+        default=[DATA / "intents_dev.jsonl", DATA / "intents_dev6.jsonl"],
+        help="development files: 300 hand-written messages and the sixth batch's dev sessions",
+    )
+    parser.add_argument(
+        "--prior",
+        type=Path,
+        nargs="*",
+        default=[DATA / "intents_train6.jsonl"],
+        help="sessions whose intent shares are a real conversation's: the model's log_prior "
+        "moves its training shares to these (none: no correction)",
+    )
     parser.add_argument("--l2", type=float, default=1e-4)
     parser.add_argument("--epochs", type=int, default=300)
     parser.add_argument("--out", type=Path, default=MODEL_FILE)
@@ -64,7 +124,9 @@ def main() -> int:
     started = time.perf_counter()
     model = fit(texts, labels, l2=args.l2, epochs=args.epochs)
     print(f"fitted in {time.perf_counter() - started:.1f} s, {len(model.vocabulary)} features")
-    dev_texts, dev_labels = read(args.dev)
+    devs = {path.name: read(path) for path in args.dev}
+    dev_texts = [text for texts_, _ in devs.values() for text in texts_]
+    dev_labels = [label for _, labels_ in devs.values() for label in labels_]
     best = min(
         (1.0, 0.5, 0.75, 1.25, 1.5, 2.0, 3.0),
         key=lambda t: log_loss(
@@ -72,20 +134,31 @@ def main() -> int:
         ),
     )
     model = IntentModel(model.vocabulary, model.weights, model.bias, best)
-    right: Counter[str] = Counter()
-    seen: Counter[str] = Counter()
-    for text, label in zip(dev_texts, dev_labels, strict=True):
-        probabilities = model.probabilities(text)
-        seen[label] += 1
-        right[label] += max(probabilities, key=probabilities.__getitem__) == label
     print(f"temperature {best}; dev log loss {log_loss(model, dev_texts, dev_labels):.3f}")
-    for intent in INTENTS:
-        if seen[intent]:
-            print(
-                f"  dev {intent:<11} {right[intent]:>4}/{seen[intent]:<4} "
-                f"{right[intent] / seen[intent]:.3f}"
+    for name, (texts_, labels_) in devs.items():
+        report(model, name, texts_, labels_)
+    if args.prior:
+        # How far to move toward the real sessions' shares: the weight that gets the most
+        # development messages right (ties: the lower log loss).
+        full = log_prior(labels, [read(path)[1] for path in args.prior])
+        scored = []
+        for weight in PRIOR_WEIGHTS:
+            weighted = replace(model, log_prior=(weight * full).astype(np.float32))
+            right = sum(
+                max(probabilities := weighted.probabilities(text), key=probabilities.__getitem__)
+                == label
+                for text, label in zip(dev_texts, dev_labels, strict=True)
             )
-    print(f"dev accuracy {sum(right.values()) / max(sum(seen.values()), 1):.3f}")
+            loss = log_loss(weighted, dev_texts, dev_labels)
+            print(f"log_prior weight {weight}: dev {right}/{len(dev_texts)}, log loss {loss:.4f}")
+            scored.append((-right, loss, weight))
+        weight = min(scored)[2]
+        model = replace(model, log_prior=(weight * full).astype(np.float32))
+        shown = ", ".join(f"{i} {v:+.2f}" for i, v in zip(INTENTS, weight * full, strict=True))
+        loss = log_loss(model, dev_texts, dev_labels)
+        print(f"with log_prior weight {weight} ({shown}); dev log loss {loss:.3f}")
+        for name, (texts_, labels_) in devs.items():
+            report(model, name, texts_, labels_)
     model.save(args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} KiB)")
     return 0

@@ -20,6 +20,7 @@ import json
 import re
 import sys
 import time
+import uuid
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -102,9 +103,12 @@ def understood_refs(intent: Intent, before: ConversationState | None) -> list[st
 
 async def replay(engine: Engine, sessions: list[dict[str, object]]) -> list[dict[str, object]]:
     rows: list[dict[str, object]] = []
+    # Memory lives in the database: a scope of its own per run, or a session would start with
+    # the list and focus an earlier run (of this or another set, within the idle hour) left.
+    run = uuid.uuid4().hex[:12]
     for number, session in enumerate(sessions):
         service = ChatService(engine, engine.memory, idle_seconds=3600, page_size=3)
-        who = Conversation.of(10_000 + number, 1)
+        who = Conversation(10_000 + number, f"intent-eval:{run}:{number}")
         for turn in session["turns"]:  # type: ignore[attr-defined]
             before = await engine.memory.load(who.scope)
             started = time.perf_counter()

@@ -148,8 +148,12 @@ class ChatService:
             elif isinstance(error, NoPaperInFocus):
                 return Reply(ReplyKind.PROBLEM, intent, error=error)
             elif intent.kind in _SEARCHABLE and intent.message:
-                # "which one is faster?" with nothing to point into is a question to search.
-                reply = await self._search(replace(intent, query=intent.message), state)
+                # "which one is faster?" with nothing to point into is a question to search;
+                # "iclr" with no question to rerun is a search for what was typed, there.
+                searched = replace(intent, query=intent.message)
+                if intent.kind is IntentKind.REFINE:
+                    searched = replace(searched, kind=IntentKind.SEARCH)
+                reply = await self._search(searched, state)
             else:
                 return Reply(ReplyKind.PROBLEM, intent, error=error)
         except ConversationError as error:

@@ -82,12 +82,17 @@ def feature_hashes(text: str) -> npt.NDArray[np.int64]:
 @dataclass(frozen=True)
 class IntentModel:
     """Fitted weights: `vocabulary` (sorted feature hashes seen in training), one weight row
-    per feature, a bias per intent, and the softmax temperature fitted on development data."""
+    per feature, a bias per intent, the softmax temperature fitted on development data, and
+    `log_prior`: per intent, log(share in real conversations / share in training), added to the
+    calibrated logits. Training holds about 42 % searches, sessions written blind about 18 %;
+    without the correction an unfamiliar reaction ("bummer", "jk") falls to the training
+    majority, search."""
 
     vocabulary: npt.NDArray[np.int64]
     weights: npt.NDArray[np.float32]
     bias: npt.NDArray[np.float32]
     temperature: float = 1.0
+    log_prior: npt.NDArray[np.float32] | None = None
 
     def rows(self, text: str) -> npt.NDArray[np.int64]:
         hashed = feature_hashes(text)
@@ -98,8 +103,10 @@ class IntentModel:
 
     def probabilities(self, text: str) -> dict[str, float]:
         """Intent -> probability for one message (they sum to 1)."""
-        logits = self.weights[self.rows(text)].sum(axis=0) + self.bias
-        return dict(zip(INTENTS, _softmax(logits / self.temperature).tolist(), strict=True))
+        logits = (self.weights[self.rows(text)].sum(axis=0) + self.bias) / self.temperature
+        if self.log_prior is not None:
+            logits = logits + self.log_prior
+        return dict(zip(INTENTS, _softmax(logits).tolist(), strict=True))
 
     def leaning(self, word: str, toward: str, against: str) -> float:
         """How much the word alone moves a message toward intent `toward` rather than `against`
@@ -118,6 +125,7 @@ class IntentModel:
             weights=self.weights.astype(np.float16),
             bias=self.bias,
             temperature=np.array([self.temperature]),
+            log_prior=np.zeros(len(INTENTS)) if self.log_prior is None else self.log_prior,
         )
 
     @classmethod
@@ -128,6 +136,7 @@ class IntentModel:
                 saved["weights"].astype(np.float32),
                 saved["bias"].astype(np.float32),
                 float(saved["temperature"][0]),
+                saved["log_prior"].astype(np.float32) if "log_prior" in saved else None,
             )
 
 

@@ -89,6 +89,13 @@ def parse_message(
     shown = whole_refs(patterns.SHOW_VERB.sub("", fold(clean)), slugs)
     if shown is not None and label not in ("compare", "similar"):
         return Intent(IntentKind.PAPER, refs=shown, message=clean)
+    # A message that is nothing but loaded collections ("iclr", "NeurIPS", "ICML 2026") is the
+    # last question there; with no question to rerun, ChatService searches it.
+    only = _only_collections(clean, collections)
+    if only is not None:
+        return Intent(
+            IntentKind.REFINE, collection=only, message=clean, confidence=probabilities[label]
+        )
     intent = _understood(label, clean, collections, model)
     return replace(intent, message=clean, confidence=probabilities[label])
 
@@ -176,6 +183,14 @@ def _anaphora_resolved(refs: tuple[Ref, ...]) -> tuple[Ref, ...]:
     if FocusRef() in refs and refs.index(FocusRef()) > 0:
         return tuple(ref for ref in refs if not isinstance(ref, FocusRef))
     return refs
+
+
+def _only_collections(clean: str, collections: Sequence[NamedCollection]) -> str | None:
+    """The collection filter of a message that names loaded collections and nothing else."""
+    named = named_collections(clean, collections)
+    if named is None or any(c.isalnum() for c in _without(clean, sorted(named[1]))):
+        return None
+    return named[0]
 
 
 def _single(ref: Ref) -> bool:

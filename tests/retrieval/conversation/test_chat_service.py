@@ -254,6 +254,25 @@ async def test_a_refine_with_a_topic_of_its_own_is_a_new_search(
     assert same_topic.intent.kind is IntentKind.REFINE and ids(same_topic) == ["iclr2024-1"]
 
 
+async def test_a_bare_venue_reruns_the_last_question_there_or_is_searched(
+    tmp_path: Path, make_settings: Callable[..., Settings], clock: Clock
+) -> None:
+    seeds = tmp_path / "two"
+    seeds.mkdir()
+    write_list(
+        seeds / "a.txt", ["Expert routing in sparse mixture of experts models."], "ICML 2026"
+    )
+    write_list(seeds / "b.txt", ["Mixture of experts routing with load balancing."], "ICLR 2024")
+    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+        chat = ChatService(engine, engine.memory, idle_seconds=IDLE, page_size=3, clock=clock)
+        cold = await chat.handle("iclr", ALICE)  # nothing to rerun: what was typed is searched
+        await chat.handle("mixture of experts routing", ALICE)
+        there = await chat.handle("iclr", ALICE)
+    assert cold.intent.kind is IntentKind.SEARCH and cold.kind is ReplyKind.ANSWER
+    assert there.intent.kind is IntentKind.REFINE and there.intent.collection == "iclr2024"
+    assert ids(there) == ["iclr2024-1"]
+
+
 async def test_a_question_naming_no_paper_with_none_in_focus_is_searched(
     chat: ChatService,
 ) -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -58,3 +60,23 @@ def test_the_shipped_model_gives_a_distribution_for_any_text(text: str) -> None:
     assert tuple(probabilities) == INTENTS
     assert sum(probabilities.values()) == pytest.approx(1.0)
     assert all(0.0 <= p <= 1.0 for p in probabilities.values())
+
+
+def test_log_prior_moves_odds_by_the_shares_of_real_conversations(tmp_path: Path) -> None:
+    texts = ["papers on rlhf", "gnn papers", "diffusion models", "ok cool"]
+    labels = ["search", "search", "search", "small_talk"]
+    model = fit(texts, labels, epochs=150, learning_rate=0.1)
+    prior = np.zeros(len(INTENTS), dtype=np.float32)
+    prior[INTENTS.index("search")] = -3.0  # searches 20 times rarer than in training
+    shifted = replace(model, log_prior=prior)
+    for text in ("bummer", "papers on gnn", "ok cool"):
+        before, after = model.probabilities(text), shifted.probabilities(text)
+        odds_before = before["small_talk"] / before["search"]
+        assert after["small_talk"] / after["search"] == pytest.approx(odds_before * np.exp(3.0))
+        assert after["greeting"] / after["thanks"] == pytest.approx(
+            before["greeting"] / before["thanks"]
+        )
+    path = tmp_path / "model.npz"
+    shifted.save(path)
+    loaded = IntentModel.load(path)
+    assert loaded.log_prior is not None and loaded.log_prior.tolist() == prior.tolist()

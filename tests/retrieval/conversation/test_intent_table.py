@@ -260,7 +260,9 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ),
     # A venue without a year means every loaded collection of it (issue 24).
     ("ICML papers on moe", S, {"collection": "icml2026,icml2024", "query": "papers on moe"}),
-    ("ICML", S, {}),
+    # Nothing but a venue is a refine too: the last question in every loaded ICML.
+    ("ICML", K.REFINE, {"collection": "icml2026,icml2024", "query": ""}),
+    ("neurips?", K.REFINE, {"collection": "neurips2023", "query": ""}),
     ("papers from 2023 on RLHF", S, {}),  # a year alone is not a collection
     ("resnet50 pruning", S, {}),
     ("GPT-4 evaluation", S, {}),
