@@ -1,13 +1,16 @@
 """Fit retrieval/sentence_roles.npz on CSAbstruct train; tune on dev; print dev and test accuracy.
 
 PYTHONPATH=$PWD .venv/bin/python benchmarks/fit_sentence_roles.py [../shared/data/csabstruct]
-    [--bits 18] [--l2 ...] [--out retrieval/sentence_roles.npz] [--no-test] [--passes 2]
+    [--bits 18] [--l2 ...] [--conf-power 2] [--final-fit train+dev|train]
+    [--out retrieval/sentence_roles.npz] [--no-test] [--passes 2]
 
-Pass one is a softmax regression over the hashed features of retrieval/sentence_roles.py. With
+Pass one is a softmax regression over the hashed features of retrieval/sentence_roles.py, each
+training sentence weighted by its annotators' agreement to `--conf-power`. With
 `--passes 2` a stacked second pass is added: train's pass-one probabilities come from 5-fold
 cross-fitting (by abstract), so pass two learns from neighbour predictions as noisy as those it
 will see at run time (it did not help on dev: docs/sentence_roles.md). The transition weight of the
-Viterbi decoding and the L2 strengths are picked on dev. Test is measured once, at the end.
+Viterbi decoding and the L2 strengths are picked on dev; the chosen configuration is then refitted
+on train + dev (`--final-fit train` keeps the train-only fit). Test is measured once, at the end.
 """
 
 from __future__ import annotations
@@ -246,9 +249,7 @@ def report(name: str, abstracts: Sequence[Abstract], model: SentenceRoleModel) -
     # agreed-on part of dev is the closer guide to test.
     agreed = np.array([conf >= AGREED for a in abstracts for conf in a.confidences])
     agreed_accuracy = float((predicted == gold)[agreed].mean()) if agreed.any() else 0.0
-    print(
-        f"  agreement >= {AGREED}: accuracy {agreed_accuracy:.4f} over {agreed.sum()} sentences"
-    )
+    print(f"  agreement >= {AGREED}: accuracy {agreed_accuracy:.4f} over {agreed.sum()} sentences")
     print(f"  {'role':<11}{'precision':>10}{'recall':>8}{'f1':>7}{'gold':>6}")
     for number, role in enumerate(ROLES):
         hits = int(((predicted == number) & (gold == number)).sum())
