@@ -139,10 +139,11 @@ class _Builder:
 
     def __init__(self) -> None:
         self.rows: list[npt.NDArray[np.int64]] = []
-        self.namespaces: list[npt.NDArray[np.uint64]] = []
+        self.namespaces: list[int] = []
+        self.sizes: list[int] = []
         self.firsts: list[npt.NDArray[np.uint64]] = []
         self.seconds: list[npt.NDArray[np.uint64]] = []
-        self.values: list[npt.NDArray[np.float32]] = []
+        self.values: list[float | npt.NDArray[np.float32]] = []
 
     def add(
         self,
@@ -154,27 +155,43 @@ class _Builder:
     ) -> None:
         size = len(rows)
         self.rows.append(rows)
-        self.namespaces.append(np.full(size, namespace, dtype=np.uint64))
+        self.namespaces.append(namespace)
+        self.sizes.append(size)
         self.firsts.append(first.astype(np.uint64, copy=False))
-        self.seconds.append(
-            np.zeros(size, np.uint64) if second is None else second.astype(np.uint64, copy=False)
-        )
-        if isinstance(value, float):
-            self.values.append(np.full(size, value, dtype=np.float32))
+        if second is not None:
+            self.seconds.append(second.astype(np.uint64, copy=False))
+        elif size <= len(_NO_SECOND):
+            self.seconds.append(_NO_SECOND[:size])
         else:
-            self.values.append(value.astype(np.float32, copy=False))
+            self.seconds.append(np.zeros(size, np.uint64))
+        self.values.append(value)
 
     def build(self, count: int, bits: int) -> SparseRows:
         if not self.rows:
             empty = np.zeros(0, np.int64)
             return SparseRows(empty, empty, np.zeros(0, np.float32), count)
+        # Scalars per group, repeated in one call each: fewer small numpy calls per abstract.
         columns = _buckets(
-            np.concatenate(self.namespaces),
+            np.repeat(np.array(self.namespaces, dtype=np.uint64), self.sizes),
             np.concatenate(self.firsts),
             np.concatenate(self.seconds),
             bits,
         )
-        return SparseRows(np.concatenate(self.rows), columns, np.concatenate(self.values), count)
+        if all(isinstance(value, float) for value in self.values):
+            values = np.repeat(np.array(self.values, dtype=np.float32), self.sizes)
+        else:
+            values = np.concatenate(
+                [
+                    np.full(size, value, dtype=np.float32)
+                    if isinstance(value, float)
+                    else value.astype(np.float32, copy=False)
+                    for value, size in zip(self.values, self.sizes, strict=True)
+                ]
+            )
+        return SparseRows(np.concatenate(self.rows), columns, values, count)
+
+
+_NO_SECOND: Final = np.zeros(1 << 12, np.uint64)  # a view of it stands for "no second word"
 
 
 def _layout(
@@ -193,7 +210,8 @@ def _same_abstract(
     owner: npt.NDArray[np.int64], target: npt.NDArray[np.int64], group: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.bool_]:
     inside = (target >= 0) & (target < len(group))
-    inside[inside] = group[target[inside]] == group[owner[inside]]
+    if len(group) and group[-1]:  # more than one abstract (one abstract: all in range match)
+        inside[inside] = group[target[inside]] == group[owner[inside]]
     return inside
 
 
