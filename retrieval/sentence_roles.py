@@ -81,25 +81,42 @@ class SparseRows:
     count: int
 
 
-_hash_cache: dict[str, int] = {}
+# token -> (its word hash, the hash of its first five letters or 0 when it is not longer than
+# five): one lookup a token once it has been seen.
+_token_cache: dict[str, tuple[int, int]] = {}
 
 
-def _word_hash(token: str) -> int:
-    known = _hash_cache.get(token)
-    if known is None:
-        if len(_hash_cache) >= 1 << 17:
-            _hash_cache.clear()  # bounded memory under a stream of unseen words
-        known = _hash_cache[token] = zlib.crc32(token.encode()) + 1
-    return known
+def _hash(text: str) -> int:
+    return zlib.crc32(text.encode()) + 1
 
 
-def _tokens(sentence: str) -> tuple[list[int], list[int]]:
-    """Word hashes of the sentence (lowercased words, numbers as one token, a few marks), and
-    the hashes of its longer words' first five letters."""
-    tokens = _TOKEN.findall(sentence[:MAX_CHARS].lower())[:MAX_TOKENS]
-    words = [_word_hash("0" if token[0].isdigit() else token) for token in tokens]
-    prefixes = [_word_hash(token[:5] + "~") for token in tokens if len(token) > 5]
-    return words, prefixes
+def _token_entry(token: str) -> tuple[int, int]:
+    if len(_token_cache) >= 1 << 17:
+        _token_cache.clear()  # bounded memory under a stream of unseen words
+    entry = _token_cache[token] = (
+        _hash("0" if token[0].isdigit() else token),
+        _hash(token[:5] + "~") if len(token) > 5 else 0,
+    )
+    return entry
+
+
+def _tokens(sentences: Sequence[str]) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Word hashes of the sentences, one flat list (lowercased words, numbers as one token, a
+    few marks), and the hashes of their longer words' first five letters; with the counts of
+    each per sentence."""
+    words: list[int] = []
+    prefixes: list[int] = []
+    word_counts, prefix_counts = [], []
+    cache_get = _token_cache.get
+    for sentence in sentences:
+        tokens = _TOKEN.findall(sentence[:MAX_CHARS].lower())[:MAX_TOKENS]
+        entries = [cache_get(token) or _token_entry(token) for token in tokens]
+        found = [entry[1] for entry in entries if entry[1]]
+        words.extend([entry[0] for entry in entries])
+        prefixes.extend(found)
+        word_counts.append(len(entries))
+        prefix_counts.append(len(found))
+    return words, prefixes, word_counts, prefix_counts
 
 
 def _buckets(
@@ -122,10 +139,11 @@ class _Builder:
 
     def __init__(self) -> None:
         self.rows: list[npt.NDArray[np.int64]] = []
-        self.namespaces: list[npt.NDArray[np.uint64]] = []
+        self.namespaces: list[int] = []
+        self.sizes: list[int] = []
         self.firsts: list[npt.NDArray[np.uint64]] = []
         self.seconds: list[npt.NDArray[np.uint64]] = []
-        self.values: list[npt.NDArray[np.float32]] = []
+        self.values: list[float | npt.NDArray[np.float32]] = []
 
     def add(
         self,
@@ -137,27 +155,43 @@ class _Builder:
     ) -> None:
         size = len(rows)
         self.rows.append(rows)
-        self.namespaces.append(np.full(size, namespace, dtype=np.uint64))
+        self.namespaces.append(namespace)
+        self.sizes.append(size)
         self.firsts.append(first.astype(np.uint64, copy=False))
-        self.seconds.append(
-            np.zeros(size, np.uint64) if second is None else second.astype(np.uint64, copy=False)
-        )
-        if isinstance(value, float):
-            self.values.append(np.full(size, value, dtype=np.float32))
+        if second is not None:
+            self.seconds.append(second.astype(np.uint64, copy=False))
+        elif size <= len(_NO_SECOND):
+            self.seconds.append(_NO_SECOND[:size])
         else:
-            self.values.append(value.astype(np.float32, copy=False))
+            self.seconds.append(np.zeros(size, np.uint64))
+        self.values.append(value)
 
     def build(self, count: int, bits: int) -> SparseRows:
         if not self.rows:
             empty = np.zeros(0, np.int64)
             return SparseRows(empty, empty, np.zeros(0, np.float32), count)
+        # Scalars per group, repeated in one call each: fewer small numpy calls per abstract.
         columns = _buckets(
-            np.concatenate(self.namespaces),
+            np.repeat(np.array(self.namespaces, dtype=np.uint64), self.sizes),
             np.concatenate(self.firsts),
             np.concatenate(self.seconds),
             bits,
         )
-        return SparseRows(np.concatenate(self.rows), columns, np.concatenate(self.values), count)
+        if all(isinstance(value, float) for value in self.values):
+            values = np.repeat(np.array(self.values, dtype=np.float32), self.sizes)
+        else:
+            values = np.concatenate(
+                [
+                    np.full(size, value, dtype=np.float32)
+                    if isinstance(value, float)
+                    else value.astype(np.float32, copy=False)
+                    for value, size in zip(self.values, self.sizes, strict=True)
+                ]
+            )
+        return SparseRows(np.concatenate(self.rows), columns, values, count)
+
+
+_NO_SECOND: Final = np.zeros(1 << 12, np.uint64)  # a view of it stands for "no second word"
 
 
 def _layout(
@@ -176,7 +210,8 @@ def _same_abstract(
     owner: npt.NDArray[np.int64], target: npt.NDArray[np.int64], group: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.bool_]:
     inside = (target >= 0) & (target < len(group))
-    inside[inside] = group[target[inside]] == group[owner[inside]]
+    if len(group) and group[-1]:  # more than one abstract (one abstract: all in range match)
+        inside[inside] = group[target[inside]] == group[owner[inside]]
     return inside
 
 
@@ -187,16 +222,10 @@ def role_features(
     `neighbour_role_features`): one abstract, or consecutive abstracts of `sizes` sentences."""
     count = len(sentences)
     group, index, abstract_count = _layout(count, sizes)
-    token_lists, prefix_lists = [], []
-    for sentence in sentences:
-        words, prefixes = _tokens(sentence)
-        token_lists.append(words)
-        prefix_lists.append(prefixes)
-    lengths = np.array([len(tokens) for tokens in token_lists], dtype=np.int64)
-    total = int(lengths.sum())
-    hashes = np.fromiter(
-        (token for tokens in token_lists for token in tokens), dtype=np.uint64, count=total
-    )
+    words, prefixes, word_counts, prefix_counts = _tokens(sentences)
+    lengths = np.array(word_counts, dtype=np.int64)
+    total = len(words)
+    hashes = np.array(words, dtype=np.uint64)
     owner = np.repeat(np.arange(count, dtype=np.int64), lengths)
     starts = np.zeros(count, dtype=np.int64)
     if count:
@@ -233,11 +262,8 @@ def role_features(
         target = owner + shift
         inside = _same_abstract(owner, target, group)
         features.add(target[inside], space, hashes[inside], None, SECOND_NEIGHBOUR_WEIGHT)
-    prefix_counts = [len(found) for found in prefix_lists]
     prefix_rows = np.repeat(np.arange(count, dtype=np.int64), prefix_counts)
-    prefix_hashes = np.fromiter(
-        (h for found in prefix_lists for h in found), dtype=np.uint64, count=len(prefix_rows)
-    )
+    prefix_hashes = np.array(prefixes, dtype=np.uint64)
     features.add(prefix_rows, _PREFIX, prefix_hashes, None, PREFIX_WEIGHT)
     # Position and shape: small categorical codes, one feature each, and a bias.
     from_end = abstract_count - 1 - index
@@ -287,17 +313,15 @@ def joined(first: SparseRows, second: SparseRows) -> SparseRows:
     )
 
 
-def scores(features: SparseRows, by_role: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """Linear scores, one row per sentence and one column per role; `by_role` holds one row of
-    bucket weights per role."""
-    out = np.empty((features.count, len(by_role)), dtype=np.float32)
-    for role, column in enumerate(by_role):
-        out[:, role] = np.bincount(
-            features.rows,
-            np.take(column, features.columns) * features.values,
-            minlength=features.count,
-        )
-    return out
+def scores(features: SparseRows, by_bucket: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Linear scores, one row per sentence and one column per role; `by_bucket` holds one row
+    of role weights per bucket (one contiguous gather per feature)."""
+    roles = by_bucket.shape[1]
+    contributions = np.take(by_bucket, features.columns, axis=0) * features.values[:, None]
+    cells = (features.rows[:, None] * roles + np.arange(roles)).ravel()
+    out = np.bincount(cells, contributions.ravel(), minlength=features.count * roles)
+    result: npt.NDArray[np.float32] = out.reshape(features.count, roles).astype(np.float32)
+    return result
 
 
 def softmax(logits: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -333,8 +357,8 @@ class SentenceRoleModel:
     """Fitted weights: pass one, pass two, transitions and their decoding weight."""
 
     bits: int
-    first_pass: npt.NDArray[np.float32]  # roles x buckets
-    second_pass: npt.NDArray[np.float32]  # roles x buckets; empty: one pass only
+    first_pass: npt.NDArray[np.float32]  # buckets x roles
+    second_pass: npt.NDArray[np.float32]  # buckets x roles; empty: one pass only
     log_start: npt.NDArray[np.float32]
     log_transitions: npt.NDArray[np.float32]
 
@@ -344,9 +368,9 @@ class SentenceRoleModel:
             weight = float(data["transition_weight"])
             return cls(
                 bits=int(data["bits"]),
-                # Stored features x roles; kept roles x features: each gather is contiguous.
-                first_pass=np.ascontiguousarray(data["first_pass"].T, dtype=np.float32),
-                second_pass=np.ascontiguousarray(data["second_pass"].T, dtype=np.float32),
+                # Buckets x roles, as stored: each feature's role weights are contiguous.
+                first_pass=np.ascontiguousarray(data["first_pass"], dtype=np.float32),
+                second_pass=np.ascontiguousarray(data["second_pass"], dtype=np.float32),
                 log_start=weight * data["log_start"].astype(np.float32),
                 log_transitions=weight * data["log_transitions"].astype(np.float32),
             )
