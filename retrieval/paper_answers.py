@@ -40,9 +40,25 @@ def _words(*alternatives: str) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(alternatives) + r")\b", re.IGNORECASE)
 
 
+# Words naming earlier work ("existing methods", "prior approaches").
+_EARLIER = (
+    r"(?:existing|prior|previous|current|earlier|standard|traditional|conventional|other"
+    r"|baseline)(?: \w+)?"
+)
+
+
 # Which words ask which type; the first type whose words appear wins (order matters: "code
 # for the results" asks for code).
 _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
+    (
+        # What earlier work lacks is the problem the paper takes on, not its own limitation.
+        QuestionType.PROBLEM,
+        _words(
+            r"(?:limitations?|weakness\w*|drawbacks?|problems?|issues?|shortcomings?)"
+            r" (?:of|with|in) (?:the )?" + _EARLIER,
+            _EARLIER + r" (?:\w+ ){0,2}(?:fail\w*|struggl\w*|lack\w*|suffer\w*|miss\w*)",
+        ),
+    ),
     (
         QuestionType.CODE,
         _words(
@@ -88,6 +104,8 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"give up",
             r"trade-?offs?",
             r"only (?:covers?|works?|appl(?:y|ies)|handles?)",
+            r"fail(?:s|ure|ures)?",
+            r"break(?:s)? down",
         ),
     ),
     (
@@ -137,6 +155,12 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"compare[sd]? (?:to|with|against)",
             r"fewer",
             r"smaller",
+            r"(?:main|key|central) claims?",
+            r"(?:do|did|does) (?:they|it|the paper|the authors) (?:show|prove|claim|demonstrate)",
+            r"guarantees?",
+            r"(?:regret|error|generalization|lower|upper|convergence) bounds?",
+            r"(?:sample|time|query|computational) complexity",
+            r"converge\w*",
         ),
     ),
     (
@@ -155,6 +179,10 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"aim",
             r"wrong",
             r"shortcomings?",
+            r"issues?",
+            r"bottlenecks?",
+            r"research questions?",
+            r"why (?:is|are|does|do) (?:this|it|that) (?:matter|important|needed)",
         ),
     ),
     (
@@ -172,6 +200,15 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"what(?:'s| is| are) (?:new|novel)",
             r"novelty",
             r"key insight",
+            r"insights?",
+            r"intuition",
+            r"components?",
+            r"pipeline",
+            r"model(?:s)? (?:do|did) they (?:use|train|build)",
+            r"what (?:do|did|does) (?:they|it|the paper|the authors) do",
+            r"how (?:is|are|was|were) (?:it|they|this|the \w+) (?:trained|built|designed|computed"
+            r"|learned|implemented|done|made)",
+            r"loss(?: function)?",
         ),
     ),
     (
@@ -268,6 +305,11 @@ _CUES: Mapping[QuestionType, re.Pattern[str]] = {
         r"future work",
         r"drawback\w*",
         r"only (?:works|applies)",
+        r"at the (?:cost|expense|price) of",
+        r"unavoidabl\w*",
+        r"inevitabl\w*",
+        r"sensitive to",
+        r"does not (?:scale|generali[sz]e|hold|apply)",
     ),
 }
 # For questions of no listed type: words of the question, and what answers them besides the
@@ -317,6 +359,70 @@ _GAP = re.compile(
 )
 # A sentence opening on a contrast states a problem rather than the method.
 _CONTRAST = re.compile(r"^\W*(?:however|but|yet|unfortunately|despite)\b", re.IGNORECASE)
+# A sentence stating what the paper contributes ("we propose X", "this paper introduces a
+# novel framework"): the answer to "what do they do", not to "what problem".
+_CONTRIBUTION = _words(
+    r"we (?:propose|introduce|present|develop|design|build|create|devise)",
+    r"(?:this|the present|our) (?:paper|work|study) (?:propos|introduc|present|develop)\w*",
+    r"(?:an?|the) (?:novel|new) (?:\w+ ){0,2}(?:method|approach|framework|algorithm|model"
+    r"|architecture|technique|paradigm|system|pipeline)",
+    r"dubbed",
+    r"termed",
+)
+# An opening that points back at the sentence before ("To address this, ...", "To remedy
+# these issues"): the sentence before states the problem.
+_POINTS_BACK = re.compile(
+    r"^\W*(?:to (?:address|remedy|tackle|overcome|solve|mitigate|alleviate|bridge|fill|close"
+    r"|resolve|fix|handle|cope with|combat|circumvent)|in response to|motivated by"
+    r"|inspired by|towards? (?:addressing|solving|this|these))\b[^.]{0,50}?"
+    r"\b(?:this|these|that|those|such|the above|both|them|it)\b",
+    re.IGNORECASE,
+)
+# A sentence detailing the method rather than naming it ("Specifically, ...", "Concretely").
+_DETAILS = re.compile(
+    r"^\W*(?:specifically|concretely|in particular|to this end|to do so|to achieve this"
+    r"|first(?:ly)?|at its core|technically|more precisely|in detail|our (?:key|main) idea"
+    r"|the (?:key|main|core) (?:idea|insight|component))\b",
+    re.IGNORECASE,
+)
+# The paper's main claim, stated as its aim ("In this paper, we show that ...").
+_HEADLINE = _words(
+    r"(?:in this (?:paper|work|study)|here|overall|in (?:summary|short)),? we (?:\w+ )?"
+    r"(?:show|find|prove|demonstrate|establish|reveal|observe|argue)"
+)
+_HOW = _words(r"how", r"mechanism", r"works?", r"steps?", r"components?", r"pipeline")
+# More words stating a problem, besides the problem cues.
+_PROBLEM_MORE = _words(
+    r"overlook\w*",
+    r"neglect\w*",
+    r"ignor\w*",
+    r"fall short",
+    r"hinder\w*",
+    r"imped\w*",
+    r"impractical",
+    r"prohibitive\w*",
+    r"unclear",
+    r"unknown",
+    r"open (?:question|problem)",
+    r"vulnerab\w*",
+    r"poorly",
+    r"inefficien\w*",
+)
+# Result words that state a finding outright, counted twice: a comparison won, a number
+# gained, a claim shown ("outperforms", "by 12%", "we prove that").
+_STRONG_RESULT = re.compile(
+    r"\d+(?:\.\d+)?\s?(?:\\?%|x\b|×|times\b)|\b[x×]\s?\$?\d|"
+    + _words(
+        r"outperform\w*",
+        r"surpass\w*",
+        r"state[- ]of[- ]the[- ]art",
+        r"sota",
+        r"we (?:find|found|show|showed|observe|prove|reveal|demonstrate|establish) that",
+        r"(?:significantly|substantially|consistently) (?:\w+ )?(?:better|improv\w*|outperform\w*"
+        r"|reduc\w*|faster)",
+    ).pattern,
+    re.IGNORECASE,
+)
 # Limitations the paper sets out to overcome are not its own ("To address these limitations,
 # we propose ...").
 _OVERCOMES = _words(
@@ -398,6 +504,8 @@ _ROLES: Mapping[QuestionType, frozenset[Role]] = {
 _OWN_WORK = frozenset(
     {QuestionType.METHOD, QuestionType.RESULT, QuestionType.DATASET, QuestionType.LIMITATIONS}
 )
+# Types whose answer often takes two sentences ("we propose X" and "specifically, ...").
+_BROAD = frozenset({QuestionType.METHOD, QuestionType.PROBLEM, QuestionType.RESULT})
 # Types whose answer needs a cue word in the sentence; without one the abstract does not say.
 _NEEDS_CUE = frozenset({QuestionType.DATASET, QuestionType.LIMITATIONS})
 _NOT_STATED = {
@@ -453,6 +561,14 @@ def about_the_paper(question: str, abstract: str) -> bool:
     return sum(term in held for term in topic) * 2 >= len(topic)
 
 
+def names_the_paper(question: str, text: str) -> bool:
+    """Whether a question names the paper's own topic: it has topic words (beyond the words
+    that only say what kind of answer is wanted) and `text` (title and abstract) holds every
+    one ("how does swamp work?" on the SWAMP paper; not "how do I filter by conference?")."""
+    topic = frozenset(analysis.analyze(question)) - _QUESTION_TERMS
+    return bool(topic) and topic <= frozenset(analysis.analyze(text))
+
+
 def question_type(question: str) -> QuestionType:
     for kind, asks in _ASKS:
         if asks.search(question):
@@ -503,11 +619,14 @@ def answer_about(
         and not any(_NUMBER.search(text) for text in texts)
     ):
         return AboutPaper(kind, statement="The abstract gives no numbers.")
-    best = _ranked(kind, question, sentences, texts, roles, wanted)[:limit]
+    best = _ranked(kind, question, sentences, texts, roles, wanted, title)[:limit]
     if not best:
         return AboutPaper(kind, statement=_NOT_STATED.get(kind, _NOT_STATED[QuestionType.OTHER]))
     top = best[0][0]
-    chosen = sorted(index for score, index in best if score >= top * 0.75)
+    # Broad questions (how it works, what problem, what result) often take two sentences:
+    # the second is shown when it scores at least half the best.
+    share = 0.5 if kind in _BROAD else 0.75
+    chosen = sorted(index for score, index in best if score >= top * share)
     return AboutPaper(kind, tuple(_marked(texts[i], kind, wanted) for i in chosen))
 
 
@@ -518,6 +637,7 @@ def _ranked(
     texts: Sequence[str],
     roles: Sequence[Role],
     wanted: frozenset[str],
+    title: str = "",
 ) -> list[tuple[float, int]]:
     """(score, index) of the sentences that answer a question of `kind`, best first. What
     prior work did (background, or "existing methods ...") answers a method, result,
@@ -532,7 +652,18 @@ def _ranked(
         else question
     )
     topic = wanted & frozenset(analysis.analyze(asked))
+    asked_words = _asked_words(question, wanted, sentences, title)
     own_work = kind in _OWN_WORK
+    wants_numbers = kind is QuestionType.RESULT and _ASKS_NUMBERS.search(question) is not None
+    # Sentences the next one points back at ("To address this, ..."): they state the problem.
+    pointed_at = {
+        index - 1 for index, text in enumerate(texts) if index and _POINTS_BACK.search(text)
+    }
+    # "How does it work?" wants the workings, not only the name of what is proposed.
+    asks_how = kind is QuestionType.METHOD and _HOW.search(question) is not None
+    follows_contribution = {
+        index + 1 for index, text in enumerate(texts) if _CONTRIBUTION.search(text)
+    }
     scored, fallback = [], []
     for index, (sentence, role) in enumerate(zip(sentences, roles, strict=True)):
         text = texts[index]
@@ -542,8 +673,15 @@ def _ranked(
         if kind is QuestionType.DATASET:
             # "benchmarks", "evaluated on" say data; a capitalised name may be the method's.
             cues = 2 * len(_DATA_WORDS.findall(text)) + min(cues, 1)
-        cues += sum(len(said.findall(text)) > 0 for said in extra)
-        overlap = len(sentence.terms & wanted)
+        if kind is QuestionType.RESULT:
+            cues += len(_STRONG_RESULT.findall(text))
+        if kind is QuestionType.PROBLEM:
+            cues += len(_PROBLEM_MORE.findall(text))
+        # What the question asks for besides its topic: a number for "how big", a time for
+        # "how long" (two matches say it more surely than one).
+        cues += sum(min(len(said.findall(text)), 2) for said in extra)
+        terms = sentence.terms
+        overlap = sum(weight for words, weight in asked_words if words & terms)
         if kind is QuestionType.LIMITATIONS:
             cues -= len(_OVERCOMES.findall(text))
         if kind in _NEEDS_CUE and cues <= 0 and overlap == 0:
@@ -556,6 +694,23 @@ def _ranked(
             _GAP.search(text) or (kind is QuestionType.METHOD and _CONTRAST.search(text))
         ):
             score -= 1.5  # "we still lack an algorithm for ..." states the problem
+        if asks_how and _DETAILS.search(text):
+            score += 1.0  # "Specifically, we ..." says how it works
+        elif asks_how and role is Role.METHOD and index in follows_contribution:
+            score += 0.5  # the sentence after "we propose X" usually says how X works
+        if kind is QuestionType.PROBLEM:
+            states_gap = _GAP.search(text) is not None or _CONTRAST.search(text) is not None
+            score += 1.0 * states_gap + 1.5 * (index in pointed_at)
+            if _CONTRIBUTION.search(text) and not states_gap:
+                # "This paper proposes X" is what they do; the problem only when nothing
+                # else states one.
+                score = max(score - 2.0, 0.25)
+            if role is Role.RESULT:
+                score -= 2.0  # a finding is not the problem
+        if kind is QuestionType.RESULT and _HEADLINE.search(text):
+            score += 1.0  # "In this paper, we show that ..." is the paper's main claim
+        if wants_numbers and _NUMBER.search(text):
+            score += 1.5
         if score <= 0:
             continue
         prior = _is_prior(text, role)
@@ -574,6 +729,24 @@ def _ranked(
         return []  # nothing in the abstract is about what the question names
     # Another paper's work answers only when the paper's own sentences say nothing.
     return sorted(found, key=lambda item: (-item[0], item[1]))
+
+
+def _asked_words(
+    question: str, wanted: frozenset[str], sentences: Sequence[Sentence], title: str
+) -> list[tuple[frozenset[str], float]]:
+    """The question's words that pick sentences, each once ("CyberGym-E2E" is one word, not
+    three terms), with its weight: half for a word the title has or most sentences share,
+    which names what the whole paper is about rather than where the answer is."""
+    title_terms = frozenset(analysis.analyze(title))
+    found: list[tuple[frozenset[str], float]] = []
+    for _, _, terms in analysis.word_terms(question):
+        words = frozenset(terms) & wanted
+        if not words:
+            continue
+        sharing = sum(bool(sentence.terms & words) for sentence in sentences)
+        common = bool(words & title_terms) or sharing * 2 > len(sentences)
+        found.append((words, 0.5 if common else 1.0))
+    return found
 
 
 def _own_role(text: str, role: Role) -> Role:
