@@ -114,6 +114,15 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
         _words(r"goal", r"aims?", r"purpose", r"objective", r"trying to", r"what gap"),
     ),
     (
+        # Whether there are experiments at all ("any experiments?", "is it empirical?"): the
+        # sentence that says so, which need not name a data set.
+        QuestionType.OTHER,
+        _words(
+            r"(?:any|are there|(?:do|did) they (?:have|run|do)|is there an?|is (?:it|this))"
+            r" (?:\w+ )?(?:experiments?|empirical\w*|evaluations?|theor\w*)"
+        ),
+    ),
+    (
         QuestionType.DATASET,
         _words(
             r"data ?sets?",
@@ -155,6 +164,8 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"compare[sd]? (?:to|with|against)",
             r"fewer",
             r"smaller",
+            r"advantages?",
+            r"benefits?",
             r"(?:main|key|central) claims?",
             r"(?:do|did|does) (?:they|it|the paper|the authors) (?:show|prove|claim|demonstrate)",
             r"guarantees?",
@@ -327,7 +338,16 @@ _OTHER_CUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     ),
     (
         _words(r"empirical\w*", r"theor\w*", r"experiments?", r"proofs?"),
-        _words(r"theor\w*", r"empirical\w*", r"experiment\w*", r"proofs?", r"prove\w*"),
+        _words(
+            r"theor\w*",
+            r"empirical\w*",
+            r"experiment\w*",
+            r"proofs?",
+            r"prove\w*",
+            r"evaluat\w*",
+            r"simulations?",
+            r"we demonstrate",
+        ),
     ),
     (
         _words(r"assum\w*", r"requir\w*", r"prerequisites?"),
@@ -389,6 +409,10 @@ _DETAILS = re.compile(
 _HEADLINE = _words(
     r"(?:in this (?:paper|work|study)|here|overall|in (?:summary|short)),? we (?:\w+ )?"
     r"(?:show|find|prove|demonstrate|establish|reveal|observe|argue)"
+)
+# Where a question names what the paper is compared with: the words after it.
+_COMPARED_WITH = _words(
+    r"than", r"vs\.?", r"versus", r"over", r"against", r"compared? (?:to|with)", r"relative to"
 )
 _HOW = _words(r"how", r"mechanism", r"works?", r"steps?", r"components?", r"pipeline")
 # More words stating a problem, besides the problem cues.
@@ -475,6 +499,7 @@ _DATA_WORDS = _words(
 # What shows a sentence is about data: the words, or "on" before a name ("on WebVid-10M").
 _DATA_EVIDENCE = re.compile(
     r"(?i:" + _DATA_WORDS.pattern + r")|\bon (?:the |a )?[A-Z][\w.\-]*[A-Z0-9]"
+    r"|(?i:\b(?:empirical\w*|experiment\w*|evaluat\w*|tested)\b.{0,80}\bdata\b)"
     r"|(?i:\b(?:experiments?|evaluat\w*|results|tested)\b.{0,60}\b(?:on|across)\b)"
 )
 _CODE_SAID = re.compile(
@@ -673,6 +698,8 @@ def _ranked(
         if kind is QuestionType.DATASET:
             # "benchmarks", "evaluated on" say data; a capitalised name may be the method's.
             cues = 2 * len(_DATA_WORDS.findall(text)) + min(cues, 1)
+            if not cues and _DATA_EVIDENCE.search(text):
+                cues = 1  # "empirically (on synthetic and traffic data)"
         if kind is QuestionType.RESULT:
             cues += len(_STRONG_RESULT.findall(text))
         if kind is QuestionType.PROBLEM:
@@ -736,16 +763,22 @@ def _asked_words(
 ) -> list[tuple[frozenset[str], float]]:
     """The question's words that pick sentences, each once ("CyberGym-E2E" is one word, not
     three terms), with its weight: half for a word the title has or most sentences share,
-    which names what the whole paper is about rather than where the answer is."""
+    which names what the whole paper is about rather than where the answer is; double for
+    what the paper is compared with ("faster than Transformer-based models")."""
     title_terms = frozenset(analysis.analyze(title))
     found: list[tuple[frozenset[str], float]] = []
-    for _, _, terms in analysis.word_terms(question):
-        words = frozenset(terms) & wanted
+    against = _COMPARED_WITH.search(question)
+    compared = against.end() if against else len(question) + 1
+    for start, _, terms in analysis.word_terms(question):
+        # A compound counts by its joined form ("RepQ-ViT", not every "ViT").
+        words = frozenset(terms[:1] if terms and terms[0] in wanted else terms) & wanted
         if not words:
             continue
         sharing = sum(bool(sentence.terms & words) for sentence in sentences)
         common = bool(words & title_terms) or sharing * 2 > len(sentences)
-        found.append((words, 0.5 if common else 1.0))
+        # What it is compared with ("better than RepQ-ViT") picks the answer: double.
+        weight = 0.5 if common else 2.0 if start >= compared else 1.0
+        found.append((words, weight))
     return found
 
 
@@ -938,6 +971,8 @@ def missing_names(question: str, text: str) -> list[str]:
     """Names the question asks about ("is it evaluated on ImageNet?") that `text` never
     mentions, spelled as the question has them (known benchmarks in their usual case)."""
     flat = re.sub(r"[^a-z0-9]", "", text.lower())
+    # The first letters of the words in order: an acronym is there when its long form is.
+    initials = "".join(word[0] for word in re.findall(r"[a-z0-9]+", text.lower()))
     missing: list[str] = []
     for match in _NAME.finditer(question):
         word = match.group()
@@ -954,6 +989,9 @@ def missing_names(question: str, text: str) -> list[str]:
         key = re.sub(r"[^a-z0-9]", "", lower)
         if key in flat or (key.endswith("s") and key[:-1] in flat):
             continue
+        acronym = key.rstrip("s")
+        if word.rstrip("s").isupper() and len(acronym) >= 3 and acronym in initials:
+            continue  # "MMD" for "maximum mean discrepancy"
         shown = _KNOWN_NAMES.get(lower, word) if not inner_capital else word
         if shown not in missing:
             missing.append(shown)
