@@ -57,6 +57,10 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"(?:limitations?|weakness\w*|drawbacks?|problems?|issues?|shortcomings?)"
             r" (?:of|with|in) (?:the )?" + _EARLIER,
             _EARLIER + r" (?:\w+ ){0,2}(?:fail\w*|struggl\w*|lack\w*|suffer\w*|miss\w*)",
+            # "what limitation of FNOs does it remove?": one the paper overcomes.
+            r"(?:limitations?|weakness\w*|drawbacks?|shortcomings?|restrictions?)\b.{0,40}"
+            r"\b(?:remov\w*|overcom\w*|address\w*|fix\w*|solv\w*|tackl\w*|lift\w*|resolv\w*"
+            r"|mitigat\w*|alleviat\w*|circumvent\w*|get around)",
         ),
     ),
     (
@@ -401,7 +405,7 @@ _POINTS_BACK = re.compile(
 # A sentence detailing the method rather than naming it ("Specifically, ...", "Concretely").
 _DETAILS = re.compile(
     r"^\W*(?:specifically|concretely|in particular|to this end|to do so|to achieve this"
-    r"|first(?:ly)?|at its core|technically|more precisely|in detail|our (?:key|main) idea"
+    r"|first(?:ly)?|we first|at its core|technically|more precisely|in detail|our (?:key|main) idea"
     r"|the (?:key|main|core) (?:idea|insight|component))\b",
     re.IGNORECASE,
 )
