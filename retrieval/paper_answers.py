@@ -579,10 +579,17 @@ def about_the_paper(question: str, abstract: str) -> bool:
     """Whether a question reads as one about this paper: at least half of its topic words are
     the abstract's (the words that only say what kind of answer is wanted do not count), or
     it has no topic words of its own beyond one ("where can I get the code?")."""
+    kind = question_type(question)
+    # The words that asked for the type ("gap" in "what gap is this filling?") are no topic.
+    asking = " ".join(
+        match.group() for asked, asks in _ASKS if asked is kind for match in asks.finditer(question)
+    )
     topic = [
-        term for term in dict.fromkeys(analysis.analyze(question)) if term not in _QUESTION_TERMS
+        term
+        for term in dict.fromkeys(analysis.analyze(question))
+        if term not in _QUESTION_TERMS and term not in analysis.analyze(asking)
     ]
-    if len(topic) <= 1 and question_type(question) is not QuestionType.OTHER:
+    if len(topic) <= 1 and kind is not QuestionType.OTHER:
         return True
     if not topic:
         return False
