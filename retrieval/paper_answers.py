@@ -341,13 +341,25 @@ _OTHER_CUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         ),
     ),
     (
-        _words(r"empirical\w*", r"theor\w*", r"experiments?", r"proofs?"),
+        _words(r"empirical\w*", r"experiments?", r"evaluations?"),
         _words(
-            r"theor\w*",
             r"empirical\w*",
             r"experiment\w*",
+            r"evaluat\w*",
+            r"simulations?",
+            r"we demonstrate",
+        ),
+    ),
+    (
+        # Theory answers "is it empirical?" too ("our results are theoretical"), after the
+        # experiments themselves, which match both.
+        _words(r"empirical\w*", r"experiments?", r"evaluations?", r"theor\w*", r"proofs?"),
+        _words(
+            r"theor\w*",
             r"proofs?",
             r"prove\w*",
+            r"empirical\w*",
+            r"experiment\w*",
             r"evaluat\w*",
             r"simulations?",
             r"we demonstrate",
@@ -382,7 +394,9 @@ _GAP = re.compile(
     re.IGNORECASE,
 )
 # A sentence opening on a contrast states a problem rather than the method.
-_CONTRAST = re.compile(r"^\W*(?:however|but|yet|unfortunately|despite)\b", re.IGNORECASE)
+_CONTRAST = re.compile(
+    r"^\W*(?:however|but|yet|unfortunately|despite|nevertheless|nonetheless)\b", re.IGNORECASE
+)
 # A sentence stating what the paper contributes ("we propose X", "this paper introduces a
 # novel framework"): the answer to "what do they do", not to "what problem".
 _CONTRIBUTION = _words(
