@@ -88,6 +88,10 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"which (?:conference|venue|journal|workshop)",
             r"what year",
             r"when was (?:it|this)",
+            r"orals?",
+            r"posters?",
+            r"spotlights?",
+            r"camera[- ]ready",
             r"neurips",
             r"nips",
             r"icml",
@@ -110,6 +114,9 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"only (?:covers?|works?|appl(?:y|ies)|handles?)",
             r"fail(?:s|ure|ures)?",
             r"break(?:s)? down",
+            r"(?:doesn't|does not|don't|do not|didn't|won't|can't|cannot|not) (?:\w+ )?(?:work"
+            r"|scale|generali[sz]e|apply)",
+            r"struggl\w*",
         ),
     ),
     (
@@ -179,6 +186,13 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        # "how do they go about analysing why X works": how, even when it names a why.
+        QuestionType.METHOD,
+        re.compile(
+            r"^\W*(?:so |and |but )?how (?:do|does|did|can|could|would) (?!i\b|you\b|u\b)", re.I
+        ),
+    ),
+    (
         QuestionType.PROBLEM,
         _words(
             r"problem",
@@ -194,6 +208,8 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"aim",
             r"wrong",
             r"shortcomings?",
+            r"missing",
+            r"lacking",
             r"issues?",
             r"bottlenecks?",
             r"research questions?",
@@ -235,7 +251,8 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"overview",
             r"in (?:short|brief|a nutshell)",
             r"eli5",
-            r"about",
+            r"(?:it|this|that|paper|work|study)(?:'s| is)? (?:\w+ )?about",
+            r"about(?=\s*\??\s*$)",
             r"what (?:is|does) (?:it|this|that)(?: paper)? (?:say|do|doing)",
         ),
     ),
@@ -335,9 +352,21 @@ _OTHER_CUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         _words(r"\d+\s*(?:hours?|days?|minutes?|seconds?|GPUs?)", r"faster", r"speed\w*", r"time"),
     ),
     (
-        _words(r"how (?:big|large|many)", r"size", r"scale", r"number of"),
+        _words(
+            r"how (?:big|large|many)",
+            r"size",
+            r"scale",
+            r"number of",
+            r"what(?:'s| is| are|s) in",
+            r"consists? of",
+            r"contains?",
+            r"made (?:up )?of",
+        ),
         re.compile(
-            r"\b\d[\d,.]*\b|" + _words(r"large[- ]scale", r"consists? of", r"contains?").pattern
+            r"\b\d[\d,.]*\b|"
+            + _words(
+                r"large[- ]scale", r"consists? of", r"contains?", r"comprises?", r"includes?"
+            ).pattern
         ),
     ),
     (
@@ -390,12 +419,16 @@ _GAP = re.compile(
         r"(?:have|has) (?:a |only )?(?:\w+ )?(?:limited|little|poor) (?:\w+ )?understanding",
         r"little is known",
         r"no (?:prior|existing) work",
+        r"(?:is|are|remains?) (?:\w+ )?(?:absent|missing|lacking)",
+        r"overlook\w*",
     ).pattern,
     re.IGNORECASE,
 )
 # A sentence opening on a contrast states a problem rather than the method.
 _CONTRAST = re.compile(
-    r"^\W*(?:however|but|yet|unfortunately|despite|nevertheless|nonetheless)\b", re.IGNORECASE
+    r"^\W*(?:however|but|yet|unfortunately|despite|nevertheless|nonetheless|while|although"
+    r"|though)\b",
+    re.IGNORECASE,
 )
 # A sentence stating what the paper contributes ("we propose X", "this paper introduces a
 # novel framework"): the answer to "what do they do", not to "what problem".
@@ -412,10 +445,12 @@ _CONTRIBUTION = _words(
 _POINTS_BACK = re.compile(
     r"^\W*(?:to (?:address|remedy|tackle|overcome|solve|mitigate|alleviate|bridge|fill|close"
     r"|resolve|fix|handle|cope with|combat|circumvent)|in response to|motivated by"
-    r"|inspired by|towards? (?:addressing|solving|this|these))\b[^.]{0,50}?"
+    r"|inspired by|towards? (?:addressing|solving|this|these)|recogni[sz]ing|given|considering"
+    r"|faced with|in light of)\b[^.]{0,50}?"
     r"\b(?:this|these|that|those|such|the above|both|them|it)\b",
     re.IGNORECASE,
 )
+_ASKS_GAP = _words(r"gaps?", r"missing", r"lacking", r"lacks?", r"void", r"absent")
 # A sentence detailing the method rather than naming it ("Specifically, ...", "Concretely").
 _DETAILS = re.compile(
     r"^\W*(?:specifically|concretely|in particular|to this end|to do so|to achieve this"
@@ -521,7 +556,8 @@ _DATA_EVIDENCE = re.compile(
     r"|(?i:\b(?:experiments?|evaluat\w*|results|tested)\b.{0,60}\b(?:on|across)\b)"
 )
 _CODE_SAID = re.compile(
-    r"\b(?:code|codes|implementation|github|source)\b.{0,40}\b(?:available|released|public)",
+    r"\b(?:code|codes|implementation|github|source)\b.{0,40}\b(?:available|released|public)"
+    r"|\b(?:release|publish|open-source|share|make)\w* (?:\w+ ){0,2}(?:code|implementation)",
     re.IGNORECASE,
 )
 # "Code is open-sourced at https://...": where to get it, which answers only a code question.
@@ -579,7 +615,7 @@ class Aspects:
 
 _QUESTION_SHAPE = re.compile(
     r"^(?:what|which|who|whom|whose|where|when|why|how|does|did|do|is|are|was|were|can|could"
-    r"|will|would|has|have|should|any|so)\b|\?\s*$",
+    r"|will|would|has|have|should|any|so|whats|hows|wheres|whys|wat)\b|\?\s*$",
     re.IGNORECASE,
 )
 
@@ -607,6 +643,8 @@ def about_the_paper(question: str, abstract: str) -> bool:
         return True
     if not topic:
         return False
+    if uses_its_names(question, abstract):
+        return True
     held = set(analysis.analyze(abstract))
     return sum(term in held for term in topic) * 2 >= len(topic)
 
@@ -614,9 +652,47 @@ def about_the_paper(question: str, abstract: str) -> bool:
 def names_the_paper(question: str, text: str) -> bool:
     """Whether a question names the paper's own topic: it has topic words (beyond the words
     that only say what kind of answer is wanted) and `text` (title and abstract) holds every
-    one ("how does swamp work?" on the SWAMP paper; not "how do I filter by conference?")."""
+    one ("how does swamp work?" on the SWAMP paper; not "how do I filter by conference?"), or
+    it uses a name the paper writes ("how does VPL keep the labels from collapsing") and
+    does not speak to the bot ("how do I ...", "can you ...")."""
     topic = frozenset(analysis.analyze(question)) - _QUESTION_TERMS
-    return bool(topic) and topic <= frozenset(analysis.analyze(text))
+    if bool(topic) and topic <= frozenset(analysis.analyze(text)):
+        return True
+    return _TO_THE_BOT.search(question) is None and uses_its_names(question, text)
+
+
+# A message speaking to the bot about itself or the user's own use of it.
+_TO_THE_BOT = _words(r"i", r"me", r"my", r"you", r"u", r"bot", r"pls", r"please")
+
+
+def uses_its_names(question: str, text: str) -> bool:
+    """Whether the question uses, in any case, a name `text` writes: a word with two
+    capitals or letters and digits ("EmbodiedAct", "HYPO", "GNNs", "1-WL"), which only this
+    paper's readers would type."""
+    names = _names_in(text)
+    for match in _NAME.finditer(question):
+        key = re.sub(r"[^a-z0-9]", "", match.group().lower())
+        if len(key) >= 2 and key not in _NOT_NAMES and (key in names or key + "s" in names):
+            return True
+    return False
+
+
+@lru_cache(maxsize=256)
+def _names_in(text: str) -> frozenset[str]:
+    """The names a text writes (two capitals, or letters and digits), lower-cased without
+    punctuation, a plural also without its "s"."""
+    found = set()
+    for match in re.finditer(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*", text):
+        word = match.group()
+        capitals = sum(character.isupper() for character in word)
+        digits = any(character.isdigit() for character in word)
+        letters = any(character.isalpha() for character in word)
+        if letters and (capitals >= 2 or (digits and capitals >= 1)):
+            key = re.sub(r"[^a-z0-9]", "", word.lower())
+            found.add(key)
+            if key.endswith("s"):
+                found.add(key[:-1])
+    return frozenset(found)
 
 
 def question_type(question: str) -> QuestionType:
@@ -705,6 +781,8 @@ def _ranked(
     asked_words = _asked_words(question, wanted, sentences, title)
     own_work = kind in _OWN_WORK
     wants_numbers = kind is QuestionType.RESULT and _ASKS_NUMBERS.search(question) is not None
+    # "what gap does it fill?", "what's missing": the sentence stating the gap, above all.
+    asks_gap = _ASKS_GAP.search(question) is not None
     # Sentences the next one points back at ("To address this, ..."): they state the problem.
     pointed_at = {
         index - 1 for index, text in enumerate(texts) if index and _POINTS_BACK.search(text)
@@ -752,7 +830,7 @@ def _ranked(
             score += 0.5  # the sentence after "we propose X" usually says how X works
         if kind is QuestionType.PROBLEM:
             states_gap = _GAP.search(text) is not None or _CONTRAST.search(text) is not None
-            score += 1.0 * states_gap + 1.5 * (index in pointed_at)
+            score += (1.0 + asks_gap) * states_gap + 1.5 * (index in pointed_at)
             if _CONTRIBUTION.search(text) and not states_gap:
                 # "This paper proposes X" is what they do; the problem only when nothing
                 # else states one.
@@ -1029,7 +1107,10 @@ _QUESTION_TERMS = frozenset(
         "what which how does do did is are the main result results dataset datasets data set "
         "benchmark benchmarks evaluate evaluated method approach problem propose paper it this "
         "show work use key idea limitation limitations code get where find much many better "
-        "need needs does do make makes take takes give gives have has"
+        "need needs does do make makes take takes give gives have has "
+        # chat filler: no topic
+        "like kind sort thing things stuff actually basically exactly really just so pls please "
+        "tbh lol ok okay hey guys"
     )
 )
 

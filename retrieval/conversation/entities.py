@@ -56,7 +56,7 @@ _LOOSE = re.compile(
     r"|(?P<range>\d{1,2}) ?(?:-|–|to|through) ?(?P<range_end>\d{1,2})"
     r"|(?:#|no\.? ?|number |num |nr\.? ?)(?P<word>" + _NUMBER_WORD + r")"
     r"|(?:the )?(?P<ord>" + _ORDINAL + r")"
-    r"|#? ?(?P<num>\d{1,2})(?!\d)(?:st|nd|rd|th)?(?!" + _UNIT + r")"
+    r"|#? ?(?<!\d\.)(?P<num>\d{1,2})(?!\d)(?:st|nd|rd|th)?(?!" + _UNIT + r")"
     r")(?![\w%.]\w)",
     re.IGNORECASE,
 )
