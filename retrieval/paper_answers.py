@@ -450,6 +450,9 @@ _POINTS_BACK = re.compile(
     r"\b(?:this|these|that|those|such|the above|both|them|it)\b",
     re.IGNORECASE,
 )
+_GENERIC_LIMITS = _words(
+    r"limitations?", r"weakness\w*", r"drawbacks?", r"downsides?", r"caveats?", r"cons"
+)
 _ASKS_GAP = _words(r"gaps?", r"missing", r"lacking", r"lacks?", r"void", r"absent")
 # A sentence detailing the method rather than naming it ("Specifically, ...", "Concretely").
 _DETAILS = re.compile(
@@ -781,6 +784,9 @@ def _ranked(
     asked_words = _asked_words(question, wanted, sentences, title)
     own_work = kind in _OWN_WORK
     wants_numbers = kind is QuestionType.RESULT and _ASKS_NUMBERS.search(question) is not None
+    # "any limitations?", "drawbacks of X?" ask for a stated limitation, whatever X is; "does
+    # it only cover X?" is answered by where the paper says X.
+    generic_limits = _GENERIC_LIMITS.search(question) is not None
     # "what gap does it fill?", "what's missing": the sentence stating the gap, above all.
     asks_gap = _ASKS_GAP.search(question) is not None
     # Sentences the next one points back at ("To address this, ..."): they state the problem.
@@ -789,6 +795,8 @@ def _ranked(
     }
     # "How does it work?" wants the workings, not only the name of what is proposed.
     asks_how = kind is QuestionType.METHOD and _HOW.search(question) is not None
+    # The paper's own names: those in the sentences saying what it contributes.
+    own = frozenset().union(*(_names_of_data(t) for t in texts if _CONTRIBUTION.search(t)))
     follows_contribution = {
         index + 1 for index, text in enumerate(texts) if _CONTRIBUTION.search(text)
     }
@@ -800,7 +808,8 @@ def _ranked(
         cues = len(cue.findall(text)) if cue is not None else 0
         if kind is QuestionType.DATASET:
             # "benchmarks", "evaluated on" say data; a capitalised name may be the method's.
-            cues = 2 * len(_DATA_WORDS.findall(text)) + min(cues, 1)
+            # Names of others' work ("MiniHack and Procgen tasks") are where it is tested.
+            cues = 2 * len(_DATA_WORDS.findall(text)) + min(len(_names_of_data(text) - own), 2)
             if not cues and _DATA_EVIDENCE.search(text):
                 cues = 1  # "empirically (on synthetic and traffic data)"
         if kind is QuestionType.RESULT:
@@ -815,6 +824,10 @@ def _ranked(
         if kind is QuestionType.LIMITATIONS:
             cues -= len(_OVERCOMES.findall(text))
         if kind in _NEEDS_CUE and cues <= 0 and overlap == 0:
+            continue
+        if kind is QuestionType.LIMITATIONS and cues <= 0 and generic_limits:
+            # "any limitations of using interactions to explain DNNs?": the paper's own topic
+            # words do not make a sentence a limitation; only a stated one answers.
             continue
         if kind is QuestionType.DATASET and overlap == 0 and not _DATA_EVIDENCE.search(text):
             continue  # a capitalised name alone may be the method's own
@@ -883,6 +896,25 @@ def _asked_words(
         weight = 0.5 if common else 2.0 if start >= compared else 1.0
         found.append((words, weight))
     return found
+
+
+_CAPITALISED_NAME = re.compile(r"\b[A-Z][A-Za-z]*[A-Z0-9][\w\-]*")
+
+
+def _names_of_data(text: str) -> frozenset[str]:
+    """Names in a sentence that may be data sets or benchmarks: mixed case or digits
+    ("MiniHack", "CIFAR-10"), or well-known benchmarks ("Procgen"), chat acronyms left out."""
+    found = {
+        match.group().lower()
+        for match in _CAPITALISED_NAME.finditer(text)
+        if match.group().lower().rstrip("s") not in _NOT_NAMES
+    }
+    found |= {
+        word.lower()
+        for word in re.findall(r"[A-Za-z][\w\-]*", text)
+        if word.lower() in _KNOWN_NAMES
+    }
+    return frozenset(found)
 
 
 def _own_role(text: str, role: Role) -> Role:
