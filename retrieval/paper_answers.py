@@ -57,6 +57,7 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"(?:limitations?|weakness\w*|drawbacks?|problems?|issues?|shortcomings?)"
             r" (?:of|with|in) (?:the )?" + _EARLIER,
             _EARLIER + r" (?:\w+ ){0,2}(?:fail\w*|struggl\w*|lack\w*|suffer\w*|miss\w*)",
+            r"why (?:do|does|did|would) (?:\w+ ){1,4}(?:fail|struggle|break)",
             # "what limitation of FNOs does it remove?": one the paper overcomes.
             r"(?:limitations?|weakness\w*|drawbacks?|shortcomings?|restrictions?)\b.{0,40}"
             r"\b(?:remov\w*|overcom\w*|address\w*|fix\w*|solv\w*|tackl\w*|lift\w*|resolv\w*"
@@ -130,7 +131,19 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
         QuestionType.OTHER,
         _words(
             r"(?:any|are there|(?:do|did) they (?:have|run|do)|is there an?|is (?:it|this))"
-            r" (?:\w+ )?(?:experiments?|empirical\w*|evaluations?|theor\w*)"
+            r" (?:\w+ )?(?:experiments?|empirical\w*|evaluations?|theor\w*|proofs?)",
+        ),
+    ),
+    (
+        # "do they prove anything?" asks whether there is theory; "what do they prove?" asks
+        # for the result.
+        QuestionType.OTHER,
+        re.compile(r"^\W*(?:so )?(?:do|did|does) (?:they|it|the paper|the authors) prove", re.I),
+    ),
+    (
+        QuestionType.OTHER,
+        _words(
+            r"any (?:theory|theorems?|guarantees?)",
         ),
     ),
     (
@@ -380,18 +393,16 @@ _OTHER_CUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         ),
     ),
     (
-        # Theory answers "is it empirical?" too ("our results are theoretical"), after the
-        # experiments themselves, which match both.
-        _words(r"empirical\w*", r"experiments?", r"evaluations?", r"theor\w*", r"proofs?"),
+        # Theory answers "is it empirical?" too ("our results are theoretical").
+        _words(r"empirical\w*", r"theor\w*", r"proofs?", r"prove\w*"),
         _words(
             r"theor\w*",
             r"proofs?",
             r"prove\w*",
-            r"empirical\w*",
-            r"experiment\w*",
-            r"evaluat\w*",
-            r"simulations?",
-            r"we demonstrate",
+            r"bounds?",
+            r"deriv\w*",
+            r"guarantee\w*",
+            r"theorems?",
         ),
     ),
     (
@@ -444,11 +455,22 @@ _CONTRIBUTION = _words(
 # these issues"): the sentence before states the problem.
 _POINTS_BACK = re.compile(
     r"^\W*(?:to (?:address|remedy|tackle|overcome|solve|mitigate|alleviate|bridge|fill|close"
-    r"|resolve|fix|handle|cope with|combat|circumvent)|in response to|motivated by"
+    r"|resolve|fix|handle|cope with|combat|circumvent|reduce|avoid|prevent)|in response to"
+    r"|motivated by"
     r"|inspired by|towards? (?:addressing|solving|this|these)|recogni[sz]ing|given|considering"
     r"|faced with|in light of)\b[^.]{0,50}?"
     r"\b(?:this|these|that|those|such|the above|both|them|it)\b",
     re.IGNORECASE,
+)
+_KEY_PHRASE = re.compile(
+    r"\b(?:key|main|core|central|primary) (idea|insight|contribution|result|finding|goal"
+    r"|observation|claim|challenge|question|technique|component)s?\b",
+    re.IGNORECASE,
+)
+_HEDGE = _words(
+    r"may (?:\w+ )?(?:introduce|cause|lead to|suffer|fail|not|degrade|hurt|incur|require)",
+    r"instabilit\w*",
+    r"unstable",
 )
 _GENERIC_LIMITS = _words(
     r"limitations?", r"weakness\w*", r"drawbacks?", r"downsides?", r"caveats?", r"cons"
@@ -470,7 +492,17 @@ _HEADLINE = _words(
 _COMPARED_WITH = _words(
     r"than", r"vs\.?", r"versus", r"over", r"against", r"compared? (?:to|with)", r"relative to"
 )
-_HOW = _words(r"how", r"mechanism", r"works?", r"steps?", r"components?", r"pipeline")
+_HOW = _words(
+    r"how",
+    r"mechanism",
+    r"works?",
+    r"steps?",
+    r"components?",
+    r"pipeline",
+    r"idea",
+    r"insight",
+    r"intuition",
+)
 # More words stating a problem, besides the problem cues.
 _PROBLEM_MORE = _words(
     r"overlook\w*",
@@ -783,7 +815,16 @@ def _ranked(
     topic = wanted & frozenset(analysis.analyze(asked))
     asked_words = _asked_words(question, wanted, sentences, title)
     own_work = kind in _OWN_WORK
-    wants_numbers = kind is QuestionType.RESULT and _ASKS_NUMBERS.search(question) is not None
+    # "how many tasks?", "by how much?": a sentence with a number, whatever the type.
+    wants_numbers = _ASKS_NUMBERS.search(question) is not None
+    # The question's own phrase for what it wants ("the key idea", "the main result"), as
+    # the abstract may say it.
+    heads = [match.group(1) for match in _KEY_PHRASE.finditer(question)]
+    said_as = (
+        re.compile(r"\b(?:key|main|core|central|primary) (?:" + "|".join(heads) + r")", re.I)
+        if heads
+        else None
+    )
     # "any limitations?", "drawbacks of X?" ask for a stated limitation, whatever X is; "does
     # it only cover X?" is answered by where the paper says X.
     generic_limits = _GENERIC_LIMITS.search(question) is not None
@@ -795,6 +836,9 @@ def _ranked(
     }
     # "How does it work?" wants the workings, not only the name of what is proposed.
     asks_how = kind is QuestionType.METHOD and _HOW.search(question) is not None
+    first_contribution = next(
+        (index for index, text in enumerate(texts) if _CONTRIBUTION.search(text)), len(texts)
+    )
     # The paper's own names: those in the sentences saying what it contributes.
     own = frozenset().union(*(_names_of_data(t) for t in texts if _CONTRIBUTION.search(t)))
     follows_contribution = {
@@ -823,6 +867,12 @@ def _ranked(
         overlap = sum(weight for words, weight in asked_words if words & terms)
         if kind is QuestionType.LIMITATIONS:
             cues -= len(_OVERCOMES.findall(text))
+            # "However, ERNIE's regularization may introduce instability": after the paper
+            # says what it contributes, a contrast or a hedge is its own limitation.
+            if index > first_contribution and (_CONTRAST.search(text) or _HEDGE.search(text)):
+                cues += 1
+            if _POINTS_BACK.search(text):
+                cues -= 1  # "To reduce this instability, we ..." overcomes it
         if kind in _NEEDS_CUE and cues <= 0 and overlap == 0:
             continue
         if kind is QuestionType.LIMITATIONS and cues <= 0 and generic_limits:
@@ -832,7 +882,13 @@ def _ranked(
         if kind is QuestionType.DATASET and overlap == 0 and not _DATA_EVIDENCE.search(text):
             continue  # a capitalised name alone may be the method's own
         role = _own_role(text, role)
-        score = 2.0 * (role in _ROLES.get(kind, frozenset())) + min(cues, 3) + 1.5 * overlap
+        # "How does it work?" is answered by the workings: words that name a method ("we
+        # propose a novel framework") count once.
+        score = (
+            2.0 * (role in _ROLES.get(kind, frozenset()))
+            + min(cues, 1 if asks_how else 3)
+            + 1.5 * overlap
+        )
         if kind in (QuestionType.METHOD, QuestionType.RESULT) and (
             _GAP.search(text) or (kind is QuestionType.METHOD and _CONTRAST.search(text))
         ):
@@ -852,11 +908,13 @@ def _ranked(
                 score -= 2.0  # a finding is not the problem
         if kind is QuestionType.RESULT and _HEADLINE.search(text):
             score += 1.0  # "In this paper, we show that ..." is the paper's main claim
+        if said_as and said_as.search(text):
+            score += 1.5  # "what's the key idea?" -> "The key idea behind this is ..."
         if wants_numbers and _NUMBER.search(text):
             score += 1.5
         if score <= 0:
             continue
-        prior = _is_prior(text, role)
+        prior = _is_prior(text, role, own)
         if prior and kind is QuestionType.LIMITATIONS:
             continue  # what earlier methods lack is the problem, not this paper's limitation
         if prior and (own_work or kind is QuestionType.OTHER):
@@ -919,17 +977,24 @@ def _names_of_data(text: str) -> frozenset[str]:
 
 def _own_role(text: str, role: Role) -> Role:
     """The role, except that a "background" sentence saying "we ..." or "in this paper"
-    is about the paper's own aim."""
+    is about the paper's own aim, and one detailing a method ("Specifically, ...", "The key
+    idea behind this improvement is ...") is method."""
+    if role is Role.BACKGROUND and _DETAILS.search(text) is not None:
+        return Role.METHOD
     if role is Role.BACKGROUND and _OWN.search(text) is not None:
         return Role.OBJECTIVE
     return role
 
 
-def _is_prior(text: str, role: Role) -> bool:
+def _is_prior(text: str, role: Role, own: frozenset[str] = frozenset()) -> bool:
     """Whether a sentence describes earlier work or the field rather than this paper's: it
     is background, or its subject is ("Existing methods ...", "Gao et al. (2023) ..."; later
-    in a sentence, "over prior work" is a comparison), and it never says "we" or "our"."""
-    if _OWN.search(text) is not None:
+    in a sentence, "over prior work" is a comparison), and it never says "we" or "our", names
+    the paper's own work (`own`: "However, ERNIE's regularization may ...") or details it
+    ("The key idea behind this improvement is ...")."""
+    if _OWN.search(text) is not None or _DETAILS.search(text) is not None:
+        return False
+    if own and _names_of_data(text) & own:
         return False
     return role is Role.BACKGROUND or _PRIOR.search(_opening(text)) is not None
 
