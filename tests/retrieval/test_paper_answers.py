@@ -359,3 +359,26 @@ def test_a_question_naming_the_papers_words_is_about_it() -> None:
     assert not names_the_paper("how does it work?", KERNELS)  # names nothing
     # "gap" only asks for the problem: the question has no topic of its own.
     assert about_the_paper("what gap is this filling?", KERNELS)
+
+
+# A paper that states its own limitation mid-way, after its contribution.
+ERNIE = (
+    "Multi-agent reinforcement learning policies often lack robustness. "
+    "We propose ERNIE, a framework that promotes Lipschitz policies by adversarial "
+    "regularization. "
+    "The key idea behind this framework is to bound how fast actions change with observations. "
+    "However, ERNIE's adversarial regularization may introduce some training instability. "
+    "To reduce this instability, we reformulate the regularization as a Stackelberg game. "
+    "ERNIE outperforms robust baselines in traffic light control."
+)
+
+
+def test_a_limitation_of_the_papers_own_method_is_its_limitation() -> None:
+    about = answer_about(ERNIE, "what are the drawbacks?")
+    assert "training instability" in about.sentences[0].plain
+    assert not any("To reduce" in s.plain for s in about.sentences)
+
+
+def test_the_key_idea_is_where_the_abstract_says_key_idea() -> None:
+    about = answer_about(ERNIE, "what's the key idea?")
+    assert any(s.plain.startswith("The key idea") for s in about.sentences)
