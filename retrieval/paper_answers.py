@@ -165,6 +165,18 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        # "how does DBPM find bad pairs?", "how do they go about analysing why X works": how it
+        # is done, even when the question names a finding or a why; but "how does it compare
+        # / perform" asks for the result.
+        QuestionType.METHOD,
+        re.compile(
+            r"^\W*(?:so |and |but )?how (?:do|does|did|can|could|would) (?!i\b|you\b|u\b)"
+            r"(?!.*\b(?:compare|compares|perform|performs|fare|fares|stack|score|rank|do on"
+            r"|do against|well|much|better|worse)\b)",
+            re.IGNORECASE,
+        ),
+    ),
+    (
         QuestionType.RESULT,
         _words(
             r"results?",
@@ -196,13 +208,6 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"(?:regret|error|generalization|lower|upper|convergence) bounds?",
             r"(?:sample|time|query|computational) complexity",
             r"converge\w*",
-        ),
-    ),
-    (
-        # "how do they go about analysing why X works": how, even when it names a why.
-        QuestionType.METHOD,
-        re.compile(
-            r"^\W*(?:so |and |but )?how (?:do|does|did|can|could|would) (?!i\b|you\b|u\b)", re.I
         ),
     ),
     (
@@ -347,7 +352,9 @@ _CUES: Mapping[QuestionType, re.Pattern[str]] = {
         r"fails? (?:to|when)",
         r"cannot",
         r"restrict\w*",
-        r"future work",
+        r"future (?:work|research|directions?|refinements?)",
+        r"can (?:\w+ )?be (?:further )?improved",
+        r"we suspect",
         r"drawback\w*",
         r"only (?:works|applies)",
         r"at the (?:cost|expense|price) of",
@@ -544,7 +551,15 @@ _OVERCOMES = _words(
 # A result question that wants a quantity, and a quantity in a sentence (a number standing
 # alone, not part of a name such as "GPT-4").
 _ASKS_NUMBERS = _words(
-    r"how much", r"how many", r"numbers?", r"percent\w*", r"margin", r"quantif\w*"
+    r"how much",
+    r"how many",
+    r"numbers?",
+    r"percent\w*",
+    r"margin",
+    r"quantif\w*",
+    # "what's the convergence rate?": a measured value.
+    r"what(?:'s| is| are|s) (?:the |their |its )?(?:\w+ )?(?:rates?|bounds?|complexity|accuracy"
+    r"|speed-?ups?|errors?|scores?|gains?)",
 )
 _NUMBER = re.compile(
     r"(?<![\w-])\d+(?:[.,]\d+)*(?![\w-])|\d\s?(?:%|×|x\b)|\b[x×]\s?\$?\d|"
