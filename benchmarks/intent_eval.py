@@ -102,9 +102,12 @@ def understood_refs(intent: Intent, before: ConversationState | None) -> list[st
 
 async def replay(engine: Engine, sessions: list[dict[str, object]]) -> list[dict[str, object]]:
     rows: list[dict[str, object]] = []
+    # Conversations are stored in the database: a run must not resume the sessions of an
+    # earlier run on the same database (within the idle window its focus would still hold).
+    first = int(time.time()) * 1000
     for number, session in enumerate(sessions):
         service = ChatService(engine, engine.memory, idle_seconds=3600, page_size=3)
-        who = Conversation.of(10_000 + number, 1)
+        who = Conversation.of(first + number, 1)
         for turn in session["turns"]:  # type: ignore[attr-defined]
             before = await engine.memory.load(who.scope)
             started = time.perf_counter()
