@@ -113,6 +113,8 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"give up",
             r"trade-?offs?",
             r"only (?:covers?|works?|appl(?:y|ies)|handles?)",
+            r"what(?:.s| is|s) the catch",
+            r"gotchas?",
             r"fail(?:s|ure|ures)?",
             r"break(?:s)? down",
             r"(?:doesn't|does not|don't|do not|didn't|won't|can't|cannot|not) (?:\w+ )?(?:work"
@@ -147,6 +149,12 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        # "what metric do they report?", "how do they measure success?": where a measure is
+        # named (an `_OTHER_CUES` group), not how the method works.
+        QuestionType.OTHER,
+        _words(r"metrics?", r"how (?:do|does|did) (?:they|it|you|the \w+) measure"),
+    ),
+    (
         QuestionType.DATASET,
         _words(
             r"data ?sets?",
@@ -172,9 +180,14 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
         re.compile(
             r"^\W*(?:so |and |but )?how (?:do|does|did|can|could|would) (?!i\b|you\b|u\b)"
             r"(?!.*\b(?:compare|compares|perform|performs|fare|fares|stack|score|rank|do on"
-            r"|do against|well|much|better|worse)\b)",
+            r"|do against|well|much|better|worse|measure|measured|metrics?)\b)",
             re.IGNORECASE,
         ),
+    ),
+    (
+        # "what's novel compared to prior work": what it proposes, not a comparison.
+        QuestionType.METHOD,
+        _words(r"what(?:'s| is| are|s) (?:new|novel)", r"novelty"),
     ),
     (
         QuestionType.RESULT,
@@ -202,6 +215,8 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"smaller",
             r"advantages?",
             r"benefits?",
+            r"baselines?",
+            r"headline",
             r"(?:main|key|central) claims?",
             r"(?:do|did|does) (?:they|it|the paper|the authors) (?:show|prove|claim|demonstrate)",
             r"guarantees?",
@@ -368,7 +383,9 @@ _CUES: Mapping[QuestionType, re.Pattern[str]] = {
 # question's own words ("how long does training take?" is answered by "12 hours of training").
 _OTHER_CUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     (
-        _words(r"how long", r"time", r"hours?", r"days?", r"fast", r"slow", r"compute"),
+        _words(
+            r"how long", r"time", r"hours?", r"days?", r"fast", r"slow", r"compute", r"hardware"
+        ),
         _words(r"\d+\s*(?:hours?|days?|minutes?|seconds?|GPUs?)", r"faster", r"speed\w*", r"time"),
     ),
     (
@@ -415,6 +432,26 @@ _OTHER_CUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     (
         _words(r"assum\w*", r"requir\w*", r"prerequisites?"),
         _words(r"assum\w*", r"requir\w*", r"rel(?:y|ies|ying) on", r"under"),
+    ),
+    (
+        # "what metric do they report?": where a measure is named.
+        _words(r"metrics?", r"measured?", r"measures"),
+        re.compile(
+            r"\d\s?%|\b(?:F1|BLEU|ROUGE(?:-\w+)?|AUC|AUROC|mIoU|mAP|FID|PSNR|SSIM|EM|NDCG)\b|"
+            + _words(
+                r"accuracy",
+                r"recall(?:@\d+)?",
+                r"precision",
+                r"error rates?",
+                r"perplexity",
+                r"success rates?",
+                r"win rates?",
+                r"metrics?",
+                r"scores?",
+                r"measured",
+            ).pattern,
+            re.IGNORECASE,
+        ),
     ),
     (
         _words(r"labels?", r"labell?ed", r"annotations?", r"supervis\w*"),
@@ -822,11 +859,9 @@ def _ranked(
     extra = [said for asks, said in _OTHER_CUES if asks.search(question)]
     # The question's own topic, without the words that only say what kind of answer it wants
     # ("how many parameters?" is about parameters).
-    asked = (
-        " ".join(asks.sub(" ", question) for asks, _ in _OTHER_CUES if asks.search(question))
-        if extra
-        else question
-    )
+    asked = question
+    for asks, _ in _OTHER_CUES:
+        asked = asks.sub(" ", asked)  # every kind of answer asked for, not one at a time
     topic = wanted & frozenset(analysis.analyze(asked))
     asked_words = _asked_words(question, wanted, sentences, title)
     own_work = kind in _OWN_WORK
@@ -1220,6 +1255,8 @@ _QUESTION_TERMS = frozenset(
         "benchmark benchmarks evaluate evaluated method approach problem propose paper it this "
         "show work use key idea limitation limitations code get where find much many better "
         "need needs does do make makes take takes give gives have has "
+        "report reports reported mention mentions discuss discusses talk say says state states "
+        "use uses used evaluation evaluations "
         # chat filler: no topic
         "like kind sort thing things stuff actually basically exactly really just so pls please "
         "tbh lol ok okay hey guys"

@@ -347,6 +347,13 @@ def test_whether_there_are_experiments_is_answered_by_them() -> None:
         ("what's the regret bound?", QuestionType.RESULT),
         ("what are the key components?", QuestionType.METHOD),
         ("any experiments?", QuestionType.OTHER),
+        ("whats the catch", QuestionType.LIMITATIONS),
+        ("does it catch errors?", QuestionType.OTHER),
+        ("what's novel compared to prior work", QuestionType.METHOD),
+        ("how does DBPM find bad pairs?", QuestionType.METHOD),
+        ("how does it compare with DPO?", QuestionType.RESULT),
+        ("how do they measure success?", QuestionType.OTHER),
+        ("what baselines?", QuestionType.RESULT),
     ],
 )
 def test_question_types_by_what_they_ask(question: str, kind: QuestionType) -> None:
@@ -382,3 +389,14 @@ def test_a_limitation_of_the_papers_own_method_is_its_limitation() -> None:
 def test_the_key_idea_is_where_the_abstract_says_key_idea() -> None:
     about = answer_about(ERNIE, "what's the key idea?")
     assert any(s.plain.startswith("The key idea") for s in about.sentences)
+
+
+def test_a_metric_question_finds_the_named_measure() -> None:
+    abstract = (
+        "Vision-language models are costly to fine-tune. "
+        "We propose UniAdapter, which shares adapters across modalities. "
+        "On MSRVTT retrieval, UniAdapter reaches 49.7% recall@1 with 2.2% of the parameters."
+    )
+    for question in ("what metric do they report?", "what's the evaluation metric?"):
+        about = answer_about(abstract, question)
+        assert any("recall@1" in s.plain for s in about.sentences), question
