@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
+from typing import NamedTuple
 
 from retrieval import text as analysis
 from retrieval.excerpts import Sentence, analyse
@@ -843,6 +844,69 @@ def answer_about(
     return AboutPaper(kind, tuple(_marked(texts[i], kind, wanted) for i in chosen))
 
 
+class _Facts(NamedTuple):
+    """What each sentence of an abstract says whatever the question: computed once per
+    abstract (the patterns are most of a question's time)."""
+
+    roles_own: tuple[Role, ...]  # `_own_role` of each
+    cues: Mapping[QuestionType, tuple[int, ...]]
+    availability: tuple[bool, ...]
+    contribution: tuple[bool, ...]
+    points_back: tuple[bool, ...]
+    details: tuple[bool, ...]
+    gap: tuple[bool, ...]
+    contrast: tuple[bool, ...]
+    hedge: tuple[bool, ...]
+    headline: tuple[bool, ...]
+    number: tuple[bool, ...]
+    own_word: tuple[bool, ...]
+    prior_unless_own: tuple[bool, ...]  # no "we", "our" and no method detail
+    prior_opening: tuple[bool, ...]  # "Existing methods ...", "Gao et al. (2023) ..."
+    names: tuple[frozenset[str], ...]
+    data_words: tuple[int, ...]
+    data_evidence: tuple[bool, ...]
+    strong_result: tuple[int, ...]
+    problem_more: tuple[int, ...]
+    overcomes: tuple[int, ...]
+
+
+@lru_cache(maxsize=256)
+def _facts(texts: tuple[str, ...], roles: tuple[Role, ...]) -> _Facts:
+
+    def each(pattern: re.Pattern[str]) -> tuple[bool, ...]:
+        return tuple(pattern.search(text) is not None for text in texts)
+
+    def count(pattern: re.Pattern[str]) -> tuple[int, ...]:
+        return tuple(len(pattern.findall(text)) for text in texts)
+
+    own_word = each(_OWN)
+    details = each(_DETAILS)
+    return _Facts(
+        roles_own=tuple(_own_role(text, role) for text, role in zip(texts, roles, strict=True)),
+        cues={kind: count(pattern) for kind, pattern in _CUES.items()},
+        availability=each(_AVAILABILITY),
+        contribution=each(_CONTRIBUTION),
+        points_back=each(_POINTS_BACK),
+        details=details,
+        gap=each(_GAP),
+        contrast=each(_CONTRAST),
+        hedge=each(_HEDGE),
+        headline=each(_HEADLINE),
+        number=each(_NUMBER),
+        own_word=own_word,
+        prior_unless_own=tuple(
+            not (said or detail) for said, detail in zip(own_word, details, strict=True)
+        ),
+        prior_opening=tuple(_PRIOR.search(_opening(text)) is not None for text in texts),
+        names=tuple(_names_of_data(text) for text in texts),
+        data_words=count(_DATA_WORDS),
+        data_evidence=each(_DATA_EVIDENCE),
+        strong_result=count(_STRONG_RESULT),
+        problem_more=count(_PROBLEM_MORE),
+        overcomes=count(_OVERCOMES),
+    )
+
+
 def _ranked(
     kind: QuestionType,
     question: str,
@@ -855,7 +919,6 @@ def _ranked(
     """(score, index) of the sentences that answer a question of `kind`, best first. What
     prior work did (background, or "existing methods ...") answers a method, result,
     data or limitation question only when nothing about the paper's own work does."""
-    cue = _CUES.get(kind)
     extra = [said for asks, said in _OTHER_CUES if asks.search(question)]
     # The question's own topic, without the words that only say what kind of answer it wants
     # ("how many parameters?" is about parameters).
@@ -881,47 +944,43 @@ def _ranked(
     # "what gap does it fill?", "what's missing": the sentence stating the gap, above all.
     asks_gap = _ASKS_GAP.search(question) is not None
     # Sentences the next one points back at ("To address this, ..."): they state the problem.
-    pointed_at = {
-        index - 1 for index, text in enumerate(texts) if index and _POINTS_BACK.search(text)
-    }
+    facts = _facts(tuple(texts), tuple(roles))
+    pointed_at = {index - 1 for index, back in enumerate(facts.points_back) if index and back}
     # "How does it work?" wants the workings, not only the name of what is proposed.
     asks_how = kind is QuestionType.METHOD and _HOW.search(question) is not None
-    first_contribution = next(
-        (index for index, text in enumerate(texts) if _CONTRIBUTION.search(text)), len(texts)
-    )
+    contributions = [index for index, said in enumerate(facts.contribution) if said]
+    first_contribution = contributions[0] if contributions else len(texts)
     # The paper's own names: those in the sentences saying what it contributes.
-    own = frozenset().union(*(_names_of_data(t) for t in texts if _CONTRIBUTION.search(t)))
-    follows_contribution = {
-        index + 1 for index, text in enumerate(texts) if _CONTRIBUTION.search(text)
-    }
+    own = frozenset().union(*(facts.names[index] for index in contributions))
+    follows_contribution = {index + 1 for index in contributions}
     scored, fallback = [], []
     for index, (sentence, role) in enumerate(zip(sentences, roles, strict=True)):
         text = texts[index]
-        if kind in _NOT_AVAILABILITY and _AVAILABILITY.search(text):
+        if kind in _NOT_AVAILABILITY and facts.availability[index]:
             continue
-        cues = len(cue.findall(text)) if cue is not None else 0
+        cues = facts.cues[kind][index] if kind in facts.cues else 0
         if kind is QuestionType.DATASET:
             # "benchmarks", "evaluated on" say data; a capitalised name may be the method's.
             # Names of others' work ("MiniHack and Procgen tasks") are where it is tested.
-            cues = 2 * len(_DATA_WORDS.findall(text)) + min(len(_names_of_data(text) - own), 2)
-            if not cues and _DATA_EVIDENCE.search(text):
+            cues = 2 * facts.data_words[index] + min(len(facts.names[index] - own), 2)
+            if not cues and facts.data_evidence[index]:
                 cues = 1  # "empirically (on synthetic and traffic data)"
         if kind is QuestionType.RESULT:
-            cues += len(_STRONG_RESULT.findall(text))
+            cues += facts.strong_result[index]
         if kind is QuestionType.PROBLEM:
-            cues += len(_PROBLEM_MORE.findall(text))
+            cues += facts.problem_more[index]
         # What the question asks for besides its topic: a number for "how big", a time for
         # "how long" (two matches say it more surely than one).
         cues += sum(min(len(said.findall(text)), 2) for said in extra)
         terms = sentence.terms
         overlap = sum(weight for words, weight in asked_words if words & terms)
         if kind is QuestionType.LIMITATIONS:
-            cues -= len(_OVERCOMES.findall(text))
+            cues -= facts.overcomes[index]
             # "However, ERNIE's regularization may introduce instability": after the paper
             # says what it contributes, a contrast or a hedge is its own limitation.
-            if index > first_contribution and (_CONTRAST.search(text) or _HEDGE.search(text)):
+            if index > first_contribution and (facts.contrast[index] or facts.hedge[index]):
                 cues += 1
-            if _POINTS_BACK.search(text):
+            if facts.points_back[index]:
                 cues -= 1  # "To reduce this instability, we ..." overcomes it
         if kind in _NEEDS_CUE and cues <= 0 and overlap == 0:
             continue
@@ -929,9 +988,9 @@ def _ranked(
             # "any limitations of using interactions to explain DNNs?": the paper's own topic
             # words do not make a sentence a limitation; only a stated one answers.
             continue
-        if kind is QuestionType.DATASET and overlap == 0 and not _DATA_EVIDENCE.search(text):
+        if kind is QuestionType.DATASET and overlap == 0 and not facts.data_evidence[index]:
             continue  # a capitalised name alone may be the method's own
-        role = _own_role(text, role)
+        role = facts.roles_own[index]
         # "How does it work?" is answered by the workings: words that name a method ("we
         # propose a novel framework") count once.
         score = (
@@ -940,37 +999,42 @@ def _ranked(
             + 1.5 * overlap
         )
         if kind in (QuestionType.METHOD, QuestionType.RESULT) and (
-            _GAP.search(text) or (kind is QuestionType.METHOD and _CONTRAST.search(text))
+            facts.gap[index] or (kind is QuestionType.METHOD and facts.contrast[index])
         ):
             score -= 1.5  # "we still lack an algorithm for ..." states the problem
-        if asks_how and _DETAILS.search(text):
+        if asks_how and facts.details[index]:
             score += 1.0  # "Specifically, we ..." says how it works
         elif asks_how and role is Role.METHOD and index in follows_contribution:
             score += 0.5  # the sentence after "we propose X" usually says how X works
         if kind is QuestionType.PROBLEM:
-            states_gap = _GAP.search(text) is not None or _CONTRAST.search(text) is not None
+            states_gap = facts.gap[index] or facts.contrast[index]
             score += (1.0 + asks_gap) * states_gap + 1.5 * (index in pointed_at)
-            if _CONTRIBUTION.search(text) and not states_gap:
+            if facts.contribution[index] and not states_gap:
                 # "This paper proposes X" is what they do; the problem only when nothing
                 # else states one.
                 score = max(score - 2.0, 0.25)
             if role is Role.RESULT:
                 score -= 2.0  # a finding is not the problem
-        if kind is QuestionType.RESULT and _HEADLINE.search(text):
+        if kind is QuestionType.RESULT and facts.headline[index]:
             score += 1.0  # "In this paper, we show that ..." is the paper's main claim
         if said_as and said_as.search(text):
             score += 1.5  # "what's the key idea?" -> "The key idea behind this is ..."
-        if wants_numbers and _NUMBER.search(text):
+        if wants_numbers and facts.number[index]:
             score += 1.5
         if score <= 0:
             continue
-        prior = _is_prior(text, role, own)
+        # Earlier work or the field rather than this paper's: background, or its subject is
+        # ("Existing methods ...", "Gao et al. (2023) ..."; later in a sentence, "over prior
+        # work" is a comparison), and it never says "we" or "our", names the paper's own work
+        # ("However, ERNIE's regularization may ...") or details it ("The key idea ...").
+        prior = facts.prior_unless_own[index] and not (own and facts.names[index] & own)
+        prior = prior and (role is Role.BACKGROUND or facts.prior_opening[index])
         if prior and kind is QuestionType.LIMITATIONS:
             continue  # what earlier methods lack is the problem, not this paper's limitation
         if prior and (own_work or kind is QuestionType.OTHER):
             fallback.append((score, index))
         else:
-            scored.append((score + 0.5 * (own_work and _OWN.search(text) is not None), index))
+            scored.append((score + 0.5 * (own_work and facts.own_word[index]), index))
     found = scored or fallback
     if (
         kind is QuestionType.OTHER
@@ -1034,19 +1098,6 @@ def _own_role(text: str, role: Role) -> Role:
     if role is Role.BACKGROUND and _OWN.search(text) is not None:
         return Role.OBJECTIVE
     return role
-
-
-def _is_prior(text: str, role: Role, own: frozenset[str] = frozenset()) -> bool:
-    """Whether a sentence describes earlier work or the field rather than this paper's: it
-    is background, or its subject is ("Existing methods ...", "Gao et al. (2023) ..."; later
-    in a sentence, "over prior work" is a comparison), and it never says "we" or "our", names
-    the paper's own work (`own`: "However, ERNIE's regularization may ...") or details it
-    ("The key idea behind this improvement is ...")."""
-    if _OWN.search(text) is not None or _DETAILS.search(text) is not None:
-        return False
-    if own and _names_of_data(text) & own:
-        return False
-    return role is Role.BACKGROUND or _PRIOR.search(_opening(text)) is not None
 
 
 def _opening(text: str) -> str:
