@@ -845,29 +845,26 @@ def answer_about(
 
 
 class _Facts(NamedTuple):
-    """What each sentence of an abstract says whatever the question: computed once per
-    abstract (the patterns are most of a question's time)."""
+    """What each sentence of an abstract says whatever the question, computed once per
+    abstract (the patterns are most of a question's time); what only some types ask is
+    counted when first asked (`_counts`)."""
 
     roles_own: tuple[Role, ...]  # `_own_role` of each
-    cues: Mapping[QuestionType, tuple[int, ...]]
     availability: tuple[bool, ...]
     contribution: tuple[bool, ...]
     points_back: tuple[bool, ...]
     details: tuple[bool, ...]
     gap: tuple[bool, ...]
     contrast: tuple[bool, ...]
-    hedge: tuple[bool, ...]
-    headline: tuple[bool, ...]
-    number: tuple[bool, ...]
     own_word: tuple[bool, ...]
     prior_unless_own: tuple[bool, ...]  # no "we", "our" and no method detail
     prior_opening: tuple[bool, ...]  # "Existing methods ...", "Gao et al. (2023) ..."
-    names: tuple[frozenset[str], ...]
-    data_words: tuple[int, ...]
-    data_evidence: tuple[bool, ...]
-    strong_result: tuple[int, ...]
-    problem_more: tuple[int, ...]
-    overcomes: tuple[int, ...]
+
+
+@lru_cache(maxsize=2048)
+def _counts(texts: tuple[str, ...], pattern: re.Pattern[str]) -> tuple[int, ...]:
+    """How often `pattern` occurs in each sentence, once per abstract and pattern."""
+    return tuple(len(pattern.findall(text)) for text in texts)
 
 
 @lru_cache(maxsize=256)
@@ -876,34 +873,21 @@ def _facts(texts: tuple[str, ...], roles: tuple[Role, ...]) -> _Facts:
     def each(pattern: re.Pattern[str]) -> tuple[bool, ...]:
         return tuple(pattern.search(text) is not None for text in texts)
 
-    def count(pattern: re.Pattern[str]) -> tuple[int, ...]:
-        return tuple(len(pattern.findall(text)) for text in texts)
-
     own_word = each(_OWN)
     details = each(_DETAILS)
     return _Facts(
         roles_own=tuple(_own_role(text, role) for text, role in zip(texts, roles, strict=True)),
-        cues={kind: count(pattern) for kind, pattern in _CUES.items()},
         availability=each(_AVAILABILITY),
         contribution=each(_CONTRIBUTION),
         points_back=each(_POINTS_BACK),
         details=details,
         gap=each(_GAP),
         contrast=each(_CONTRAST),
-        hedge=each(_HEDGE),
-        headline=each(_HEADLINE),
-        number=each(_NUMBER),
         own_word=own_word,
         prior_unless_own=tuple(
             not (said or detail) for said, detail in zip(own_word, details, strict=True)
         ),
         prior_opening=tuple(_PRIOR.search(_opening(text)) is not None for text in texts),
-        names=tuple(_names_of_data(text) for text in texts),
-        data_words=count(_DATA_WORDS),
-        data_evidence=each(_DATA_EVIDENCE),
-        strong_result=count(_STRONG_RESULT),
-        problem_more=count(_PROBLEM_MORE),
-        overcomes=count(_OVERCOMES),
     )
 
 
@@ -944,41 +928,45 @@ def _ranked(
     # "what gap does it fill?", "what's missing": the sentence stating the gap, above all.
     asks_gap = _ASKS_GAP.search(question) is not None
     # Sentences the next one points back at ("To address this, ..."): they state the problem.
-    facts = _facts(tuple(texts), tuple(roles))
+    key = tuple(texts)
+    facts = _facts(key, tuple(roles))
     pointed_at = {index - 1 for index, back in enumerate(facts.points_back) if index and back}
     # "How does it work?" wants the workings, not only the name of what is proposed.
     asks_how = kind is QuestionType.METHOD and _HOW.search(question) is not None
     contributions = [index for index, said in enumerate(facts.contribution) if said]
     first_contribution = contributions[0] if contributions else len(texts)
     # The paper's own names: those in the sentences saying what it contributes.
-    own = frozenset().union(*(facts.names[index] for index in contributions))
+    own = frozenset().union(*(_names_of_data(texts[index]) for index in contributions))
     follows_contribution = {index + 1 for index in contributions}
     scored, fallback = [], []
     for index, (sentence, role) in enumerate(zip(sentences, roles, strict=True)):
         text = texts[index]
         if kind in _NOT_AVAILABILITY and facts.availability[index]:
             continue
-        cues = facts.cues[kind][index] if kind in facts.cues else 0
+        cues = _counts(key, _CUES[kind])[index] if kind in _CUES else 0
         if kind is QuestionType.DATASET:
             # "benchmarks", "evaluated on" say data; a capitalised name may be the method's.
             # Names of others' work ("MiniHack and Procgen tasks") are where it is tested.
-            cues = 2 * facts.data_words[index] + min(len(facts.names[index] - own), 2)
-            if not cues and facts.data_evidence[index]:
+            data_evidence = _counts(key, _DATA_EVIDENCE)[index] > 0
+            cues = 2 * _counts(key, _DATA_WORDS)[index] + min(len(_names_of_data(text) - own), 2)
+            if not cues and data_evidence:
                 cues = 1  # "empirically (on synthetic and traffic data)"
         if kind is QuestionType.RESULT:
-            cues += facts.strong_result[index]
+            cues += _counts(key, _STRONG_RESULT)[index]
         if kind is QuestionType.PROBLEM:
-            cues += facts.problem_more[index]
+            cues += _counts(key, _PROBLEM_MORE)[index]
         # What the question asks for besides its topic: a number for "how big", a time for
         # "how long" (two matches say it more surely than one).
         cues += sum(min(len(said.findall(text)), 2) for said in extra)
         terms = sentence.terms
         overlap = sum(weight for words, weight in asked_words if words & terms)
         if kind is QuestionType.LIMITATIONS:
-            cues -= facts.overcomes[index]
+            cues -= _counts(key, _OVERCOMES)[index]
             # "However, ERNIE's regularization may introduce instability": after the paper
             # says what it contributes, a contrast or a hedge is its own limitation.
-            if index > first_contribution and (facts.contrast[index] or facts.hedge[index]):
+            if index > first_contribution and (
+                facts.contrast[index] or _counts(key, _HEDGE)[index] > 0
+            ):
                 cues += 1
             if facts.points_back[index]:
                 cues -= 1  # "To reduce this instability, we ..." overcomes it
@@ -988,7 +976,7 @@ def _ranked(
             # "any limitations of using interactions to explain DNNs?": the paper's own topic
             # words do not make a sentence a limitation; only a stated one answers.
             continue
-        if kind is QuestionType.DATASET and overlap == 0 and not facts.data_evidence[index]:
+        if kind is QuestionType.DATASET and overlap == 0 and not data_evidence:
             continue  # a capitalised name alone may be the method's own
         role = facts.roles_own[index]
         # "How does it work?" is answered by the workings: words that name a method ("we
@@ -1015,11 +1003,11 @@ def _ranked(
                 score = max(score - 2.0, 0.25)
             if role is Role.RESULT:
                 score -= 2.0  # a finding is not the problem
-        if kind is QuestionType.RESULT and facts.headline[index]:
+        if kind is QuestionType.RESULT and _counts(key, _HEADLINE)[index]:
             score += 1.0  # "In this paper, we show that ..." is the paper's main claim
         if said_as and said_as.search(text):
             score += 1.5  # "what's the key idea?" -> "The key idea behind this is ..."
-        if wants_numbers and facts.number[index]:
+        if wants_numbers and _counts(key, _NUMBER)[index]:
             score += 1.5
         if score <= 0:
             continue
@@ -1027,8 +1015,10 @@ def _ranked(
         # ("Existing methods ...", "Gao et al. (2023) ..."; later in a sentence, "over prior
         # work" is a comparison), and it never says "we" or "our", names the paper's own work
         # ("However, ERNIE's regularization may ...") or details it ("The key idea ...").
-        prior = facts.prior_unless_own[index] and not (own and facts.names[index] & own)
-        prior = prior and (role is Role.BACKGROUND or facts.prior_opening[index])
+        prior = facts.prior_unless_own[index] and (
+            role is Role.BACKGROUND or facts.prior_opening[index]
+        )
+        prior = prior and not (own and _names_of_data(text) & own)
         if prior and kind is QuestionType.LIMITATIONS:
             continue  # what earlier methods lack is the problem, not this paper's limitation
         if prior and (own_work or kind is QuestionType.OTHER):
@@ -1073,6 +1063,7 @@ def _asked_words(
 _CAPITALISED_NAME = re.compile(r"\b[A-Z][A-Za-z]*[A-Z0-9][\w\-]*")
 
 
+@lru_cache(maxsize=4096)
 def _names_of_data(text: str) -> frozenset[str]:
     """Names in a sentence that may be data sets or benchmarks: mixed case or digits
     ("MiniHack", "CIFAR-10"), or well-known benchmarks ("Procgen"), chat acronyms left out."""
