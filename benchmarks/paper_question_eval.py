@@ -20,6 +20,7 @@ import asyncio
 import json
 import re
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -51,9 +52,10 @@ async def judge(
     engine: Engine, pairs: list[dict[str, object]]
 ) -> list[tuple[dict[str, object], bool, str]]:
     results = []
+    first = int(time.time()) * 1000  # a fresh conversation per run, not an earlier run's
     for number, pair in enumerate(pairs):
         service = ChatService(engine, engine.memory, idle_seconds=3600, page_size=3)
-        who = Conversation.of(50_000 + number, None)
+        who = Conversation.of(first + number, None)
         await service.handle(str(pair["paper"]), who)
         reply = await service.handle(str(pair["question"]), who)
         shown: list[str] = []

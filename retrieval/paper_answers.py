@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
+from typing import NamedTuple
 
 from retrieval import text as analysis
 from retrieval.excerpts import Sentence, analyse
@@ -40,9 +41,30 @@ def _words(*alternatives: str) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(alternatives) + r")\b", re.IGNORECASE)
 
 
+# Words naming earlier work ("existing methods", "prior approaches").
+_EARLIER = (
+    r"(?:existing|prior|previous|current|earlier|standard|traditional|conventional|other"
+    r"|baseline)(?: \w+)?"
+)
+
+
 # Which words ask which type; the first type whose words appear wins (order matters: "code
 # for the results" asks for code).
 _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
+    (
+        # What earlier work lacks is the problem the paper takes on, not its own limitation.
+        QuestionType.PROBLEM,
+        _words(
+            r"(?:limitations?|weakness\w*|drawbacks?|problems?|issues?|shortcomings?)"
+            r" (?:of|with|in) (?:the )?" + _EARLIER,
+            _EARLIER + r" (?:\w+ ){0,2}(?:fail\w*|struggl\w*|lack\w*|suffer\w*|miss\w*)",
+            r"why (?:do|does|did|would) (?:\w+ ){1,4}(?:fail|struggle|break)",
+            # "what limitation of FNOs does it remove?": one the paper overcomes.
+            r"(?:limitations?|weakness\w*|drawbacks?|shortcomings?|restrictions?)\b.{0,40}"
+            r"\b(?:remov\w*|overcom\w*|address\w*|fix\w*|solv\w*|tackl\w*|lift\w*|resolv\w*"
+            r"|mitigat\w*|alleviat\w*|circumvent\w*|get around)",
+        ),
+    ),
     (
         QuestionType.CODE,
         _words(
@@ -68,6 +90,10 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"which (?:conference|venue|journal|workshop)",
             r"what year",
             r"when was (?:it|this)",
+            r"orals?",
+            r"posters?",
+            r"spotlights?",
+            r"camera[- ]ready",
             r"neurips",
             r"nips",
             r"icml",
@@ -88,12 +114,46 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"give up",
             r"trade-?offs?",
             r"only (?:covers?|works?|appl(?:y|ies)|handles?)",
+            r"what(?:.s| is|s) the catch",
+            r"gotchas?",
+            r"fail(?:s|ure|ures)?",
+            r"break(?:s)? down",
+            r"(?:doesn't|does not|don't|do not|didn't|won't|can't|cannot|not) (?:\w+ )?(?:work"
+            r"|scale|generali[sz]e|apply)",
+            r"struggl\w*",
         ),
     ),
     (
         # What the paper is for, even when the question names its experiment or data.
         QuestionType.PROBLEM,
         _words(r"goal", r"aims?", r"purpose", r"objective", r"trying to", r"what gap"),
+    ),
+    (
+        # Whether there are experiments at all ("any experiments?", "is it empirical?"): the
+        # sentence that says so, which need not name a data set.
+        QuestionType.OTHER,
+        _words(
+            r"(?:any|are there|(?:do|did) they (?:have|run|do)|is there an?|is (?:it|this))"
+            r" (?:\w+ )?(?:experiments?|empirical\w*|evaluations?|theor\w*|proofs?)",
+        ),
+    ),
+    (
+        # "do they prove anything?" asks whether there is theory; "what do they prove?" asks
+        # for the result.
+        QuestionType.OTHER,
+        re.compile(r"^\W*(?:so )?(?:do|did|does) (?:they|it|the paper|the authors) prove", re.I),
+    ),
+    (
+        QuestionType.OTHER,
+        _words(
+            r"any (?:theory|theorems?|guarantees?)",
+        ),
+    ),
+    (
+        # "what metric do they report?", "how do they measure success?": where a measure is
+        # named (an `_OTHER_CUES` group), not how the method works.
+        QuestionType.OTHER,
+        _words(r"metrics?", r"how (?:do|does|did) (?:they|it|you|the \w+) measure"),
     ),
     (
         QuestionType.DATASET,
@@ -112,6 +172,23 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"navier[- ]stokes",
             r"imagenet",
         ),
+    ),
+    (
+        # "how does DBPM find bad pairs?", "how do they go about analysing why X works": how it
+        # is done, even when the question names a finding or a why; but "how does it compare
+        # / perform" asks for the result.
+        QuestionType.METHOD,
+        re.compile(
+            r"^\W*(?:so |and |but )?how (?:do|does|did|can|could|would) (?!i\b|you\b|u\b)"
+            r"(?!.*\b(?:compare|compares|perform|performs|fare|fares|stack|score|rank|do on"
+            r"|do against|well|much|better|worse|measure|measured|metrics?)\b)",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        # "what's novel compared to prior work": what it proposes, not a comparison.
+        QuestionType.METHOD,
+        _words(r"what(?:'s| is| are|s) (?:new|novel)", r"novelty"),
     ),
     (
         QuestionType.RESULT,
@@ -137,6 +214,16 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"compare[sd]? (?:to|with|against)",
             r"fewer",
             r"smaller",
+            r"advantages?",
+            r"benefits?",
+            r"baselines?",
+            r"headline",
+            r"(?:main|key|central) claims?",
+            r"(?:do|did|does) (?:they|it|the paper|the authors) (?:show|prove|claim|demonstrate)",
+            r"guarantees?",
+            r"(?:regret|error|generalization|lower|upper|convergence) bounds?",
+            r"(?:sample|time|query|computational) complexity",
+            r"converge\w*",
         ),
     ),
     (
@@ -155,6 +242,12 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"aim",
             r"wrong",
             r"shortcomings?",
+            r"missing",
+            r"lacking",
+            r"issues?",
+            r"bottlenecks?",
+            r"research questions?",
+            r"why (?:is|are|does|do) (?:this|it|that) (?:matter|important|needed)",
         ),
     ),
     (
@@ -172,6 +265,15 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"what(?:'s| is| are) (?:new|novel)",
             r"novelty",
             r"key insight",
+            r"insights?",
+            r"intuition",
+            r"components?",
+            r"pipeline",
+            r"model(?:s)? (?:do|did) they (?:use|train|build)",
+            r"what (?:do|did|does) (?:they|it|the paper|the authors) do",
+            r"how (?:is|are|was|were) (?:it|they|this|the \w+) (?:trained|built|designed|computed"
+            r"|learned|implemented|done|made)",
+            r"loss(?: function)?",
         ),
     ),
     (
@@ -183,7 +285,8 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"overview",
             r"in (?:short|brief|a nutshell)",
             r"eli5",
-            r"about",
+            r"(?:it|this|that|paper|work|study)(?:'s| is)? (?:\w+ )?about",
+            r"about(?=\s*\??\s*$)",
             r"what (?:is|does) (?:it|this|that)(?: paper)? (?:say|do|doing)",
         ),
     ),
@@ -265,31 +368,91 @@ _CUES: Mapping[QuestionType, re.Pattern[str]] = {
         r"fails? (?:to|when)",
         r"cannot",
         r"restrict\w*",
-        r"future work",
+        r"future (?:work|research|directions?|refinements?)",
+        r"can (?:\w+ )?be (?:further )?improved",
+        r"we suspect",
         r"drawback\w*",
         r"only (?:works|applies)",
+        r"at the (?:cost|expense|price) of",
+        r"unavoidabl\w*",
+        r"inevitabl\w*",
+        r"sensitive to",
+        r"does not (?:scale|generali[sz]e|hold|apply)",
     ),
 }
 # For questions of no listed type: words of the question, and what answers them besides the
 # question's own words ("how long does training take?" is answered by "12 hours of training").
 _OTHER_CUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     (
-        _words(r"how long", r"time", r"hours?", r"days?", r"fast", r"slow", r"compute"),
+        _words(
+            r"how long", r"time", r"hours?", r"days?", r"fast", r"slow", r"compute", r"hardware"
+        ),
         _words(r"\d+\s*(?:hours?|days?|minutes?|seconds?|GPUs?)", r"faster", r"speed\w*", r"time"),
     ),
     (
-        _words(r"how (?:big|large|many)", r"size", r"scale", r"number of"),
+        _words(
+            r"how (?:big|large|many)",
+            r"size",
+            r"scale",
+            r"number of",
+            r"what(?:'s| is| are|s) in",
+            r"consists? of",
+            r"contains?",
+            r"made (?:up )?of",
+        ),
         re.compile(
-            r"\b\d[\d,.]*\b|" + _words(r"large[- ]scale", r"consists? of", r"contains?").pattern
+            r"\b\d[\d,.]*\b|"
+            + _words(
+                r"large[- ]scale", r"consists? of", r"contains?", r"comprises?", r"includes?"
+            ).pattern
         ),
     ),
     (
-        _words(r"empirical\w*", r"theor\w*", r"experiments?", r"proofs?"),
-        _words(r"theor\w*", r"empirical\w*", r"experiment\w*", r"proofs?", r"prove\w*"),
+        _words(r"empirical\w*", r"experiments?", r"evaluations?"),
+        _words(
+            r"empirical\w*",
+            r"experiment\w*",
+            r"evaluat\w*",
+            r"simulations?",
+            r"we demonstrate",
+        ),
+    ),
+    (
+        # Theory answers "is it empirical?" too ("our results are theoretical").
+        _words(r"empirical\w*", r"theor\w*", r"proofs?", r"prove\w*"),
+        _words(
+            r"theor\w*",
+            r"proofs?",
+            r"prove\w*",
+            r"bounds?",
+            r"deriv\w*",
+            r"guarantee\w*",
+            r"theorems?",
+        ),
     ),
     (
         _words(r"assum\w*", r"requir\w*", r"prerequisites?"),
         _words(r"assum\w*", r"requir\w*", r"rel(?:y|ies|ying) on", r"under"),
+    ),
+    (
+        # "what metric do they report?": where a measure is named.
+        _words(r"metrics?", r"measured?", r"measures"),
+        re.compile(
+            r"\d\s?%|\b(?:F1|BLEU|ROUGE(?:-\w+)?|AUC|AUROC|mIoU|mAP|FID|PSNR|SSIM|EM|NDCG)\b|"
+            + _words(
+                r"accuracy",
+                r"recall(?:@\d+)?",
+                r"precision",
+                r"error rates?",
+                r"perplexity",
+                r"success rates?",
+                r"win rates?",
+                r"metrics?",
+                r"scores?",
+                r"measured",
+            ).pattern,
+            re.IGNORECASE,
+        ),
     ),
     (
         _words(r"labels?", r"labell?ed", r"annotations?", r"supervis\w*"),
@@ -312,11 +475,111 @@ _GAP = re.compile(
         r"(?:have|has) (?:a |only )?(?:\w+ )?(?:limited|little|poor) (?:\w+ )?understanding",
         r"little is known",
         r"no (?:prior|existing) work",
+        r"(?:is|are|remains?) (?:\w+ )?(?:absent|missing|lacking)",
+        r"overlook\w*",
     ).pattern,
     re.IGNORECASE,
 )
 # A sentence opening on a contrast states a problem rather than the method.
-_CONTRAST = re.compile(r"^\W*(?:however|but|yet|unfortunately|despite)\b", re.IGNORECASE)
+_CONTRAST = re.compile(
+    r"^\W*(?:however|but|yet|unfortunately|despite|nevertheless|nonetheless|while|although"
+    r"|though)\b",
+    re.IGNORECASE,
+)
+# A sentence stating what the paper contributes ("we propose X", "this paper introduces a
+# novel framework"): the answer to "what do they do", not to "what problem".
+_CONTRIBUTION = _words(
+    r"we (?:propose|introduce|present|develop|design|build|create|devise)",
+    r"(?:this|the present|our) (?:paper|work|study) (?:propos|introduc|present|develop)\w*",
+    r"(?:an?|the) (?:novel|new) (?:\w+ ){0,2}(?:method|approach|framework|algorithm|model"
+    r"|architecture|technique|paradigm|system|pipeline)",
+    r"dubbed",
+    r"termed",
+)
+# An opening that points back at the sentence before ("To address this, ...", "To remedy
+# these issues"): the sentence before states the problem.
+_POINTS_BACK = re.compile(
+    r"^\W*(?:to (?:address|remedy|tackle|overcome|solve|mitigate|alleviate|bridge|fill|close"
+    r"|resolve|fix|handle|cope with|combat|circumvent|reduce|avoid|prevent)|in response to"
+    r"|motivated by"
+    r"|inspired by|towards? (?:addressing|solving|this|these)|recogni[sz]ing|given|considering"
+    r"|faced with|in light of)\b[^.]{0,50}?"
+    r"\b(?:this|these|that|those|such|the above|both|them|it)\b",
+    re.IGNORECASE,
+)
+_KEY_PHRASE = re.compile(
+    r"\b(?:key|main|core|central|primary) (idea|insight|contribution|result|finding|goal"
+    r"|observation|claim|challenge|question|technique|component)s?\b",
+    re.IGNORECASE,
+)
+_HEDGE = _words(
+    r"may (?:\w+ )?(?:introduce|cause|lead to|suffer|fail|not|degrade|hurt|incur|require)",
+    r"instabilit\w*",
+    r"unstable",
+)
+_GENERIC_LIMITS = _words(
+    r"limitations?", r"weakness\w*", r"drawbacks?", r"downsides?", r"caveats?", r"cons"
+)
+_ASKS_GAP = _words(r"gaps?", r"missing", r"lacking", r"lacks?", r"void", r"absent")
+# A sentence detailing the method rather than naming it ("Specifically, ...", "Concretely").
+_DETAILS = re.compile(
+    r"^\W*(?:specifically|concretely|in particular|to this end|to do so|to achieve this"
+    r"|first(?:ly)?|we first|at its core|technically|more precisely|in detail|our (?:key|main) idea"
+    r"|the (?:key|main|core) (?:idea|insight|component))\b",
+    re.IGNORECASE,
+)
+# The paper's main claim, stated as its aim ("In this paper, we show that ...").
+_HEADLINE = _words(
+    r"(?:in this (?:paper|work|study)|here|overall|in (?:summary|short)),? we (?:\w+ )?"
+    r"(?:show|find|prove|demonstrate|establish|reveal|observe|argue)"
+)
+# Where a question names what the paper is compared with: the words after it.
+_COMPARED_WITH = _words(
+    r"than", r"vs\.?", r"versus", r"over", r"against", r"compared? (?:to|with)", r"relative to"
+)
+_HOW = _words(
+    r"how",
+    r"mechanism",
+    r"works?",
+    r"steps?",
+    r"components?",
+    r"pipeline",
+    r"idea",
+    r"insight",
+    r"intuition",
+)
+# More words stating a problem, besides the problem cues.
+_PROBLEM_MORE = _words(
+    r"overlook\w*",
+    r"neglect\w*",
+    r"ignor\w*",
+    r"fall short",
+    r"hinder\w*",
+    r"imped\w*",
+    r"impractical",
+    r"prohibitive\w*",
+    r"unclear",
+    r"unknown",
+    r"open (?:question|problem)",
+    r"vulnerab\w*",
+    r"poorly",
+    r"inefficien\w*",
+)
+# Result words that state a finding outright, counted twice: a comparison won, a number
+# gained, a claim shown ("outperforms", "by 12%", "we prove that").
+_STRONG_RESULT = re.compile(
+    r"\d+(?:\.\d+)?\s?(?:\\?%|x\b|×|times\b)|\b[x×]\s?\$?\d|"
+    + _words(
+        r"outperform\w*",
+        r"surpass\w*",
+        r"state[- ]of[- ]the[- ]art",
+        r"sota",
+        r"we (?:find|found|show|showed|observe|prove|reveal|demonstrate|establish) that",
+        r"(?:significantly|substantially|consistently) (?:\w+ )?(?:better|improv\w*|outperform\w*"
+        r"|reduc\w*|faster)",
+    ).pattern,
+    re.IGNORECASE,
+)
 # Limitations the paper sets out to overcome are not its own ("To address these limitations,
 # we propose ...").
 _OVERCOMES = _words(
@@ -326,7 +589,15 @@ _OVERCOMES = _words(
 # A result question that wants a quantity, and a quantity in a sentence (a number standing
 # alone, not part of a name such as "GPT-4").
 _ASKS_NUMBERS = _words(
-    r"how much", r"how many", r"numbers?", r"percent\w*", r"margin", r"quantif\w*"
+    r"how much",
+    r"how many",
+    r"numbers?",
+    r"percent\w*",
+    r"margin",
+    r"quantif\w*",
+    # "what's the convergence rate?": a measured value.
+    r"what(?:'s| is| are|s) (?:the |their |its )?(?:\w+ )?(?:rates?|bounds?|complexity|accuracy"
+    r"|speed-?ups?|errors?|scores?|gains?)",
 )
 _NUMBER = re.compile(
     r"(?<![\w-])\d+(?:[.,]\d+)*(?![\w-])|\d\s?(?:%|×|x\b)|\b[x×]\s?\$?\d|"
@@ -369,10 +640,12 @@ _DATA_WORDS = _words(
 # What shows a sentence is about data: the words, or "on" before a name ("on WebVid-10M").
 _DATA_EVIDENCE = re.compile(
     r"(?i:" + _DATA_WORDS.pattern + r")|\bon (?:the |a )?[A-Z][\w.\-]*[A-Z0-9]"
+    r"|(?i:\b(?:empirical\w*|experiment\w*|evaluat\w*|tested)\b.{0,80}\bdata\b)"
     r"|(?i:\b(?:experiments?|evaluat\w*|results|tested)\b.{0,60}\b(?:on|across)\b)"
 )
 _CODE_SAID = re.compile(
-    r"\b(?:code|codes|implementation|github|source)\b.{0,40}\b(?:available|released|public)",
+    r"\b(?:code|codes|implementation|github|source)\b.{0,40}\b(?:available|released|public)"
+    r"|\b(?:release|publish|open-source|share|make)\w* (?:\w+ ){0,2}(?:code|implementation)",
     re.IGNORECASE,
 )
 # "Code is open-sourced at https://...": where to get it, which answers only a code question.
@@ -398,6 +671,8 @@ _ROLES: Mapping[QuestionType, frozenset[Role]] = {
 _OWN_WORK = frozenset(
     {QuestionType.METHOD, QuestionType.RESULT, QuestionType.DATASET, QuestionType.LIMITATIONS}
 )
+# Types whose answer often takes two sentences ("we propose X" and "specifically, ...").
+_BROAD = frozenset({QuestionType.METHOD, QuestionType.PROBLEM, QuestionType.RESULT})
 # Types whose answer needs a cue word in the sentence; without one the abstract does not say.
 _NEEDS_CUE = frozenset({QuestionType.DATASET, QuestionType.LIMITATIONS})
 _NOT_STATED = {
@@ -428,7 +703,7 @@ class Aspects:
 
 _QUESTION_SHAPE = re.compile(
     r"^(?:what|which|who|whom|whose|where|when|why|how|does|did|do|is|are|was|were|can|could"
-    r"|will|would|has|have|should|any|so)\b|\?\s*$",
+    r"|will|would|has|have|should|any|so|whats|hows|wheres|whys|wat)\b|\?\s*$",
     re.IGNORECASE,
 )
 
@@ -442,15 +717,70 @@ def about_the_paper(question: str, abstract: str) -> bool:
     """Whether a question reads as one about this paper: at least half of its topic words are
     the abstract's (the words that only say what kind of answer is wanted do not count), or
     it has no topic words of its own beyond one ("where can I get the code?")."""
+    kind = question_type(question)
+    # The words that asked for the type ("gap" in "what gap is this filling?") are no topic.
+    asking = " ".join(
+        match.group() for asked, asks in _ASKS if asked is kind for match in asks.finditer(question)
+    )
     topic = [
-        term for term in dict.fromkeys(analysis.analyze(question)) if term not in _QUESTION_TERMS
+        term
+        for term in dict.fromkeys(analysis.analyze(question))
+        if term not in _QUESTION_TERMS and term not in analysis.analyze(asking)
     ]
-    if len(topic) <= 1 and question_type(question) is not QuestionType.OTHER:
+    if len(topic) <= 1 and kind is not QuestionType.OTHER:
         return True
     if not topic:
         return False
+    if uses_its_names(question, abstract):
+        return True
     held = set(analysis.analyze(abstract))
     return sum(term in held for term in topic) * 2 >= len(topic)
+
+
+def names_the_paper(question: str, text: str) -> bool:
+    """Whether a question names the paper's own topic: it has topic words (beyond the words
+    that only say what kind of answer is wanted) and `text` (title and abstract) holds every
+    one ("how does swamp work?" on the SWAMP paper; not "how do I filter by conference?"), or
+    it uses a name the paper writes ("how does VPL keep the labels from collapsing") and
+    does not speak to the bot ("how do I ...", "can you ...")."""
+    topic = frozenset(analysis.analyze(question)) - _QUESTION_TERMS
+    if bool(topic) and topic <= frozenset(analysis.analyze(text)):
+        return True
+    return _TO_THE_BOT.search(question) is None and uses_its_names(question, text)
+
+
+# A message speaking to the bot about itself or the user's own use of it.
+_TO_THE_BOT = _words(r"i", r"me", r"my", r"you", r"u", r"bot", r"pls", r"please")
+
+
+def uses_its_names(question: str, text: str) -> bool:
+    """Whether the question uses, in any case, a name `text` writes: a word with two
+    capitals or letters and digits ("EmbodiedAct", "HYPO", "GNNs", "1-WL"), which only this
+    paper's readers would type."""
+    names = _names_in(text)
+    for match in _NAME.finditer(question):
+        key = re.sub(r"[^a-z0-9]", "", match.group().lower())
+        if len(key) >= 2 and key not in _NOT_NAMES and (key in names or key + "s" in names):
+            return True
+    return False
+
+
+@lru_cache(maxsize=256)
+def _names_in(text: str) -> frozenset[str]:
+    """The names a text writes (two capitals, or letters and digits), lower-cased without
+    punctuation, a plural also without its "s"."""
+    found = set()
+    for match in re.finditer(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*", text):
+        word = match.group()
+        capitals = sum(character.isupper() for character in word)
+        digits = any(character.isdigit() for character in word)
+        letters = any(character.isalpha() for character in word)
+        if letters and (capitals >= 2 or (digits and capitals >= 1)):
+            key = re.sub(r"[^a-z0-9]", "", word.lower())
+            found.add(key)
+            if key.endswith("s"):
+                found.add(key[:-1])
+    return frozenset(found)
 
 
 def question_type(question: str) -> QuestionType:
@@ -503,12 +833,62 @@ def answer_about(
         and not any(_NUMBER.search(text) for text in texts)
     ):
         return AboutPaper(kind, statement="The abstract gives no numbers.")
-    best = _ranked(kind, question, sentences, texts, roles, wanted)[:limit]
+    best = _ranked(kind, question, sentences, texts, roles, wanted, title)[:limit]
     if not best:
         return AboutPaper(kind, statement=_NOT_STATED.get(kind, _NOT_STATED[QuestionType.OTHER]))
     top = best[0][0]
-    chosen = sorted(index for score, index in best if score >= top * 0.75)
+    # Broad questions (how it works, what problem, what result) often take two sentences:
+    # the second is shown when it scores at least half the best.
+    share = 0.5 if kind in _BROAD else 0.75
+    chosen = sorted(index for score, index in best if score >= top * share)
     return AboutPaper(kind, tuple(_marked(texts[i], kind, wanted) for i in chosen))
+
+
+class _Facts(NamedTuple):
+    """What each sentence of an abstract says whatever the question, computed once per
+    abstract (the patterns are most of a question's time); what only some types ask is
+    counted when first asked (`_counts`)."""
+
+    roles_own: tuple[Role, ...]  # `_own_role` of each
+    availability: tuple[bool, ...]
+    contribution: tuple[bool, ...]
+    points_back: tuple[bool, ...]
+    details: tuple[bool, ...]
+    gap: tuple[bool, ...]
+    contrast: tuple[bool, ...]
+    own_word: tuple[bool, ...]
+    prior_unless_own: tuple[bool, ...]  # no "we", "our" and no method detail
+    prior_opening: tuple[bool, ...]  # "Existing methods ...", "Gao et al. (2023) ..."
+
+
+@lru_cache(maxsize=2048)
+def _counts(texts: tuple[str, ...], pattern: re.Pattern[str]) -> tuple[int, ...]:
+    """How often `pattern` occurs in each sentence, once per abstract and pattern."""
+    return tuple(len(pattern.findall(text)) for text in texts)
+
+
+@lru_cache(maxsize=256)
+def _facts(texts: tuple[str, ...], roles: tuple[Role, ...]) -> _Facts:
+
+    def each(pattern: re.Pattern[str]) -> tuple[bool, ...]:
+        return tuple(pattern.search(text) is not None for text in texts)
+
+    own_word = each(_OWN)
+    details = each(_DETAILS)
+    return _Facts(
+        roles_own=tuple(_own_role(text, role) for text, role in zip(texts, roles, strict=True)),
+        availability=each(_AVAILABILITY),
+        contribution=each(_CONTRIBUTION),
+        points_back=each(_POINTS_BACK),
+        details=details,
+        gap=each(_GAP),
+        contrast=each(_CONTRAST),
+        own_word=own_word,
+        prior_unless_own=tuple(
+            not (said or detail) for said, detail in zip(own_word, details, strict=True)
+        ),
+        prior_opening=tuple(_PRIOR.search(_opening(text)) is not None for text in texts),
+    )
 
 
 def _ranked(
@@ -518,53 +898,133 @@ def _ranked(
     texts: Sequence[str],
     roles: Sequence[Role],
     wanted: frozenset[str],
+    title: str = "",
 ) -> list[tuple[float, int]]:
     """(score, index) of the sentences that answer a question of `kind`, best first. What
     prior work did (background, or "existing methods ...") answers a method, result,
     data or limitation question only when nothing about the paper's own work does."""
-    cue = _CUES.get(kind)
     extra = [said for asks, said in _OTHER_CUES if asks.search(question)]
     # The question's own topic, without the words that only say what kind of answer it wants
     # ("how many parameters?" is about parameters).
-    asked = (
-        " ".join(asks.sub(" ", question) for asks, _ in _OTHER_CUES if asks.search(question))
-        if extra
-        else question
-    )
+    asked = question
+    for asks, _ in _OTHER_CUES:
+        asked = asks.sub(" ", asked)  # every kind of answer asked for, not one at a time
     topic = wanted & frozenset(analysis.analyze(asked))
+    asked_words = _asked_words(question, wanted, sentences, title)
     own_work = kind in _OWN_WORK
+    # "how many tasks?", "by how much?": a sentence with a number, whatever the type.
+    wants_numbers = _ASKS_NUMBERS.search(question) is not None
+    # The question's own phrase for what it wants ("the key idea", "the main result"), as
+    # the abstract may say it.
+    heads = [match.group(1) for match in _KEY_PHRASE.finditer(question)]
+    said_as = (
+        re.compile(r"\b(?:key|main|core|central|primary) (?:" + "|".join(heads) + r")", re.I)
+        if heads
+        else None
+    )
+    # "any limitations?", "drawbacks of X?" ask for a stated limitation, whatever X is; "does
+    # it only cover X?" is answered by where the paper says X.
+    generic_limits = _GENERIC_LIMITS.search(question) is not None
+    # "what gap does it fill?", "what's missing": the sentence stating the gap, above all.
+    asks_gap = _ASKS_GAP.search(question) is not None
+    # Sentences the next one points back at ("To address this, ..."): they state the problem.
+    key = tuple(texts)
+    facts = _facts(key, tuple(roles))
+    pointed_at = {index - 1 for index, back in enumerate(facts.points_back) if index and back}
+    # "How does it work?" wants the workings, not only the name of what is proposed.
+    asks_how = kind is QuestionType.METHOD and _HOW.search(question) is not None
+    contributions = [index for index, said in enumerate(facts.contribution) if said]
+    first_contribution = contributions[0] if contributions else len(texts)
+    # The paper's own names: those in the sentences saying what it contributes.
+    own = frozenset().union(*(_names_of_data(texts[index]) for index in contributions))
+    follows_contribution = {index + 1 for index in contributions}
     scored, fallback = [], []
     for index, (sentence, role) in enumerate(zip(sentences, roles, strict=True)):
         text = texts[index]
-        if kind in _NOT_AVAILABILITY and _AVAILABILITY.search(text):
+        if kind in _NOT_AVAILABILITY and facts.availability[index]:
             continue
-        cues = len(cue.findall(text)) if cue is not None else 0
+        cues = _counts(key, _CUES[kind])[index] if kind in _CUES else 0
         if kind is QuestionType.DATASET:
             # "benchmarks", "evaluated on" say data; a capitalised name may be the method's.
-            cues = 2 * len(_DATA_WORDS.findall(text)) + min(cues, 1)
-        cues += sum(len(said.findall(text)) > 0 for said in extra)
-        overlap = len(sentence.terms & wanted)
+            # Names of others' work ("MiniHack and Procgen tasks") are where it is tested.
+            data_evidence = _counts(key, _DATA_EVIDENCE)[index] > 0
+            cues = 2 * _counts(key, _DATA_WORDS)[index] + min(len(_names_of_data(text) - own), 2)
+            if not cues and data_evidence:
+                cues = 1  # "empirically (on synthetic and traffic data)"
+        if kind is QuestionType.RESULT:
+            cues += _counts(key, _STRONG_RESULT)[index]
+        if kind is QuestionType.PROBLEM:
+            cues += _counts(key, _PROBLEM_MORE)[index]
+        # What the question asks for besides its topic: a number for "how big", a time for
+        # "how long" (two matches say it more surely than one).
+        cues += sum(min(len(said.findall(text)), 2) for said in extra)
+        terms = sentence.terms
+        overlap = sum(weight for words, weight in asked_words if words & terms)
         if kind is QuestionType.LIMITATIONS:
-            cues -= len(_OVERCOMES.findall(text))
+            cues -= _counts(key, _OVERCOMES)[index]
+            # "However, ERNIE's regularization may introduce instability": after the paper
+            # says what it contributes, a contrast or a hedge is its own limitation.
+            if index > first_contribution and (
+                facts.contrast[index] or _counts(key, _HEDGE)[index] > 0
+            ):
+                cues += 1
+            if facts.points_back[index]:
+                cues -= 1  # "To reduce this instability, we ..." overcomes it
         if kind in _NEEDS_CUE and cues <= 0 and overlap == 0:
             continue
-        if kind is QuestionType.DATASET and overlap == 0 and not _DATA_EVIDENCE.search(text):
+        if kind is QuestionType.LIMITATIONS and cues <= 0 and generic_limits:
+            # "any limitations of using interactions to explain DNNs?": the paper's own topic
+            # words do not make a sentence a limitation; only a stated one answers.
+            continue
+        if kind is QuestionType.DATASET and overlap == 0 and not data_evidence:
             continue  # a capitalised name alone may be the method's own
-        role = _own_role(text, role)
-        score = 2.0 * (role in _ROLES.get(kind, frozenset())) + min(cues, 3) + 1.5 * overlap
+        role = facts.roles_own[index]
+        # "How does it work?" is answered by the workings: words that name a method ("we
+        # propose a novel framework") count once.
+        score = (
+            2.0 * (role in _ROLES.get(kind, frozenset()))
+            + min(cues, 1 if asks_how else 3)
+            + 1.5 * overlap
+        )
         if kind in (QuestionType.METHOD, QuestionType.RESULT) and (
-            _GAP.search(text) or (kind is QuestionType.METHOD and _CONTRAST.search(text))
+            facts.gap[index] or (kind is QuestionType.METHOD and facts.contrast[index])
         ):
             score -= 1.5  # "we still lack an algorithm for ..." states the problem
+        if asks_how and facts.details[index]:
+            score += 1.0  # "Specifically, we ..." says how it works
+        elif asks_how and role is Role.METHOD and index in follows_contribution:
+            score += 0.5  # the sentence after "we propose X" usually says how X works
+        if kind is QuestionType.PROBLEM:
+            states_gap = facts.gap[index] or facts.contrast[index]
+            score += (1.0 + asks_gap) * states_gap + 1.5 * (index in pointed_at)
+            if facts.contribution[index] and not states_gap:
+                # "This paper proposes X" is what they do; the problem only when nothing
+                # else states one.
+                score = max(score - 2.0, 0.25)
+            if role is Role.RESULT:
+                score -= 2.0  # a finding is not the problem
+        if kind is QuestionType.RESULT and _counts(key, _HEADLINE)[index]:
+            score += 1.0  # "In this paper, we show that ..." is the paper's main claim
+        if said_as and said_as.search(text):
+            score += 1.5  # "what's the key idea?" -> "The key idea behind this is ..."
+        if wants_numbers and _counts(key, _NUMBER)[index]:
+            score += 1.5
         if score <= 0:
             continue
-        prior = _is_prior(text, role)
+        # Earlier work or the field rather than this paper's: background, or its subject is
+        # ("Existing methods ...", "Gao et al. (2023) ..."; later in a sentence, "over prior
+        # work" is a comparison), and it never says "we" or "our", names the paper's own work
+        # ("However, ERNIE's regularization may ...") or details it ("The key idea ...").
+        prior = facts.prior_unless_own[index] and (
+            role is Role.BACKGROUND or facts.prior_opening[index]
+        )
+        prior = prior and not (own and _names_of_data(text) & own)
         if prior and kind is QuestionType.LIMITATIONS:
             continue  # what earlier methods lack is the problem, not this paper's limitation
         if prior and (own_work or kind is QuestionType.OTHER):
             fallback.append((score, index))
         else:
-            scored.append((score + 0.5 * (own_work and _OWN.search(text) is not None), index))
+            scored.append((score + 0.5 * (own_work and facts.own_word[index]), index))
     found = scored or fallback
     if (
         kind is QuestionType.OTHER
@@ -576,21 +1036,59 @@ def _ranked(
     return sorted(found, key=lambda item: (-item[0], item[1]))
 
 
+def _asked_words(
+    question: str, wanted: frozenset[str], sentences: Sequence[Sentence], title: str
+) -> list[tuple[frozenset[str], float]]:
+    """The question's words that pick sentences, each once ("CyberGym-E2E" is one word, not
+    three terms), with its weight: half for a word the title has or most sentences share,
+    which names what the whole paper is about rather than where the answer is; double for
+    what the paper is compared with ("faster than Transformer-based models")."""
+    title_terms = frozenset(analysis.analyze(title))
+    found: list[tuple[frozenset[str], float]] = []
+    against = _COMPARED_WITH.search(question)
+    compared = against.end() if against else len(question) + 1
+    for start, _, terms in analysis.word_terms(question):
+        # A compound counts by its joined form ("RepQ-ViT", not every "ViT").
+        words = frozenset(terms[:1] if terms and terms[0] in wanted else terms) & wanted
+        if not words:
+            continue
+        sharing = sum(bool(sentence.terms & words) for sentence in sentences)
+        common = bool(words & title_terms) or sharing * 2 > len(sentences)
+        # What it is compared with ("better than RepQ-ViT") picks the answer: double.
+        weight = 0.5 if common else 2.0 if start >= compared else 1.0
+        found.append((words, weight))
+    return found
+
+
+_CAPITALISED_NAME = re.compile(r"\b[A-Z][A-Za-z]*[A-Z0-9][\w\-]*")
+
+
+@lru_cache(maxsize=4096)
+def _names_of_data(text: str) -> frozenset[str]:
+    """Names in a sentence that may be data sets or benchmarks: mixed case or digits
+    ("MiniHack", "CIFAR-10"), or well-known benchmarks ("Procgen"), chat acronyms left out."""
+    found = {
+        match.group().lower()
+        for match in _CAPITALISED_NAME.finditer(text)
+        if match.group().lower().rstrip("s") not in _NOT_NAMES
+    }
+    found |= {
+        word.lower()
+        for word in re.findall(r"[A-Za-z][\w\-]*", text)
+        if word.lower() in _KNOWN_NAMES
+    }
+    return frozenset(found)
+
+
 def _own_role(text: str, role: Role) -> Role:
     """The role, except that a "background" sentence saying "we ..." or "in this paper"
-    is about the paper's own aim."""
+    is about the paper's own aim, and one detailing a method ("Specifically, ...", "The key
+    idea behind this improvement is ...") is method."""
+    if role is Role.BACKGROUND and _DETAILS.search(text) is not None:
+        return Role.METHOD
     if role is Role.BACKGROUND and _OWN.search(text) is not None:
         return Role.OBJECTIVE
     return role
-
-
-def _is_prior(text: str, role: Role) -> bool:
-    """Whether a sentence describes earlier work or the field rather than this paper's: it
-    is background, or its subject is ("Existing methods ...", "Gao et al. (2023) ..."; later
-    in a sentence, "over prior work" is a comparison), and it never says "we" or "our"."""
-    if _OWN.search(text) is not None:
-        return False
-    return role is Role.BACKGROUND or _PRIOR.search(_opening(text)) is not None
 
 
 def _opening(text: str) -> str:
@@ -765,6 +1263,8 @@ def missing_names(question: str, text: str) -> list[str]:
     """Names the question asks about ("is it evaluated on ImageNet?") that `text` never
     mentions, spelled as the question has them (known benchmarks in their usual case)."""
     flat = re.sub(r"[^a-z0-9]", "", text.lower())
+    # The first letters of the words in order: an acronym is there when its long form is.
+    initials = "".join(word[0] for word in re.findall(r"[a-z0-9]+", text.lower()))
     missing: list[str] = []
     for match in _NAME.finditer(question):
         word = match.group()
@@ -781,6 +1281,9 @@ def missing_names(question: str, text: str) -> list[str]:
         key = re.sub(r"[^a-z0-9]", "", lower)
         if key in flat or (key.endswith("s") and key[:-1] in flat):
             continue
+        acronym = key.rstrip("s")
+        if word.rstrip("s").isupper() and len(acronym) >= 3 and acronym in initials:
+            continue  # "MMD" for "maximum mean discrepancy"
         shown = _KNOWN_NAMES.get(lower, word) if not inner_capital else word
         if shown not in missing:
             missing.append(shown)
@@ -793,7 +1296,12 @@ _QUESTION_TERMS = frozenset(
         "what which how does do did is are the main result results dataset datasets data set "
         "benchmark benchmarks evaluate evaluated method approach problem propose paper it this "
         "show work use key idea limitation limitations code get where find much many better "
-        "need needs does do make makes take takes give gives have has"
+        "need needs does do make makes take takes give gives have has "
+        "report reports reported mention mentions discuss discusses talk say says state states "
+        "use uses used evaluation evaluations "
+        # chat filler: no topic
+        "like kind sort thing things stuff actually basically exactly really just so pls please "
+        "tbh lol ok okay hey guys"
     )
 )
 

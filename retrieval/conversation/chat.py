@@ -43,6 +43,7 @@ from retrieval.paper_answers import (
     answer_about,
     aspects,
     is_question,
+    names_the_paper,
     question_type,
 )
 
@@ -195,8 +196,9 @@ class ChatService:
             refs = pointed_at(intent.message, slugs, loose=True)
             if refs:
                 return replace(intent, refs=refs)
-        if intent.kind is IntentKind.HELP and intent.confidence >= SURE_HELP:
-            return intent  # "how do I see the abstract?" is about the bot, not the paper
+        # "how do I see the abstract?" is about the bot, not the paper, when the classifier is
+        # sure; "how does swamp work?" names the paper in focus, so it asks about that.
+        sure_help = intent.kind is IntentKind.HELP and intent.confidence >= SURE_HELP
         if intent.kind not in (IntentKind.SEARCH, IntentKind.HELP) or intent.collection:
             return intent
         if state is None or state.focus is None or not state.is_fresh(self._clock(), max_idle):
@@ -206,6 +208,10 @@ class ChatService:
         try:
             paper = await self._engine.paper(state.focus)
         except PaperbotError:
+            return intent
+        if sure_help and not names_the_paper(
+            intent.message, f"{paper.title or ''} {paper.abstract}"
+        ):
             return intent
         if not about_the_paper(intent.message, paper.abstract):
             return intent

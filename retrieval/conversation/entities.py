@@ -37,6 +37,12 @@ _NUMBER_WORDS = {
 _ORDINAL = "|".join(sorted((re.escape(word) for word in patterns.ORDINALS), key=len, reverse=True))
 _NUMBER_WORD = "|".join(_NUMBER_WORDS)
 # Looser position forms, for messages the classifier already says point at papers.
+# A bare number followed by a unit is a quantity ("at 4 bit", "on 8 GPUs"), not a position.
+_UNIT = (
+    r"[ -]?(?:bits?|gpus?|tpus?|layers?|epochs?|hours?|days?|minutes?|shots?|tokens?|steps?"
+    r"|samples?|params|parameters?|heads?|experts?|languages?|percent|points?|times|fold"
+    r"|[kmb]|x|%)(?![\w])"
+)
 _LOOSE = re.compile(
     r"(?<![\w#])(?:"
     r"(?P<before>(?:the )?(?:one|paper|result) (?:before|above) (?:that|it|this)|previous one)"
@@ -50,7 +56,7 @@ _LOOSE = re.compile(
     r"|(?P<range>\d{1,2}) ?(?:-|–|to|through) ?(?P<range_end>\d{1,2})"
     r"|(?:#|no\.? ?|number |num |nr\.? ?)(?P<word>" + _NUMBER_WORD + r")"
     r"|(?:the )?(?P<ord>" + _ORDINAL + r")"
-    r"|#? ?(?P<num>\d{1,2})(?!\d)(?:st|nd|rd|th)?"
+    r"|#? ?(?<!\d\.)(?P<num>\d{1,2})(?!\d)(?:st|nd|rd|th)?(?!" + _UNIT + r")"
     r")(?![\w%.]\w)",
     re.IGNORECASE,
 )

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from retrieval.paper_answers import QuestionType, answer_about, aspects, question_type
+from retrieval.paper_answers import (
+    QuestionType,
+    about_the_paper,
+    answer_about,
+    aspects,
+    names_the_paper,
+    question_type,
+)
 
 ABSTRACT = (
     "Large language models hallucinate facts when retrieval fails. "
@@ -282,3 +289,114 @@ def test_limitations_the_paper_overcomes_and_gaps_it_fills_are_not_its_own() -> 
     method = answer_about(abstract, "what do they propose?")
     assert "we present TreeLM" in method.sentences[0].plain
     assert not any("understanding" in s.plain for s in method.sentences)
+
+
+# An abstract in the usual order: the field, its gap, the contribution, how, the result.
+KERNELS = (
+    "Spectral kernel networks are a promising approach for learning from data. "
+    "Nevertheless, existing designs of spectral density overlook the interactions within "
+    "data structures. "
+    "This paper addresses the issue through a novel approach, the Copula Kernel Network. "
+    "Concretely, we redefine the spectral density with copulas to model dependence. "
+    "The Copula Kernel Network is 3x faster than Transformer-based kernels and outperforms "
+    "spectral baselines on six benchmarks. "
+    "Our experiments also show gains over the maximum mean discrepancy on two tasks."
+)
+
+
+def test_the_problem_is_the_gap_not_the_contribution() -> None:
+    about = answer_about(KERNELS, "what problem does it solve?")
+    assert any("overlook" in s.plain for s in about.sentences)
+    assert not any("addresses the issue" in s.plain for s in about.sentences)
+
+
+def test_how_it_works_shows_the_detail_after_the_contribution() -> None:
+    about = answer_about(KERNELS, "how does it work?")
+    assert any(s.plain.startswith("Concretely") for s in about.sentences)
+    assert len(about.sentences) <= 2
+
+
+def test_what_it_is_compared_with_picks_the_result() -> None:
+    # MMD: the initials of "maximum mean discrepancy", which the abstract does mention.
+    assert answer_about(KERNELS, "how does it compare with MMD?").statement is None
+    assert answer_about(KERNELS, "does it beat GPT-4?").statement == (
+        "The abstract does not mention GPT-4."
+    )
+    faster = answer_about(KERNELS, "how much faster than transformer kernels?")
+    assert "3x faster" in faster.sentences[0].plain
+
+
+def test_whether_there_are_experiments_is_answered_by_them() -> None:
+    abstract = (
+        "We study regret in online convex optimization with memory. "
+        "We prove a matching lower bound. "
+        "Finally, we demonstrate the strong performance of the algorithms on federated tasks."
+    )
+    about = answer_about(abstract, "any experiments?")
+    assert "we demonstrate" in about.sentences[0].plain
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("what are the limitations of existing methods?", QuestionType.PROBLEM),
+        ("what limitation of FNOs does it remove?", QuestionType.PROBLEM),
+        ("what's the bottleneck?", QuestionType.PROBLEM),
+        ("when does it fail?", QuestionType.LIMITATIONS),
+        ("what do they prove?", QuestionType.RESULT),
+        ("what's the regret bound?", QuestionType.RESULT),
+        ("what are the key components?", QuestionType.METHOD),
+        ("any experiments?", QuestionType.OTHER),
+        ("whats the catch", QuestionType.LIMITATIONS),
+        ("does it catch errors?", QuestionType.OTHER),
+        ("what's novel compared to prior work", QuestionType.METHOD),
+        ("how does DBPM find bad pairs?", QuestionType.METHOD),
+        ("how does it compare with DPO?", QuestionType.RESULT),
+        ("how do they measure success?", QuestionType.OTHER),
+        ("what baselines?", QuestionType.RESULT),
+    ],
+)
+def test_question_types_by_what_they_ask(question: str, kind: QuestionType) -> None:
+    assert question_type(question) is kind
+
+
+def test_a_question_naming_the_papers_words_is_about_it() -> None:
+    assert names_the_paper("how does spectral kernel work", KERNELS)
+    assert not names_the_paper("how do I filter by conference?", KERNELS)
+    assert not names_the_paper("how does it work?", KERNELS)  # names nothing
+    # "gap" only asks for the problem: the question has no topic of its own.
+    assert about_the_paper("what gap is this filling?", KERNELS)
+
+
+# A paper that states its own limitation mid-way, after its contribution.
+ERNIE = (
+    "Multi-agent reinforcement learning policies often lack robustness. "
+    "We propose ERNIE, a framework that promotes Lipschitz policies by adversarial "
+    "regularization. "
+    "The key idea behind this framework is to bound how fast actions change with observations. "
+    "However, ERNIE's adversarial regularization may introduce some training instability. "
+    "To reduce this instability, we reformulate the regularization as a Stackelberg game. "
+    "ERNIE outperforms robust baselines in traffic light control."
+)
+
+
+def test_a_limitation_of_the_papers_own_method_is_its_limitation() -> None:
+    about = answer_about(ERNIE, "what are the drawbacks?")
+    assert "training instability" in about.sentences[0].plain
+    assert not any("To reduce" in s.plain for s in about.sentences)
+
+
+def test_the_key_idea_is_where_the_abstract_says_key_idea() -> None:
+    about = answer_about(ERNIE, "what's the key idea?")
+    assert any(s.plain.startswith("The key idea") for s in about.sentences)
+
+
+def test_a_metric_question_finds_the_named_measure() -> None:
+    abstract = (
+        "Vision-language models are costly to fine-tune. "
+        "We propose UniAdapter, which shares adapters across modalities. "
+        "On MSRVTT retrieval, UniAdapter reaches 49.7% recall@1 with 2.2% of the parameters."
+    )
+    for question in ("what metric do they report?", "what's the evaluation metric?"):
+        about = answer_about(abstract, question)
+        assert any("recall@1" in s.plain for s in about.sentences), question

@@ -39,6 +39,17 @@ def test_strict_reading_leaves_numbers_in_searches_alone() -> None:
 
 
 @pytest.mark.parametrize(
+    "text", ["how much better than RepQ-ViT at 4 bit", "does it fit on 8 GPUs", "with 3 layers?"]
+)
+def test_a_number_with_a_unit_is_a_quantity_not_a_position(text: str) -> None:
+    assert pointed_at(text, SLUGS, loose=True) == ()
+    assert pointed_at("compare 1 and 2 on 8 GPUs", SLUGS, loose=True) == (
+        PositionRef(0),
+        PositionRef(1),
+    )
+
+
+@pytest.mark.parametrize(
     ("text", "slugs"),
     [
         ("same but for iclr", "iclr2024"),
