@@ -22,10 +22,12 @@ _JUNK_CHARS = (
 JUNK = re.compile(f"[{_JUNK_CHARS}]")
 # Any character that needs work: markup, line breaks, control characters.
 _MARKUP_HINT = re.compile(rf"[\\\[^`~$*{{}}_\n\t\r\u2028\u2029{_JUNK_CHARS}]")
-# The same for ASCII text (a flag Python keeps, no scan): control characters are exactly the
-# unprintable ASCII ones, and each mark is one `in` at memchr speed, several times faster
-# than a character-class scan.
-_ASCII_MARKS = "\\[^`~$*{}_"
+# The same for ASCII text (a flag Python keeps, no scan): the marks and the control characters
+# (exactly the unprintable ASCII ones), found by one `bytes.translate` that deletes them, three
+# times faster than a character-class scan or `str.isprintable` (a Unicode table look-up per
+# character).
+_ASCII_CONTROLS = bytes([*range(32), 127])
+_ASCII_HINTS = _ASCII_CONTROLS + b"\\[^`~$*{}_"
 _MD_LINK = re.compile(r"\[([^\[\]]{0,300})\]\([^()\s]{0,500}\)")
 _HREF = re.compile(r"\\href\s*\{[^{}]{0,500}\}\s*\{([^{}]{0,300})\}")
 _LATEX_ARG = re.compile(r"\\[A-Za-z]{1,20}\*?\s*\{([^{}]{0,300})\}")
@@ -62,13 +64,20 @@ def _marked(text: str) -> bool:
     """Whether `text` holds a character `_MARKUP_HINT` finds: markup, line breaks, controls."""
     if not text.isascii():
         return _MARKUP_HINT.search(text) is not None
-    if not text.isprintable():
-        return True
-    return any(mark in text for mark in _ASCII_MARKS)
+    return _holds_any(text, _ASCII_HINTS)
+
+
+def _holds_any(ascii_text: str, characters: bytes) -> bool:
+    return len(ascii_text.encode("ascii").translate(None, characters)) != len(ascii_text)
+
+
+def _printable(text: str) -> bool:
+    """`str.isprintable`, at C speed for ASCII text: no line break, tab or control character."""
+    return not _holds_any(text, _ASCII_CONTROLS) if text.isascii() else text.isprintable()
 
 
 def _strip_markup(text: str) -> str:
-    irregular = not text.isprintable()  # line breaks, tabs, control characters
+    irregular = not _printable(text)  # line breaks, tabs, control characters
     if irregular:
         text = JUNK.sub("", text)
     if "](" in text:

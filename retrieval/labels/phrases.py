@@ -230,7 +230,9 @@ def candidates(text: str, room: int = 90) -> list[Phrase]:
 def cuts(clause: str, kind: str, sentence: int, room: int = 90, title: bool = True) -> list[Phrase]:
     """The prefixes of `clause` that end at a phrase boundary and fit `room` characters."""
     clause = clause.lstrip(" ,;:.")  # "We present \\modelname{}, a video tokenizer ..."
-    words = compress(_head(clause) if title else clause).split()[: _MAX_WORDS + 1]
+    words = compress(_head(clause) if title else clause, _MAX_WORDS + 8).split()[: _MAX_WORDS + 1]
+    if not words or words[0].lower() in _OPENS_CLAUSE:
+        return []  # "As large language models become ...", "By leveraging X": no title
     ends: list[tuple[int, str]] = []  # (words kept, the boundary word after them)
     before_of: list[tuple[int, str]] = []  # a last resort: "forecasting the evolution" of ...
     depth = 0
@@ -261,28 +263,32 @@ def cuts(clause: str, kind: str, sentence: int, room: int = 90, title: bool = Tr
             ends.append((position + 1, ""))
     if not ends:
         ends = before_of[-1:]
-    if not ends:
-        return []
+        if not ends:
+            return []
     if title:
         first = words[0].split("-", 1)[0]
         if not any(char.isupper() for char in first[1:]):
             words[0] = words[0][:1].upper() + words[0][1:]
+    question = words[0].lower() in _QUESTION
+    # Words that point back ("this phenomenon"): a phrase holding one needs a sentence the
+    # label does not have. Every candidate is a prefix, so the first such word bounds them all.
+    joined = " ".join(words)
+    refers = _REFERS.search(joined)
+    refers_at = joined.count(" ", 0, refers.start()) if refers else len(words)
     found: list[Phrase] = []
     for end, cut in ends:
         last = words[end - 1].lower()
         if cut and last.endswith("ed") and last.isalpha() and end > 2:
             end -= 1  # "... approach built" before "on it": the participle needs its phrase
             last = words[end - 1].lower()
-        if end < 2 or last in DANGLING:
+        if end < 2 or last in DANGLING or end > refers_at:
             continue
-        if words[0].lower() in _OPENS_CLAUSE:
-            return []  # "As large language models become ...", "By leveraging X": no title
-        if cut and (words[0].lower() in _QUESTION or _adverb(last)):
+        if cut and (question or _adverb(last)):
             continue  # a question cut before its point; "can be adaptively" before "employed"
         if cut in _VERBS and not _SUBORDINATE.isdisjoint(w.lower() for w in words[1:end]):
             continue  # "... when the lower-level problem" before "is": a clause cut in half
         text = " ".join(words[:end]).rstrip(" ,;:.!?")
-        if ends_cleanly(text) and not _REFERS.search(text):
+        if ends_cleanly(text):
             found.append(Phrase(text, kind, sentence, cut))
     return found
 
@@ -317,14 +323,17 @@ def _aside(match: re.Match[str]) -> str:
     return match.group() if keep else ""
 
 
-def compress(phrase: str) -> str:
-    """The phrase without asides in parentheses and filler words ("a novel" -> "a")."""
+def compress(phrase: str, most: int = 60) -> str:
+    """The phrase without asides in parentheses and filler words ("a novel" -> "a"), at most
+    about `most` words of it (a later word changes only the word before it)."""
     if "(" in phrase:
         phrase = _ASIDE.sub(_aside, phrase)
     kept: list[str] = []
     dropped = False
     article = -1  # an article a dropped filler word followed: "a novel approach"
     for word in phrase[:200].split():
+        if len(kept) > most:
+            break
         lower = word.lower()
         # "General AI Assistants" is a name: a capitalised filler goes only as the first word.
         filler = word in FILLER_WORDS or (not kept and lower in FILLER_WORDS)

@@ -53,3 +53,8 @@ def test_possessive_runs_match_as_the_backtracking_forms(text: str) -> None:
 @given(st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=40))
 def test_the_ascii_markup_shortcut_agrees_on_any_ascii_text(text: str) -> None:
     assert markup._marked(text) == bool(markup._MARKUP_HINT.search(text))
+
+
+@given(st.text(max_size=40) | st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=40))
+def test_the_ascii_printable_shortcut_agrees_with_isprintable(text: str) -> None:
+    assert markup._printable(text) == text.isprintable()
