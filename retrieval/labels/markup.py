@@ -19,7 +19,9 @@ _JUNK_CHARS = (
     r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff"
     r"\ud800-\udfff"
 )
-JUNK = re.compile(f"[{_JUNK_CHARS}]")
+_JUNK = re.compile(f"[{_JUNK_CHARS}]")
+# The same in ASCII: control characters but tab, line feed and carriage return.
+_ASCII_JUNK = bytes([*range(9), 11, 12, *range(14, 32), 127])
 # Any character that needs work: markup, line breaks, control characters.
 _MARKUP_HINT = re.compile(rf"[\\\[^`~$*{{}}_\n\t\r\u2028\u2029{_JUNK_CHARS}]")
 # The same for ASCII text (a flag Python keeps, no scan): the marks and the control characters
@@ -67,6 +69,13 @@ def _marked(text: str) -> bool:
     return _holds_any(text, _ASCII_HINTS)
 
 
+def without_junk(text: str) -> str:
+    """The text without invisible characters; ASCII text is scanned at C speed first."""
+    if text.isascii() and not _holds_any(text, _ASCII_JUNK):
+        return text
+    return _JUNK.sub("", text)
+
+
 def _holds_any(ascii_text: str, characters: bytes) -> bool:
     return len(ascii_text.encode("ascii").translate(None, characters)) != len(ascii_text)
 
@@ -79,7 +88,7 @@ def _printable(text: str) -> bool:
 def _strip_markup(text: str) -> str:
     irregular = not _printable(text)  # line breaks, tabs, control characters
     if irregular:
-        text = JUNK.sub("", text)
+        text = without_junk(text)
     if "](" in text:
         text = _MD_LINK.sub(r"\1", text)
     if "\\" in text:

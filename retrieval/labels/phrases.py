@@ -177,7 +177,11 @@ def contribution(text: str) -> tuple[str, int]:
         for index, sentence in enumerate(sentences if generic else sentences[:6]):
             lead = _LEAD_IN.match(sentence)
             rest = sentence[lead.end() :] if lead else sentence
-            found = _ANY_WE.search(rest, 0, 150) if generic else _CONTRIBUTION.match(rest)
+            if generic:
+                # The regex tries every position: only where "we " is there to be found.
+                found = _ANY_WE.search(rest, 0, 150) if "we " in rest[:150].lower() else None
+            else:
+                found = _CONTRIBUTION.match(rest)
             if found is None and not generic and " we " in rest:
                 at = rest.find(" we ")
                 found = _CONTRIBUTION.match(rest, at + 1) if at < 150 else None

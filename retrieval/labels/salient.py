@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 
 from retrieval.labels.candidates import PAREN_AFTER, Candidate, scored
 from retrieval.labels.words import GENERIC, KNOWN_NAMES, TYPES, acronym_start, is_coined_word
@@ -18,6 +19,12 @@ from retrieval.labels.words import GENERIC, KNOWN_NAMES, TYPES, acronym_start, i
 # From a capital or digit to the end of the word: the regex engine skips lowercase words.
 # Two characters at least: a lone "A" or "I" is never a name.
 _FROM_CAPITAL = re.compile(r"[A-Z0-9][\w\-+²³]{1,40}")
+_SCANNED = 3000
+# Where a match of `_FROM_CAPITAL` may start, found by `bytes.find` in a copy of the text with
+# every capital and digit turned into "A" (other characters into themselves, non-ASCII into
+# "?"): the regex engine looks for a character class several times slower than that, and a
+# match then only needs to be tried at those places.
+_STARTS = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", b"A" * 36)
 # A word that introduces the next one: "propose", "our", "framework", "dubbed" ...
 _INTRO_WORD = re.compile(
     r"[\w\-]{0,30}?(?:propos|introduc|present|develop|call|nam|dub|term|coin|denot|refer|our"
@@ -223,11 +230,24 @@ def _introduced_before(text: str, start: int) -> bool:
     return bool(last) and _INTRO_WORD.fullmatch(last) is not None
 
 
+def _from_capitals(text: str) -> Iterator[re.Match[str]]:
+    """`_FROM_CAPITAL.finditer(text, 0, _SCANNED)`, the regex tried only where it may start."""
+    marks = text[:_SCANNED].encode("ascii", "replace").translate(_STARTS)
+    at = marks.find(b"A")
+    while at >= 0:
+        match = _FROM_CAPITAL.match(text, at, _SCANNED)
+        if match is None:
+            at = marks.find(b"A", at + 1)
+        else:
+            yield match
+            at = marks.find(b"A", match.end())
+
+
 def _capitalised_words(text: str) -> dict[str, list[int]]:
     """Each word with a capital or digit, found from its first capital, with where it starts
     (at most 8 places), in the order of first use."""
     seen: dict[str, list[int]] = {}
-    for match in _FROM_CAPITAL.finditer(text, 0, 3000):
+    for match in _from_capitals(text):
         start = match.start()
         word = match.group()
         if start and text[start - 1].isalpha():

@@ -58,3 +58,19 @@ def test_the_ascii_markup_shortcut_agrees_on_any_ascii_text(text: str) -> None:
 @given(st.text(max_size=40) | st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=40))
 def test_the_ascii_printable_shortcut_agrees_with_isprintable(text: str) -> None:
     assert markup._printable(text) == text.isprintable()
+
+
+@given(
+    st.text(alphabet=st.sampled_from("aZ9-+² _.é(x"), max_size=60)
+    | st.text(max_size=60)
+    | st.lists(_PIECES, max_size=14).map("".join)
+)
+def test_capitalised_words_are_scanned_as_finditer_would(text: str) -> None:
+    text = text * 60  # past the 3,000 characters scanned
+    found = [match.span() for match in salient._from_capitals(text)]
+    assert found == [match.span() for match in salient._FROM_CAPITAL.finditer(text, 0, 3000)]
+
+
+@given(st.text(max_size=40) | st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=40))
+def test_junk_is_dropped_as_the_regex_drops_it(text: str) -> None:
+    assert markup.without_junk(text) == markup._JUNK.sub("", text)
