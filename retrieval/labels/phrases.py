@@ -21,6 +21,7 @@ _ABBREVIATIONS = tuple(
                  "resp", "approx", "w.r.t", "a.k.a", "No", "Dr", "Prof")
     for prefix in (" ", "(")
 )  # fmt: skip
+_ABBREVIATION_ENDS = frozenset(abbreviation[-1] for abbreviation in _ABBREVIATIONS)
 _LEAD_IN = re.compile(
     r"(?:(?:(?:in|within) (?:this|the present|our) (?:paper|work|study|article|note|submission)"
     r"|here|recently|undeniably|in recent years"
@@ -138,7 +139,8 @@ _VERBS = frozenset(
 _MAX_WORDS = 16
 _MARKS = frozenset('()[]“”"')
 # A phrase that points back ("this phenomenon") needs a sentence the label does not have.
-_REFERS = re.compile(r"\b(?:this|these|those|such|above|aforementioned|it|they|them)\b", re.I)
+_REFERRING = ("this", "these", "those", "such", "above", "aforementioned", "it", "they", "them")
+_REFERS = re.compile(rf"\b(?:{'|'.join(_REFERRING)})\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +161,8 @@ def split_sentences(text: str, limit: int = 6) -> list[str]:
     while stop >= 0 and len(sentences) < limit:
         following = text[stop + 2 : stop + 3]
         if (following.isalnum() or following in "\"“'([") and not (
-            text.endswith(_ABBREVIATIONS, start, stop)
+            # One look at the last letter first: `endswith` tries each abbreviation in turn.
+            text[stop - 1] in _ABBREVIATION_ENDS and text.endswith(_ABBREVIATIONS, start, stop)
         ):
             sentences.append(text[start : stop + 1])
             start = stop + 2
@@ -242,6 +245,7 @@ def cuts(clause: str, kind: str, sentence: int, room: int = 90, title: bool = Tr
     depth = 0
     quoted = False
     size = -1
+    marked = any(mark in clause for mark in _MARKS)
     for position, word in enumerate(words):
         lower = word.lower().rstrip(",;:.")
         if position and not depth and not quoted and lower in _BREAKS:
@@ -254,7 +258,7 @@ def cuts(clause: str, kind: str, sentence: int, room: int = 90, title: bool = Tr
         size += len(word) + 1
         if position == _MAX_WORDS or size > room:
             break
-        if not _MARKS.isdisjoint(word):
+        if marked and not _MARKS.isdisjoint(word):
             depth += word.count("(") + word.count("[") - word.count(")") - word.count("]")
             depth += word.count("“") - word.count("”")
             quoted ^= word.count('"') % 2 == 1
@@ -277,8 +281,8 @@ def cuts(clause: str, kind: str, sentence: int, room: int = 90, title: bool = Tr
     # Words that point back ("this phenomenon"): a phrase holding one needs a sentence the
     # label does not have. Every candidate is a prefix, so the first such word bounds them all.
     joined = " ".join(words)
-    refers = _REFERS.search(joined)
-    refers_at = joined.count(" ", 0, refers.start()) if refers else len(words)
+    refers = first_reference(joined)
+    refers_at = joined.count(" ", 0, refers) if refers >= 0 else len(words)
     found: list[Phrase] = []
     for end, cut in ends:
         last = words[end - 1].lower()
@@ -295,6 +299,31 @@ def cuts(clause: str, kind: str, sentence: int, room: int = 90, title: bool = Tr
         if ends_cleanly(text):
             found.append(Phrase(text, kind, sentence, cut))
     return found
+
+
+def first_reference(text: str) -> int:
+    """Where `_REFERS` first matches, or -1: in ASCII text by `str.find` for each word, which
+    is several times faster than the regex engine trying every position."""
+    if not text.isascii():
+        found = _REFERS.search(text)
+        return found.start() if found else -1
+    lowered = text.lower()
+    first = -1
+    for word in _REFERRING:
+        at = lowered.find(word)
+        while at >= 0 and (first < 0 or at < first):
+            end = at + len(word)
+            if (at == 0 or not _word_character(lowered[at - 1])) and (
+                end == len(lowered) or not _word_character(lowered[end])
+            ):
+                first = at
+                break
+            at = lowered.find(word, at + 1)
+    return first
+
+
+def _word_character(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 def _adverb(word: str) -> bool:

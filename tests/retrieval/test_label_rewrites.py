@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from retrieval.labels import candidates, markup, names, salient
+from retrieval.labels import candidates, markup, names, phrases, salient
 
 _PIECES = st.sampled_from(
     ["a", "an", "the", "our", "first", "popular", "novel", "framework", "model", "data set",
@@ -74,3 +74,16 @@ def test_capitalised_words_are_scanned_as_finditer_would(text: str) -> None:
 @given(st.text(max_size=40) | st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=40))
 def test_junk_is_dropped_as_the_regex_drops_it(text: str) -> None:
     assert markup.without_junk(text) == markup._JUNK.sub("", text)
+
+
+@given(
+    st.lists(
+        st.sampled_from(["this", "These", "IT", "it's", "its", "such", "_them", "ab0ve", "above"])
+        | st.sampled_from([" ", "-", "(", "_", "x", "é", ".", "they", "aforementioned"]),
+        max_size=12,
+    ).map("".join)
+    | st.text(max_size=30)
+)
+def test_back_references_are_found_where_the_regex_finds_them(text: str) -> None:
+    found = phrases._REFERS.search(text)
+    assert phrases.first_reference(text) == (found.start() if found else -1)
