@@ -123,14 +123,14 @@ DANGLING = _BREAKS | frozenset(
 )  # fmt: skip
 # Vowel letters that sound like a consonant: "a universal method", "a one-step sampler".
 CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one")
-_JOINERS = ("and", "or", "but")
+JOINERS = ("and", "or", "but")
 _LY_NOUNS = frozenset(["family", "anomaly", "assembly", "supply", "monopoly", "reply", "italy"])
 # A question cut before its end has lost its point: "What is the relationship between X".
 _QUESTION = frozenset(["what", "how", "why", "can", "does", "do", "is", "are", "which", "when"])
 # A phrase opening with these is an adverbial clause; titles may open "On", "Towards", "How".
 _OPENS_CLAUSE = _BREAKS - _QUESTION - {"on", "toward", "towards", "beyond", "whether"}
 _SUBORDINATE = frozenset(["that", "which", "where", "when", "whether", "who", "if", "while"])
-_VERBS = frozenset(
+VERBS = frozenset(
     [
         "is", "are", "was", "were", "has", "have", "had", "can", "could", "may", "might", "will",
         "would", "should", "must", "remains", "remain",
@@ -293,7 +293,7 @@ def cuts(clause: str, kind: str, sentence: int, room: int = 90, title: bool = Tr
             continue
         if cut and (question or _adverb(last)):
             continue  # a question cut before its point; "can be adaptively" before "employed"
-        if cut in _VERBS and not _SUBORDINATE.isdisjoint(w.lower() for w in words[1:end]):
+        if cut in VERBS and not _SUBORDINATE.isdisjoint(w.lower() for w in words[1:end]):
             continue  # "... when the lower-level problem" before "is": a clause cut in half
         text = " ".join(words[:end]).rstrip(" ,;:.!?")
         if ends_cleanly(text):
@@ -370,12 +370,12 @@ def compress(phrase: str, most: int = 60) -> str:
         lower = word.lower()
         # "General AI Assistants" is a name: a capitalised filler goes only as the first word.
         filler = word in FILLER_WORDS or (not kept and lower in FILLER_WORDS)
-        if filler or (dropped and lower in _JOINERS):
-            if filler and kept and kept[-1] in _JOINERS:
+        if filler or (dropped and lower in JOINERS):
+            if filler and kept and kept[-1] in JOINERS:
                 kept.pop()  # "a cheap and simple way" -> "a cheap way"
             if kept and kept[-1].lower() in ("a", "an"):
                 article = len(kept) - 1
-            dropped = lower not in _JOINERS
+            dropped = lower not in JOINERS
             continue
         if article >= 0 and article == len(kept) - 1:
             vowel = lower[:1] in "aeiou" and not lower.startswith(CONSONANT_SOUND)

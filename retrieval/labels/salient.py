@@ -44,7 +44,7 @@ _INTRO_AFTER = re.compile(
     r"|learns|can|significantly|consistently))"
 )
 # "EM", "KD", "CFG": three capitals abbreviate too many common terms to name a method.
-_SHORT_ACRONYM = re.compile(r"[A-Z]{2,3}s?")
+SHORT_ACRONYM = re.compile(r"[A-Z]{2,3}s?")
 _APPOSITIVE = re.compile(r", (?:a|an|the first)\b")
 _TYPED_APPOSITIVE = re.compile(rf", (?:a|an|the first) (?:[\w\-]{{1,30}}+,? ){{0,5}}?{TYPES}\b")
 _COMPARED_BEFORE = re.compile(r"(?:to|than|against|over|vs\.?|with) $")
@@ -70,7 +70,7 @@ _ADJECTIVAL = re.compile(r"-(?:based|aware|like|free|level|specific|driven|gener
 
 _CODE_HOSTS = ("github.", "gitlab.", "huggingface.", "bitbucket.")
 # Capitalised words that are not coined names: people's names used as adjectives, languages.
-_PROPER_WORDS = frozenset(
+PROPER_WORDS = frozenset(
     [
         "Gaussian", "Bayesian", "Markov", "Markovian", "Euclidean", "Lipschitz", "Hessian",
         "Wasserstein", "Riemannian", "Langevin", "Hamiltonian", "Lagrangian", "Newton",
@@ -85,7 +85,6 @@ _PROPER_WORDS = frozenset(
         "Bayes", "Jacobi", "Byzantine", "Neural", "Euler", "Gauss", "Hessians", "Kernel",
     ]
 )  # fmt: skip
-PROPER_WORDS = _PROPER_WORDS  # names.py reads them too
 _INTRO_VERBS = (
     " propos", " introduc", " present", " develop", " design", " call", " dub", " term",
     " coin", " denot",
@@ -100,14 +99,14 @@ _GLUED = re.compile(r"(?:called|named|propose|introduce|present|dubbed|termed)[A
 
 def _name_shaped(word: str) -> bool:
     """'Caduceus', 'TabLog' (not 'forecasting', nor 'EM' of Expectation-Maximization)."""
-    return word[:1].isupper() and word not in _PROPER_WORDS and not _SHORT_ACRONYM.fullmatch(word)
+    return word[:1].isupper() and word not in PROPER_WORDS and not SHORT_ACRONYM.fullmatch(word)
 
 
 def _plain_name(text: str, start: int, word: str) -> bool:
     """'Caduceus', 'Vocos': a capitalised word mid-sentence, right after an introducing word."""
     if not (word[:1].isupper() and word[1:].islower() and len(word) >= 5):
         return False
-    if word in _PROPER_WORDS or start < 2 or text[start - 2] in ".!?:":
+    if word in PROPER_WORDS or start < 2 or text[start - 2] in ".!?:":
         return False
     words = text[max(start - 60, 0) : start].split()[-4:]
     for index, word in enumerate(words):
@@ -263,7 +262,7 @@ def _capitalised_words(text: str) -> dict[str, list[int]]:
             and text[start - 1] == "-"
             and text[start - 2].islower()
             and (start == 2 or not text[start - 3].isalnum())
-            and not _SHORT_ACRONYM.fullmatch(word)
+            and not SHORT_ACRONYM.fullmatch(word)
         ):
             # "f-FERM": one lowercase letter and a hyphen belong to the name; "k-NN", "m-MAB",
             # "g-GRFs" stay field terms, judged (and rejected) without the letter.
@@ -326,7 +325,7 @@ def _judge(text: str, word: str, starts: list[int], hinted: bool) -> tuple[int, 
             return None
         plain = True
     if not hinted and (
-        _SHORT_ACRONYM.fullmatch(word)
+        SHORT_ACRONYM.fullmatch(word)
         or _glued(word)
         or (_field_term(text, word, first) and not _acts_as_name(text, word, starts))
     ):

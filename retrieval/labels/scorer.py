@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from retrieval.labels.phrases import Phrase
+from retrieval.labels.phrases import JOINERS, VERBS, Phrase
 from retrieval.stopwords import STOPWORDS
 
 WEIGHTS = Path(__file__).with_name("weights.json")
@@ -27,13 +27,7 @@ FEATURES = (
 _COINED = re.compile(r"[a-z][A-Z]|[A-Z]{2}|[A-Za-z][0-9]|[0-9][A-Za-z]")
 _DIGIT = re.compile(r"[0-9]")
 _WORD = re.compile(r"[a-z0-9]+")
-_VERBISH = frozenset(
-    [
-        "is", "are", "was", "were", "has", "have", "had", "can", "could", "may", "might", "will",
-        "would", "should", "must", "remains", "remain", "leveraging", "achieving", "enabling",
-        "allowing", "yielding", "based",
-    ]
-)  # fmt: skip
+_VERBISH = VERBS | {"leveraging", "achieving", "enabling", "allowing", "yielding", "based"}
 # Words that open what the field does, not what the paper does: "Recent advances in ...".
 _BACKGROUND = frozenset(
     [
@@ -41,7 +35,7 @@ _BACKGROUND = frozenset(
         "it", "modern", "traditional", "conventional", "prior", "previous", "although", "one",
     ]
 )  # fmt: skip
-_JOINERS = frozenset(["and", "or", "but"])
+_JOINERS = frozenset(JOINERS)
 
 
 def features(phrase: Phrase, lowered: str, seen: dict[str, int] | None = None) -> list[float]:
