@@ -361,10 +361,10 @@ def _after_subject(text: str, subject: int, end: int) -> Candidate | None:
         verb = _VERB.match(text, joined + 5) if joined >= 0 else None
         if verb is None:
             # "we address this gap by introducing a novel task sampler (DATS)"
+            # Not "by formulating a Neural Architecture Search (NAS) problem".
             joined = text.find(" by ", end, stop)
-            verb = _VERB.match(text, joined + 4) if joined >= 0 else None
-            if verb and not text.startswith(_BY_GERUNDS, joined + 4):
-                verb = None  # "by formulating a Neural Architecture Search (NAS) problem"
+            by_gerund = joined >= 0 and text.startswith(_BY_GERUNDS, joined + 4)
+            verb = _VERB.match(text, joined + 4) if by_gerund else None
         if verb is None:
             # "This work pioneers a paradigm shift, unveiling Social Reward - an ...": a
             # participle after a comma introduces as a second verb does.
