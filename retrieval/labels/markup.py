@@ -7,6 +7,7 @@ whether any of the (bounded) substitutions run at all.
 
 from __future__ import annotations
 
+import operator
 import re
 import unicodedata
 
@@ -19,13 +20,17 @@ _JUNK_CHARS = (
     r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff"
     r"\ud800-\udfff"
 )
-JUNK = re.compile(f"[{_JUNK_CHARS}]")
+_JUNK = re.compile(f"[{_JUNK_CHARS}]")
+# The same in ASCII: control characters but tab, line feed and carriage return.
+_ASCII_JUNK = bytes([*range(9), 11, 12, *range(14, 32), 127])
 # Any character that needs work: markup, line breaks, control characters.
 _MARKUP_HINT = re.compile(rf"[\\\[^`~$*{{}}_\n\t\r\u2028\u2029{_JUNK_CHARS}]")
-# The same for ASCII text (a flag Python keeps, no scan): control characters are exactly the
-# unprintable ASCII ones, and each mark is one `in` at memchr speed, several times faster
-# than a character-class scan.
-_ASCII_MARKS = "\\[^`~$*{}_"
+# The same for ASCII text (a flag Python keeps, no scan): the marks and the control characters
+# (exactly the unprintable ASCII ones), found by one `bytes.translate` that deletes them, three
+# times faster than a character-class scan or `str.isprintable` (a Unicode table look-up per
+# character).
+_ASCII_CONTROLS = bytes([*range(32), 127])
+_ASCII_HINTS = _ASCII_CONTROLS + b"\\[^`~$*{}_"
 _MD_LINK = re.compile(r"\[([^\[\]]{0,300})\]\([^()\s]{0,500}\)")
 _HREF = re.compile(r"\\href\s*\{[^{}]{0,500}\}\s*\{([^{}]{0,300})\}")
 _LATEX_ARG = re.compile(r"\\[A-Za-z]{1,20}\*?\s*\{([^{}]{0,300})\}")
@@ -46,6 +51,8 @@ _SYMBOLS = {
     "times": "×", "cdot": "·", "ell": "ℓ", "infty": "∞", "leq": "≤", "le": "≤", "geq": "≥",
     "ge": "≥", "approx": "≈", "sim": "~", "to": "→", "rightarrow": "→", "pm": "±",
 }  # fmt: skip
+# The replacement r"\1" as a C callable: a template string costs a Python-level parse per call.
+_FIRST_GROUP = operator.methodcaller("group", 1)
 _SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -62,24 +69,38 @@ def _marked(text: str) -> bool:
     """Whether `text` holds a character `_MARKUP_HINT` finds: markup, line breaks, controls."""
     if not text.isascii():
         return _MARKUP_HINT.search(text) is not None
-    if not text.isprintable():
-        return True
-    return any(mark in text for mark in _ASCII_MARKS)
+    return _holds_any(text, _ASCII_HINTS)
+
+
+def without_junk(text: str) -> str:
+    """The text without invisible characters; ASCII text is scanned at C speed first."""
+    if text.isascii() and not _holds_any(text, _ASCII_JUNK):
+        return text
+    return _JUNK.sub("", text)
+
+
+def _holds_any(ascii_text: str, characters: bytes) -> bool:
+    return len(ascii_text.encode("ascii").translate(None, characters)) != len(ascii_text)
+
+
+def _printable(text: str) -> bool:
+    """`str.isprintable`, at C speed for ASCII text: no line break, tab or control character."""
+    return not _holds_any(text, _ASCII_CONTROLS) if text.isascii() else text.isprintable()
 
 
 def _strip_markup(text: str) -> str:
-    irregular = not text.isprintable()  # line breaks, tabs, control characters
+    irregular = not _printable(text)  # line breaks, tabs, control characters
     if irregular:
-        text = JUNK.sub("", text)
+        text = without_junk(text)
     if "](" in text:
-        text = _MD_LINK.sub(r"\1", text)
+        text = _MD_LINK.sub(_FIRST_GROUP, text)
     if "\\" in text:
-        text = _HREF.sub(r"\1", text)
+        text = _HREF.sub(_FIRST_GROUP, text)
         for _ in range(4):  # nested commands unwrap one level per pass
-            text, count = _LATEX_ARG.subn(r"\1", text)
+            text, count = _LATEX_ARG.subn(_FIRST_GROUP, text)
             if not count or "{" not in text:  # no brace left: another pass would find none
                 break
-        text = _LATEX_ESCAPE.sub(r"\1", text)
+        text = _LATEX_ESCAPE.sub(_FIRST_GROUP, text)
         text = _LATEX_SPACE.sub(" ", text)
         text = _LATEX_WORD.sub(lambda match: _SYMBOLS.get(match.group(1), ""), text)
     if "^" in text:

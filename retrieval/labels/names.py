@@ -11,7 +11,7 @@ import dataclasses
 import re
 
 from retrieval.labels.candidates import PAREN_AFTER, Candidate, clause_end, scored, tail_after
-from retrieval.labels.salient import PROPER_WORDS
+from retrieval.labels.salient import PROPER_WORDS, SHORT_ACRONYM
 from retrieval.labels.text import occurrences
 from retrieval.labels.words import (
     ANAPHORA,
@@ -110,7 +110,6 @@ _NOUN_PHRASE_TYPE = re.compile(
 )
 # "triadic-OCD": a lowercase word of three letters or more, a hyphen, then capitals or digits.
 _LOWER_HEAD_NAME = re.compile(r"[a-z]{3,20}-[A-Z][A-Z0-9]{1,10}")
-_SHORT_ACRONYM = re.compile(r"[A-Z]{2,3}s?")
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
 _NAME_OF = re.compile(rf"name of (?:our|the|this) (?:proposed |new )?{TYPES}(?::| is) ")
 _OUR_QUOTED = re.compile(rf"(?:[a-z][\w\-]{{0,30}}+ ){{0,3}}?{TYPES} (?=['\"“‘][A-Z])")
@@ -362,10 +361,10 @@ def _after_subject(text: str, subject: int, end: int) -> Candidate | None:
         verb = _VERB.match(text, joined + 5) if joined >= 0 else None
         if verb is None:
             # "we address this gap by introducing a novel task sampler (DATS)"
+            # Not "by formulating a Neural Architecture Search (NAS) problem".
             joined = text.find(" by ", end, stop)
-            verb = _VERB.match(text, joined + 4) if joined >= 0 else None
-            if verb and not text.startswith(_BY_GERUNDS, joined + 4):
-                verb = None  # "by formulating a Neural Architecture Search (NAS) problem"
+            by_gerund = joined >= 0 and text.startswith(_BY_GERUNDS, joined + 4)
+            verb = _VERB.match(text, joined + 4) if by_gerund else None
         if verb is None:
             # "This work pioneers a paradigm shift, unveiling Social Reward - an ...": a
             # participle after a comma introduces as a second verb does.
@@ -546,7 +545,7 @@ def _our_coined(text: str, start: int) -> Candidate | None:
     if typed is None:
         return None
     name = typed.group("name")
-    if not is_strong(name) or _SHORT_ACRONYM.fullmatch(name) or text.count(name) < 2:
+    if not is_strong(name) or SHORT_ACRONYM.fullmatch(name) or text.count(name) < 2:
         # "our NAS method", "our BC layer-aware attacks": three capitals are field terms as often.
         return None
     return scored(text, name, "", start, typed.end(), base=3, typed=True)

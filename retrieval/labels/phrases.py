@@ -21,6 +21,7 @@ _ABBREVIATIONS = tuple(
                  "resp", "approx", "w.r.t", "a.k.a", "No", "Dr", "Prof")
     for prefix in (" ", "(")
 )  # fmt: skip
+_ABBREVIATION_ENDS = frozenset(abbreviation[-1] for abbreviation in _ABBREVIATIONS)
 _LEAD_IN = re.compile(
     r"(?:(?:(?:in|within) (?:this|the present|our) (?:paper|work|study|article|note|submission)"
     r"|here|recently|undeniably|in recent years"
@@ -122,14 +123,14 @@ DANGLING = _BREAKS | frozenset(
 )  # fmt: skip
 # Vowel letters that sound like a consonant: "a universal method", "a one-step sampler".
 CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one")
-_JOINERS = ("and", "or", "but")
+JOINERS = ("and", "or", "but")
 _LY_NOUNS = frozenset(["family", "anomaly", "assembly", "supply", "monopoly", "reply", "italy"])
 # A question cut before its end has lost its point: "What is the relationship between X".
 _QUESTION = frozenset(["what", "how", "why", "can", "does", "do", "is", "are", "which", "when"])
 # A phrase opening with these is an adverbial clause; titles may open "On", "Towards", "How".
 _OPENS_CLAUSE = _BREAKS - _QUESTION - {"on", "toward", "towards", "beyond", "whether"}
 _SUBORDINATE = frozenset(["that", "which", "where", "when", "whether", "who", "if", "while"])
-_VERBS = frozenset(
+VERBS = frozenset(
     [
         "is", "are", "was", "were", "has", "have", "had", "can", "could", "may", "might", "will",
         "would", "should", "must", "remains", "remain",
@@ -138,7 +139,8 @@ _VERBS = frozenset(
 _MAX_WORDS = 16
 _MARKS = frozenset('()[]“”"')
 # A phrase that points back ("this phenomenon") needs a sentence the label does not have.
-_REFERS = re.compile(r"\b(?:this|these|those|such|above|aforementioned|it|they|them)\b", re.I)
+_REFERRING = ("this", "these", "those", "such", "above", "aforementioned", "it", "they", "them")
+_REFERS = re.compile(rf"\b(?:{'|'.join(_REFERRING)})\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +161,8 @@ def split_sentences(text: str, limit: int = 6) -> list[str]:
     while stop >= 0 and len(sentences) < limit:
         following = text[stop + 2 : stop + 3]
         if (following.isalnum() or following in "\"“'([") and not (
-            text.endswith(_ABBREVIATIONS, start, stop)
+            # One look at the last letter first: `endswith` tries each abbreviation in turn.
+            text[stop - 1] in _ABBREVIATION_ENDS and text.endswith(_ABBREVIATIONS, start, stop)
         ):
             sentences.append(text[start : stop + 1])
             start = stop + 2
@@ -177,7 +180,11 @@ def contribution(text: str) -> tuple[str, int]:
         for index, sentence in enumerate(sentences if generic else sentences[:6]):
             lead = _LEAD_IN.match(sentence)
             rest = sentence[lead.end() :] if lead else sentence
-            found = _ANY_WE.search(rest, 0, 150) if generic else _CONTRIBUTION.match(rest)
+            if generic:
+                # The regex tries every position: only where "we " is there to be found.
+                found = _ANY_WE.search(rest, 0, 150) if "we " in rest[:150].lower() else None
+            else:
+                found = _CONTRIBUTION.match(rest)
             if found is None and not generic and " we " in rest:
                 at = rest.find(" we ")
                 found = _CONTRIBUTION.match(rest, at + 1) if at < 150 else None
@@ -230,12 +237,15 @@ def candidates(text: str, room: int = 90) -> list[Phrase]:
 def cuts(clause: str, kind: str, sentence: int, room: int = 90, title: bool = True) -> list[Phrase]:
     """The prefixes of `clause` that end at a phrase boundary and fit `room` characters."""
     clause = clause.lstrip(" ,;:.")  # "We present \\modelname{}, a video tokenizer ..."
-    words = compress(_head(clause) if title else clause).split()[: _MAX_WORDS + 1]
+    words = compress(_head(clause) if title else clause, _MAX_WORDS + 8).split()[: _MAX_WORDS + 1]
+    if not words or words[0].lower() in _OPENS_CLAUSE:
+        return []  # "As large language models become ...", "By leveraging X": no title
     ends: list[tuple[int, str]] = []  # (words kept, the boundary word after them)
     before_of: list[tuple[int, str]] = []  # a last resort: "forecasting the evolution" of ...
     depth = 0
     quoted = False
     size = -1
+    marked = any(mark in clause for mark in _MARKS)
     for position, word in enumerate(words):
         lower = word.lower().rstrip(",;:.")
         if position and not depth and not quoted and lower in _BREAKS:
@@ -248,7 +258,7 @@ def cuts(clause: str, kind: str, sentence: int, room: int = 90, title: bool = Tr
         size += len(word) + 1
         if position == _MAX_WORDS or size > room:
             break
-        if not _MARKS.isdisjoint(word):
+        if marked and not _MARKS.isdisjoint(word):
             depth += word.count("(") + word.count("[") - word.count(")") - word.count("]")
             depth += word.count("“") - word.count("”")
             quoted ^= word.count('"') % 2 == 1
@@ -261,30 +271,59 @@ def cuts(clause: str, kind: str, sentence: int, room: int = 90, title: bool = Tr
             ends.append((position + 1, ""))
     if not ends:
         ends = before_of[-1:]
-    if not ends:
-        return []
+        if not ends:
+            return []
     if title:
         first = words[0].split("-", 1)[0]
         if not any(char.isupper() for char in first[1:]):
             words[0] = words[0][:1].upper() + words[0][1:]
+    question = words[0].lower() in _QUESTION
+    # Words that point back ("this phenomenon"): a phrase holding one needs a sentence the
+    # label does not have. Every candidate is a prefix, so the first such word bounds them all.
+    joined = " ".join(words)
+    refers = first_reference(joined)
+    refers_at = joined.count(" ", 0, refers) if refers >= 0 else len(words)
     found: list[Phrase] = []
     for end, cut in ends:
         last = words[end - 1].lower()
         if cut and last.endswith("ed") and last.isalpha() and end > 2:
             end -= 1  # "... approach built" before "on it": the participle needs its phrase
             last = words[end - 1].lower()
-        if end < 2 or last in DANGLING:
+        if end < 2 or last in DANGLING or end > refers_at:
             continue
-        if words[0].lower() in _OPENS_CLAUSE:
-            return []  # "As large language models become ...", "By leveraging X": no title
-        if cut and (words[0].lower() in _QUESTION or _adverb(last)):
+        if cut and (question or _adverb(last)):
             continue  # a question cut before its point; "can be adaptively" before "employed"
-        if cut in _VERBS and not _SUBORDINATE.isdisjoint(w.lower() for w in words[1:end]):
+        if cut in VERBS and not _SUBORDINATE.isdisjoint(w.lower() for w in words[1:end]):
             continue  # "... when the lower-level problem" before "is": a clause cut in half
         text = " ".join(words[:end]).rstrip(" ,;:.!?")
-        if ends_cleanly(text) and not _REFERS.search(text):
+        if ends_cleanly(text):
             found.append(Phrase(text, kind, sentence, cut))
     return found
+
+
+def first_reference(text: str) -> int:
+    """Where `_REFERS` first matches, or -1: in ASCII text by `str.find` for each word, which
+    is several times faster than the regex engine trying every position."""
+    if not text.isascii():
+        found = _REFERS.search(text)
+        return found.start() if found else -1
+    lowered = text.lower()
+    first = -1
+    for word in _REFERRING:
+        at = lowered.find(word)
+        while at >= 0 and (first < 0 or at < first):
+            end = at + len(word)
+            if (at == 0 or not _word_character(lowered[at - 1])) and (
+                end == len(lowered) or not _word_character(lowered[end])
+            ):
+                first = at
+                break
+            at = lowered.find(word, at + 1)
+    return first
+
+
+def _word_character(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 def _adverb(word: str) -> bool:
@@ -317,23 +356,26 @@ def _aside(match: re.Match[str]) -> str:
     return match.group() if keep else ""
 
 
-def compress(phrase: str) -> str:
-    """The phrase without asides in parentheses and filler words ("a novel" -> "a")."""
+def compress(phrase: str, most: int = 60) -> str:
+    """The phrase without asides in parentheses and filler words ("a novel" -> "a"), at most
+    about `most` words of it (a later word changes only the word before it)."""
     if "(" in phrase:
         phrase = _ASIDE.sub(_aside, phrase)
     kept: list[str] = []
     dropped = False
     article = -1  # an article a dropped filler word followed: "a novel approach"
     for word in phrase[:200].split():
+        if len(kept) > most:
+            break
         lower = word.lower()
         # "General AI Assistants" is a name: a capitalised filler goes only as the first word.
         filler = word in FILLER_WORDS or (not kept and lower in FILLER_WORDS)
-        if filler or (dropped and lower in _JOINERS):
-            if filler and kept and kept[-1] in _JOINERS:
+        if filler or (dropped and lower in JOINERS):
+            if filler and kept and kept[-1] in JOINERS:
                 kept.pop()  # "a cheap and simple way" -> "a cheap way"
             if kept and kept[-1].lower() in ("a", "an"):
                 article = len(kept) - 1
-            dropped = lower not in _JOINERS
+            dropped = lower not in JOINERS
             continue
         if article >= 0 and article == len(kept) - 1:
             vowel = lower[:1] in "aeiou" and not lower.startswith(CONSONANT_SOUND)

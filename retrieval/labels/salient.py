@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 
 from retrieval.labels.candidates import PAREN_AFTER, Candidate, scored
 from retrieval.labels.words import GENERIC, KNOWN_NAMES, TYPES, acronym_start, is_coined_word
@@ -18,6 +19,12 @@ from retrieval.labels.words import GENERIC, KNOWN_NAMES, TYPES, acronym_start, i
 # From a capital or digit to the end of the word: the regex engine skips lowercase words.
 # Two characters at least: a lone "A" or "I" is never a name.
 _FROM_CAPITAL = re.compile(r"[A-Z0-9][\w\-+²³]{1,40}")
+_SCANNED = 3000
+# Where a match of `_FROM_CAPITAL` may start, found by `bytes.find` in a copy of the text with
+# every capital and digit turned into "A" (other characters into themselves, non-ASCII into
+# "?"): the regex engine looks for a character class several times slower than that, and a
+# match then only needs to be tried at those places.
+_STARTS = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", b"A" * 36)
 # A word that introduces the next one: "propose", "our", "framework", "dubbed" ...
 _INTRO_WORD = re.compile(
     r"[\w\-]{0,30}?(?:propos|introduc|present|develop|call|nam|dub|term|coin|denot|refer|our"
@@ -37,7 +44,7 @@ _INTRO_AFTER = re.compile(
     r"|learns|can|significantly|consistently))"
 )
 # "EM", "KD", "CFG": three capitals abbreviate too many common terms to name a method.
-_SHORT_ACRONYM = re.compile(r"[A-Z]{2,3}s?")
+SHORT_ACRONYM = re.compile(r"[A-Z]{2,3}s?")
 _APPOSITIVE = re.compile(r", (?:a|an|the first)\b")
 _TYPED_APPOSITIVE = re.compile(rf", (?:a|an|the first) (?:[\w\-]{{1,30}}+,? ){{0,5}}?{TYPES}\b")
 _COMPARED_BEFORE = re.compile(r"(?:to|than|against|over|vs\.?|with) $")
@@ -63,7 +70,7 @@ _ADJECTIVAL = re.compile(r"-(?:based|aware|like|free|level|specific|driven|gener
 
 _CODE_HOSTS = ("github.", "gitlab.", "huggingface.", "bitbucket.")
 # Capitalised words that are not coined names: people's names used as adjectives, languages.
-_PROPER_WORDS = frozenset(
+PROPER_WORDS = frozenset(
     [
         "Gaussian", "Bayesian", "Markov", "Markovian", "Euclidean", "Lipschitz", "Hessian",
         "Wasserstein", "Riemannian", "Langevin", "Hamiltonian", "Lagrangian", "Newton",
@@ -78,7 +85,6 @@ _PROPER_WORDS = frozenset(
         "Bayes", "Jacobi", "Byzantine", "Neural", "Euler", "Gauss", "Hessians", "Kernel",
     ]
 )  # fmt: skip
-PROPER_WORDS = _PROPER_WORDS  # names.py reads them too
 _INTRO_VERBS = (
     " propos", " introduc", " present", " develop", " design", " call", " dub", " term",
     " coin", " denot",
@@ -93,14 +99,14 @@ _GLUED = re.compile(r"(?:called|named|propose|introduce|present|dubbed|termed)[A
 
 def _name_shaped(word: str) -> bool:
     """'Caduceus', 'TabLog' (not 'forecasting', nor 'EM' of Expectation-Maximization)."""
-    return word[:1].isupper() and word not in _PROPER_WORDS and not _SHORT_ACRONYM.fullmatch(word)
+    return word[:1].isupper() and word not in PROPER_WORDS and not SHORT_ACRONYM.fullmatch(word)
 
 
 def _plain_name(text: str, start: int, word: str) -> bool:
     """'Caduceus', 'Vocos': a capitalised word mid-sentence, right after an introducing word."""
     if not (word[:1].isupper() and word[1:].islower() and len(word) >= 5):
         return False
-    if word in _PROPER_WORDS or start < 2 or text[start - 2] in ".!?:":
+    if word in PROPER_WORDS or start < 2 or text[start - 2] in ".!?:":
         return False
     words = text[max(start - 60, 0) : start].split()[-4:]
     for index, word in enumerate(words):
@@ -223,11 +229,24 @@ def _introduced_before(text: str, start: int) -> bool:
     return bool(last) and _INTRO_WORD.fullmatch(last) is not None
 
 
+def _from_capitals(text: str) -> Iterator[re.Match[str]]:
+    """`_FROM_CAPITAL.finditer(text, 0, _SCANNED)`, the regex tried only where it may start."""
+    marks = text[:_SCANNED].encode("ascii", "replace").translate(_STARTS)
+    at = marks.find(b"A")
+    while at >= 0:
+        match = _FROM_CAPITAL.match(text, at, _SCANNED)
+        if match is None:
+            at = marks.find(b"A", at + 1)
+        else:
+            yield match
+            at = marks.find(b"A", match.end())
+
+
 def _capitalised_words(text: str) -> dict[str, list[int]]:
     """Each word with a capital or digit, found from its first capital, with where it starts
     (at most 8 places), in the order of first use."""
     seen: dict[str, list[int]] = {}
-    for match in _FROM_CAPITAL.finditer(text, 0, 3000):
+    for match in _from_capitals(text):
         start = match.start()
         word = match.group()
         if start and text[start - 1].isalpha():
@@ -243,7 +262,7 @@ def _capitalised_words(text: str) -> dict[str, list[int]]:
             and text[start - 1] == "-"
             and text[start - 2].islower()
             and (start == 2 or not text[start - 3].isalnum())
-            and not _SHORT_ACRONYM.fullmatch(word)
+            and not SHORT_ACRONYM.fullmatch(word)
         ):
             # "f-FERM": one lowercase letter and a hyphen belong to the name; "k-NN", "m-MAB",
             # "g-GRFs" stay field terms, judged (and rejected) without the letter.
@@ -306,7 +325,7 @@ def _judge(text: str, word: str, starts: list[int], hinted: bool) -> tuple[int, 
             return None
         plain = True
     if not hinted and (
-        _SHORT_ACRONYM.fullmatch(word)
+        SHORT_ACRONYM.fullmatch(word)
         or _glued(word)
         or (_field_term(text, word, first) and not _acts_as_name(text, word, starts))
     ):

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from retrieval.labels.phrases import Phrase
+from retrieval.labels.phrases import JOINERS, VERBS, Phrase
 from retrieval.stopwords import STOPWORDS
 
 WEIGHTS = Path(__file__).with_name("weights.json")
@@ -27,13 +27,7 @@ FEATURES = (
 _COINED = re.compile(r"[a-z][A-Z]|[A-Z]{2}|[A-Za-z][0-9]|[0-9][A-Za-z]")
 _DIGIT = re.compile(r"[0-9]")
 _WORD = re.compile(r"[a-z0-9]+")
-_VERBISH = frozenset(
-    [
-        "is", "are", "was", "were", "has", "have", "had", "can", "could", "may", "might", "will",
-        "would", "should", "must", "remains", "remain", "leveraging", "achieving", "enabling",
-        "allowing", "yielding", "based",
-    ]
-)  # fmt: skip
+_VERBISH = VERBS | {"leveraging", "achieving", "enabling", "allowing", "yielding", "based"}
 # Words that open what the field does, not what the paper does: "Recent advances in ...".
 _BACKGROUND = frozenset(
     [
@@ -41,12 +35,7 @@ _BACKGROUND = frozenset(
         "it", "modern", "traditional", "conventional", "prior", "previous", "although", "one",
     ]
 )  # fmt: skip
-_JOINERS = frozenset(["and", "or", "but"])
-
-
-def terms(text: str) -> list[str]:
-    """Lowercase content words: what the salience features count."""
-    return [w for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
+_JOINERS = frozenset(JOINERS)
 
 
 def features(phrase: Phrase, lowered: str, seen: dict[str, int] | None = None) -> list[float]:
@@ -56,17 +45,20 @@ def features(phrase: Phrase, lowered: str, seen: dict[str, int] | None = None) -
     words = text.count(" ") + 1
     # How often the abstract says each content word (as a substring: "model" counts "models").
     seen = {} if seen is None else seen
-    counts: list[int] = []
-    for term in terms(text):
+    terms = repeats = frequent = 0
+    for term in _WORD.findall(text.lower()):
+        if term in STOPWORDS:
+            continue
         count = seen.get(term)
         if count is None:
             count = seen[term] = lowered.count(term)
-        counts.append(count)
-    salience = sum(min(n - 1, 3) for n in counts) / (3 * len(counts)) if counts else 0.0
-    frequent = sum(n >= 3 for n in counts) / len(counts) if counts else 0.0
+        terms += 1
+        repeats += min(count - 1, 3)
+        frequent += count >= 3
     digit = _DIGIT.search(text) is not None
     # The regex only when a capital or digit could make a coinage ("HarmBench", "GPT-4").
     coined = (digit or text[1:] != text[1:].lower()) and _COINED.search(text) is not None
+    first = text.split(" ", 1)[0].lower()
     return [
         float(phrase.kind == "contribution"),
         float(phrase.kind == "opening"),
@@ -78,13 +70,13 @@ def features(phrase: Phrase, lowered: str, seen: dict[str, int] | None = None) -
         float(bool(phrase.cut) and phrase.cut not in _VERBISH and phrase.cut not in _JOINERS),
         float(phrase.cut in _VERBISH),
         float(phrase.cut in _JOINERS),
-        salience,
-        frequent,
+        repeats / (3 * terms) if terms else 0.0,  # salience
+        frequent / terms if terms else 0.0,
         float(coined),
-        float(text.split(" ", 1)[0].lower().endswith("ing")),
+        float(first.endswith("ing")),
         float("(" in text),
         float(digit),
-        float(text.split(" ", 1)[0].lower() in _BACKGROUND),
+        float(first in _BACKGROUND),
     ]
 
 
@@ -101,8 +93,11 @@ def best(phrases: Sequence[Phrase], text: str) -> Phrase | None:
     lowered = text.lower()
     weight = weights()
     seen: dict[str, int] = {}
-    scored = [
-        (sum(map(operator.mul, weight, features(p, lowered, seen))), -i)
-        for i, p in enumerate(phrases)
-    ]
-    return phrases[-max(scored)[1]]
+    top = 0
+    top_score = 0.0
+    for i, phrase in enumerate(phrases):
+        # The features' products summed in their order, as `sum` would: the same floats.
+        score = sum(map(operator.mul, weight, features(phrase, lowered, seen)))
+        if i == 0 or score > top_score:
+            top, top_score = i, score
+    return phrases[top]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from retrieval.labels.markup import JUNK, MAX_SCAN
+from retrieval.labels.markup import MAX_SCAN, without_junk
 from retrieval.labels.text import occurrences
 
 # Bare hosts are accepted only for the code-hosting sites people cite without a scheme.
@@ -26,7 +26,7 @@ _URL_TRAIL = ".,;:!?)]}*'\"’”>"
 
 def extract_urls(abstract: str) -> tuple[str, ...]:
     """Code and project URLs in the abstract, in order, deduplicated, minus trailing punctuation."""
-    text = unicodedata.normalize("NFKC", JUNK.sub("", abstract[: MAX_SCAN * 2]))
+    text = unicodedata.normalize("NFKC", without_junk(abstract[: MAX_SCAN * 2]))
     found: dict[str, str] = {}
     for match in url_matches(text):
         url = _trim_url(match.group())

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from retrieval.labels import candidates, markup, names, salient
+from retrieval.labels import candidates, markup, names, phrases, salient
 
 _PIECES = st.sampled_from(
     ["a", "an", "the", "our", "first", "popular", "novel", "framework", "model", "data set",
@@ -53,3 +53,37 @@ def test_possessive_runs_match_as_the_backtracking_forms(text: str) -> None:
 @given(st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=40))
 def test_the_ascii_markup_shortcut_agrees_on_any_ascii_text(text: str) -> None:
     assert markup._marked(text) == bool(markup._MARKUP_HINT.search(text))
+
+
+@given(st.text(max_size=40) | st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=40))
+def test_the_ascii_printable_shortcut_agrees_with_isprintable(text: str) -> None:
+    assert markup._printable(text) == text.isprintable()
+
+
+@given(
+    st.text(alphabet=st.sampled_from("aZ9-+² _.é(x"), max_size=60)
+    | st.text(max_size=60)
+    | st.lists(_PIECES, max_size=14).map("".join)
+)
+def test_capitalised_words_are_scanned_as_finditer_would(text: str) -> None:
+    text = text * 60  # past the 3,000 characters scanned
+    found = [match.span() for match in salient._from_capitals(text)]
+    assert found == [match.span() for match in salient._FROM_CAPITAL.finditer(text, 0, 3000)]
+
+
+@given(st.text(max_size=40) | st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=40))
+def test_junk_is_dropped_as_the_regex_drops_it(text: str) -> None:
+    assert markup.without_junk(text) == markup._JUNK.sub("", text)
+
+
+@given(
+    st.lists(
+        st.sampled_from(["this", "These", "IT", "it's", "its", "such", "_them", "ab0ve", "above"])
+        | st.sampled_from([" ", "-", "(", "_", "x", "é", ".", "they", "aforementioned"]),
+        max_size=12,
+    ).map("".join)
+    | st.text(max_size=30)
+)
+def test_back_references_are_found_where_the_regex_finds_them(text: str) -> None:
+    found = phrases._REFERS.search(text)
+    assert phrases.first_reference(text) == (found.start() if found else -1)
