@@ -132,7 +132,12 @@ class ChatEngine(Protocol):
     ) -> Answer: ...
 
     async def similar(
-        self, paper_id: str, *, limit: int | None = None, offset: int = 0
+        self,
+        paper_id: str,
+        *,
+        limit: int | None = None,
+        offset: int = 0,
+        collection: str | None = None,
     ) -> Answer: ...
 
     async def paper(self, paper_id: str) -> Paper: ...

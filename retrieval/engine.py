@@ -135,15 +135,23 @@ class Engine:
         papers = await self.store.papers_by_key(corpus.keys_of(docs))
         return {paper.id: paper.external_id for paper in papers}
 
-    async def similar(self, paper_id: str, *, limit: int | None = None, offset: int = 0) -> Answer:
-        """Papers like this one: its distinctive terms as the query, itself excluded."""
+    async def similar(
+        self,
+        paper_id: str,
+        *,
+        limit: int | None = None,
+        offset: int = 0,
+        collection: str | None = None,
+    ) -> Answer:
+        """Papers like this one: its distinctive terms as the query, itself excluded; only in
+        `collection` when given."""
         started = time.perf_counter()
         paper = await self.paper(paper_id)
         corpus = self.corpus
         doc = corpus.papers.doc_of(paper.id)
         if doc is None:
             raise PaperNotFound(paper_id)
-        ranking = await asyncio.to_thread(rank_similar, corpus, self.options, doc)
+        ranking = await asyncio.to_thread(rank_similar, corpus, self.options, doc, collection)
         question = f"papers like {paper.id} ({paper.label})"
         page = Page(question, ParsedQuery(text=""), limit or 0, offset, None, started)
         return await self._answer(corpus, ranking, page)

@@ -78,10 +78,15 @@ def rank_free_text(
     ]
 
 
-def rank_similar(corpus: Corpus, options: RankOptions, doc: int) -> Ranking:
+def rank_similar(
+    corpus: Corpus, options: RankOptions, doc: int, collection: str | None = None
+) -> Ranking:
     """Papers like document `doc`: its distinctive terms (generic prose left out, see
-    `similar_terms`) as an exact query, itself excluded."""
-    allowed = np.ones(corpus.index.size, dtype=np.bool_)
+    `similar_terms`) as an exact query, itself excluded; only in `collection` (slugs joined by
+    commas) when given."""
+    names = tuple(name.strip() for name in (collection or "").split(",") if name.strip())
+    mask = collection_mask(corpus, names)
+    allowed = np.ones(corpus.index.size, dtype=np.bool_) if mask is None else mask
     allowed[doc] = False
     exact = replace(options, mode="exact")
     return rank(

@@ -256,6 +256,19 @@ class ChatService:
                 raise CollectionNotFound(
                     intent.unknown_collection, [collection.name for collection in loaded]
                 )
+            if (
+                state is not None
+                and state.similar_to is not None
+                and state.is_fresh(now, max_idle)
+                and intent.collection
+            ):
+                # "neurips '23 only" after papers like X: papers like X in NeurIPS 2023.
+                answer = await self._engine.similar(
+                    state.similar_to, limit=self._page_size, collection=intent.collection
+                )
+                return self._answered(
+                    intent, answer, state, None, 0, intent.collection, similar_to=state.similar_to
+                )
             if state is None or not state.query or not state.is_fresh(now, max_idle):
                 raise NoRecentAnswer(stale=state is not None and bool(state.query))
             # The last topic again, in the new collection, with the refine's own exclusions
@@ -334,7 +347,9 @@ class ChatService:
 
     async def _page(self, page: PageRequest, limit: int) -> Answer:
         if page.similar_to is not None:
-            return await self._engine.similar(page.similar_to, limit=limit, offset=page.offset)
+            return await self._engine.similar(
+                page.similar_to, limit=limit, offset=page.offset, collection=page.collection
+            )
         return await self._engine.ask(
             page.query, limit=limit, offset=page.offset, collection=page.collection
         )

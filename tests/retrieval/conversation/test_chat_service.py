@@ -213,6 +213,39 @@ async def test_a_collection_named_in_words_filters(
     assert unknown.unknown_collection == "ICML 2019" and len(ids(unknown)) == 2
 
 
+async def test_a_collection_after_papers_like_one_filters_those_papers(
+    tmp_path: Path, make_settings: Callable[..., Settings], clock: Clock
+) -> None:
+    seeds = tmp_path / "two"
+    seeds.mkdir()
+    write_list(
+        seeds / "a.txt",
+        [
+            "Expert routing in sparse mixture of experts models.",
+            "Routing tokens to experts in a sparse mixture with capacity limits.",
+        ],
+        "ICML 2026",
+    )
+    write_list(
+        seeds / "b.txt",
+        [
+            "Mixture of experts routing with load balancing for sparse experts.",
+            "Sparse expert routing at scale.",
+            "Load balancing losses for experts.",
+        ],
+        "ICLR 2024",
+    )
+    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+        chat = ChatService(engine, engine.memory, idle_seconds=IDLE, page_size=4, clock=clock)
+        await chat.handle("icml2026-1", ALICE)
+        like = await chat.handle("more like it", ALICE)
+        iclr = await chat.handle("iclr 24 only", ALICE)
+    assert like.intent.kind is IntentKind.SIMILAR and "icml2026-2" in ids(like)
+    assert iclr.kind is ReplyKind.ANSWER and iclr.intent.kind is IntentKind.REFINE
+    assert ids(iclr) and all(paper.startswith("iclr2024-") for paper in ids(iclr))
+    assert set(ids(iclr)) == {paper for paper in ids(like) if paper.startswith("iclr2024-")}
+
+
 # -- issue 24: what a newcomer found -----------------------------------------------------------
 
 
