@@ -159,21 +159,25 @@ def _select(
     scores: Any, bits: Any, mask: Any, use_mask: bool, every: Any, docs: Any, values: Any
 ) -> tuple[int, int, int]:
     """Count the allowed documents holding any column (and every one), keep the best len(docs)
-    in a heap whose root is the worst kept, and clear the scratch. Separate simple loops: the
-    counting one has no branch to mispredict, and most documents fall below the heap's floor
-    (a document holding no column scores 0), so the selecting one rarely leaves its test."""
+    in a heap whose root is the worst kept, and clear the scratch, in one pass (a document
+    holding no column has no bit and a zero score: nothing to clear)."""
     n = 0
     with_every = 0
-    for doc in range(len(bits)):
-        held = bits[doc] * np.uint32(mask[doc]) if use_mask else bits[doc]
-        n += held != 0
-        with_every += (held & every) == every
     filled = 0
     k = len(docs)
     floor = -np.inf  # the root's value once the heap is full
-    for doc in range(len(scores)):
+    for doc in range(len(bits)):
+        held = bits[doc]
+        if held == 0:
+            continue
         value = scores[doc]
-        if value < floor or bits[doc] == 0 or k == 0 or (use_mask and not mask[doc]):
+        bits[doc] = 0
+        scores[doc] = 0.0
+        if use_mask and not mask[doc]:
+            continue
+        n += 1
+        with_every += (held & every) == every
+        if value < floor or k == 0:
             continue
         if filled < k:
             place = filled
@@ -192,8 +196,6 @@ def _select(
             values[0], docs[0] = value, doc
             _sift_down(values, docs, filled, 0)
             floor = values[0]
-    scores[:] = 0.0
-    bits[:] = 0
     return n, with_every, filled
 
 
