@@ -106,9 +106,14 @@ def excerpt_and_lead_of(
     ranked = _ranked(clean, sentences, query_terms, budget, words_of)
     if ranked is None:
         return Excerpt(()), Excerpt(()), 0.0
-    excerpt, _ = _pick(*ranked, query_terms, budget, 2)
-    lead, score = _pick(*ranked, query_terms, budget, 1)
-    return excerpt, lead, score
+    words, clean, sentences, hits = ranked
+    two = _chosen(sentences, hits, query_terms, budget, 2)
+    one = _chosen(sentences, hits, query_terms, budget, 1)
+    excerpt = _render(words, clean, two, query_terms, budget)
+    # The same sentences render the same: an excerpt of one sentence is the lead too.
+    same = [s.sentence.position for s in one] == [s.sentence.position for s in two]
+    lead = excerpt if same else _render(words, clean, one, query_terms, budget)
+    return excerpt, lead, hits[0].score if hits else 0.0
 
 
 _Ranked = tuple[WordsOf, str, Sequence[Sentence], list["_Scored"]]
@@ -129,18 +134,16 @@ def _ranked(
     return words_of, clean, sentences, hits
 
 
-def _pick(
-    words: WordsOf,
-    clean: str,
+def _chosen(
     sentences: Sequence[Sentence],
     hits: list[_Scored],
     query_terms: Mapping[str, float],
     budget: int,
     max_sentences: int,
-) -> tuple[Excerpt, float]:
+) -> list[_Scored]:
+    """The sentences to show, in text order: the best and perhaps a second, else the opening."""
     if not hits:
-        chosen = _opening(sentences, budget, max_sentences)
-        return _render(words, clean, chosen, query_terms, budget), 0.0
+        return _opening(sentences, budget, max_sentences)
     best = hits[0]
     chosen = [best]
     if max_sentences >= 2 and best.length <= budget:
@@ -148,7 +151,7 @@ def _pick(
         if second is not None:
             chosen.append(second)
     chosen.sort(key=lambda s: s.sentence.position)
-    return _render(words, clean, chosen, query_terms, budget), best.score
+    return chosen
 
 
 def _opening(sentences: Sequence[Sentence], budget: int, max_sentences: int) -> list[_Scored]:
