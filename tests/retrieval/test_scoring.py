@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
@@ -63,6 +63,13 @@ def test_top_k_equals_a_full_sort_of_rank_bm25_scores(
 
 
 @given(documents, words, words, st.floats(0.1, 1.0), st.integers(1, 20))
+@example(  # a tie up to rounding, which once failed an exact comparison of documents
+    [["w0", "w0", "w1", "w2", "w3"], ["w0", "w0", "w0", "w1", "w2"]],
+    ["w0"],
+    ["w1"],
+    0.8254790195065661,
+    1,
+)
 def test_a_credit_scores_the_better_of_the_written_and_the_other_form(
     docs: list[list[str]], written: list[str], other: list[str], weight: float, k: int
 ) -> None:
@@ -83,7 +90,13 @@ def test_a_credit_scores_the_better_of_the_written_and_the_other_form(
     matched = plain.matched | holds_other
     assert found.total == int(matched.sum())
     assert np.allclose(found.scores, expected[found.docs], rtol=1e-9, atol=1e-12)
-    assert found.docs.tolist() == brute_force(expected, matched, k)
+    # The best k, up to ties: two papers can score the same up to rounding (negative idf),
+    # and the kernel and the full sort may break such a tie differently.
+    best = brute_force(expected, matched, k)
+    assert len(found.docs) == len(best)
+    assert np.allclose(
+        np.sort(expected[found.docs]), np.sort(expected[best]), rtol=1e-9, atol=1e-12
+    )
     # Papers holding every written word, or every word of the other form.
     every_written = _holding_all(index, written, len(docs))
     every_other = _holding_all(index, other, len(docs))
