@@ -19,6 +19,7 @@ import pytest
 from retrieval.errors import StoreError
 from retrieval.stores.sqlite import SqliteStore as Store
 from retrieval.stores.sqlite_migrations import MIGRATIONS
+from tests.waits import HANG_SECONDS
 
 
 def make_folder(path: Path) -> None:
@@ -102,7 +103,7 @@ def test_a_database_that_cannot_be_opened_leaves_no_thread_behind(
                 item = tx.get()
                 self.calls += 1
                 if self.calls > 1:
-                    release.wait(timeout=60)
+                    release.wait(timeout=HANG_SECONDS)
                 return item
 
         worker(Late())  # type: ignore[arg-type]
@@ -120,7 +121,7 @@ def test_a_database_that_cannot_be_opened_leaves_no_thread_behind(
     release.set()
     started = set(threading.enumerate()) - before
     for thread in started:
-        thread.join(timeout=60)
+        thread.join(timeout=HANG_SECONDS)
     assert [thread for thread in started if thread.is_alive()] == []
     assert [f"{failure.thread}: {failure.exc_value!r}" for failure in failures] == []
 
