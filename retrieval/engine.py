@@ -72,6 +72,7 @@ class Engine:
         """Open the store (or use the one given), bring derived data up to date, load the corpus,
         and ingest the seed lists into an empty database. `warm=False`: a one-shot command."""
         store = store if store is not None else await open_store(settings)
+        live: LiveCorpus | None = None
         try:
             await refresh_derived(store)
             params, index_dir = bm25_params(settings), settings.index_location
@@ -82,13 +83,20 @@ class Engine:
                 for error in report.errors:
                     log.warning("seed file skipped: %s", error)
         except BaseException:
-            await store.close()
+            # The corpus's background work reads the store: it stops before the store closes.
+            try:
+                if live is not None:
+                    await live.close()
+            finally:
+                await store.close()
             raise
         return engine
 
     async def close(self) -> None:
-        await self.live.close()
-        await self.store.close()
+        try:
+            await self.live.close()
+        finally:
+            await self.store.close()
 
     async def __aenter__(self) -> Engine:
         return self

@@ -46,6 +46,8 @@ _BUSY_TIMEOUT_MS = 10_000
 _PAGE_SIZE = 8192
 # Values per `IN (...)`: far below SQLite's bound-variable limit, even on old builds (999).
 _CHUNK = 500
+# Rows aiosqlite fetches per step when a cursor is iterated (its own default).
+_ITER_CHUNK = 64
 _T = TypeVar("_T")
 
 
@@ -148,10 +150,16 @@ class SqliteStore(CommunitySql):
             return
         self._closed = True
         async with self._write_lock:
-            with suppress(sqlite3.Error):
-                await self._writer.execute("PRAGMA optimize")
-            await self._reader.close()
-            await self._writer.close()
+            # Both connections are closed even if something fails on the way: a worker thread
+            # left running would keep the process from exiting.
+            try:
+                with suppress(sqlite3.Error):
+                    await self._writer.execute("PRAGMA optimize")
+            finally:
+                try:
+                    await self._reader.close()
+                finally:
+                    await self._writer.close()
 
     # -- ingest ---------------------------------------------------------------------------
 
@@ -390,15 +398,35 @@ def _is_busy(error: sqlite3.Error) -> bool:
 
 
 async def _connect(path: Path) -> aiosqlite.Connection:
-    # isolation_level=None: the sqlite3 module never opens transactions behind our back; each
-    # write method issues its own BEGIN IMMEDIATE ... COMMIT.
-    connection = await aiosqlite.connect(path, isolation_level=None)
+    """An aiosqlite connection to `path`, its busy timeout set; nothing left running on failure.
+
+    The file is opened in a thread this coroutine waits for, and only the open connection is
+    handed to aiosqlite. Left to open it in its own worker thread, aiosqlite answers a failure (a
+    folder at the path, a file it may not open) by queueing that thread's stop without waiting
+    for it: on a busy machine the thread then posted its last result to an event loop that had
+    already closed, and printed "Event loop is closed" with a traceback after the command's
+    one-line error.
+    """
+    raw = await asyncio.to_thread(_open_file, path)
+    connection = aiosqlite.Connection(lambda: raw, _ITER_CHUNK)
+    try:
+        await connection  # starts the worker thread; its connector (above) cannot fail
+    except BaseException:  # cancelled: aiosqlite may never have taken the file
+        raw.close()
+        raise
     try:
         await connection.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS:d}")
     except BaseException:
         await connection.close()
         raise
     return connection
+
+
+def _open_file(path: Path) -> sqlite3.Connection:
+    # isolation_level=None: the sqlite3 module never opens transactions behind our back; each
+    # write method issues its own BEGIN IMMEDIATE ... COMMIT. Opened in one thread and used only
+    # in aiosqlite's, one at a time: hence check_same_thread=False.
+    return sqlite3.connect(path, isolation_level=None, check_same_thread=False)
 
 
 async def _check_writable(connection: aiosqlite.Connection, version: int) -> None:

@@ -241,7 +241,8 @@ def test_status_lists_processes_and_flags_the_silent_one(tmp_path: Path) -> None
             await store.heartbeat(NodeRow("new:8:2", "new", 8, "1,2", 3, now, now, 1200))
 
     asyncio.run(report())
-    result = run(tmp_path, "status", PAPERBOT_HEARTBEAT_SECONDS="15")
+    # 600 s beats: "new" turns STALE only after 30 minutes, however slowly `status` starts.
+    result = run(tmp_path, "status", PAPERBOT_HEARTBEAT_SECONDS="600")
     assert result.returncode == 0, result.stderr
     old, new = result.stdout.strip().splitlines()  # oldest start first
     assert old.startswith("old  pid 7  shards 0  generation 2  guilds 0  heartbeat ")

@@ -15,6 +15,7 @@ from bot.discord_shell import runner
 from bot.discord_shell.client import PaperBot
 from config.settings import Settings
 from tests.bot.fakes import FakeEngine
+from tests.waits import until
 
 
 async def test_sigterm_closes_gateway_then_database(
@@ -130,10 +131,7 @@ async def test_heartbeats_keep_beating_after_a_store_failure(
     task = asyncio.create_task(
         runner.heartbeats(engine, fast, lambda: next(guilds, 4))  # type: ignore[arg-type]
     )
-    for _ in range(500):
-        if len(beats) >= 2:
-            break
-        await asyncio.sleep(0.01)
+    await until(lambda: len(beats) >= 2)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task

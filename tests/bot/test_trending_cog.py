@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from bot.discord_shell.client import PaperBot
 from retrieval.engine import Engine
 from tests.bot.discordfakes import Recorder, slash
 from tests.bot.helpers import run
 from tests.bot.test_real_engine import real, real_settings  # noqa: F401  (fixtures)
+from tests.waits import until
 
 
 async def settle(engine: Engine, guild_id: int, expected_total: int) -> None:
-    """Completion listeners run as tasks after the command: wait for them (bounded)."""
-    for _ in range(200):
+    """Completion listeners run as tasks after the command: wait for them (a hang fails)."""
+
+    async def counted() -> bool:
         rows = await engine.store.activity(guild_id, "0000-00-00", 50)
-        if sum(row.total for row in rows) >= expected_total:
-            return
-        await asyncio.sleep(0.01)
+        return sum(row.total for row in rows) >= expected_total
+
+    await until(counted)
 
 
 async def test_trending_counts_opens_saves_and_asks(

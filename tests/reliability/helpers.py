@@ -9,9 +9,7 @@ import random
 import sqlite3
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -205,14 +203,3 @@ def run_cli(
         timeout=timeout,
         check=False,
     )
-
-
-@contextmanager
-def timer() -> Iterator[list[float]]:
-    """`with timer() as took:` ... `took[0]` is the elapsed seconds."""
-    took = [0.0]
-    started = time.perf_counter()
-    try:
-        yield took
-    finally:
-        took[0] = time.perf_counter() - started

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from tests.reliability.helpers import ROOT, cli_env, paperbot, record
 from tests.reliability.test_access import CANARY
+from tests.waits import HANG_SECONDS
 
 SHIM = Path(__file__).resolve().parent / "discord_shim"
 
@@ -43,7 +44,7 @@ def _bot(tmp_path: Path, port: int) -> Iterator[tuple[subprocess.Popen[bytes], d
         finally:
             if process.poll() is None:
                 process.kill()
-            process.wait(timeout=30)
+            process.wait(timeout=HANG_SECONDS)
 
 
 def _output(files: dict[str, Path]) -> str:
@@ -60,7 +61,7 @@ def test_canary_never_shown_when_discord_refuses_the_connection(tmp_path: Path) 
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     with _bot(tmp_path, port) as (process, files):
-        code = process.wait(timeout=120)
+        code = process.wait(timeout=HANG_SECONDS)
     output = _output(files)
     assert code != 0, output  # it cannot run without Discord, and says so by its exit code
     assert f"127.0.0.1:{port}" in output  # the connection it tried, and failed
@@ -71,12 +72,12 @@ def test_canary_never_shown_when_discord_refuses_the_connection(tmp_path: Path) 
 
 def test_canary_never_shown_when_terminated_while_logging_in(tmp_path: Path) -> None:
     with closing(socket.create_server(("127.0.0.1", 0))) as server:
-        server.settimeout(120)
+        server.settimeout(HANG_SECONDS)
         port = server.getsockname()[1]
         with _bot(tmp_path, port) as (process, files):
             connection, _ = server.accept()
             with closing(connection):
-                connection.settimeout(30)
+                connection.settimeout(HANG_SECONDS)
                 request = b""
                 while b"\r\n\r\n" not in request:
                     chunk = connection.recv(65536)
@@ -85,7 +86,7 @@ def test_canary_never_shown_when_terminated_while_logging_in(tmp_path: Path) -> 
                 # the login request carries the canary: it is the token in use
                 assert f"Authorization: Bot {CANARY}".encode() in request, request[:200]
                 process.send_signal(signal.SIGTERM)
-                code = process.wait(timeout=60)
+                code = process.wait(timeout=HANG_SECONDS)
     output = _output(files)
     assert code == 0, output  # SIGTERM is a normal stop: gateway closed, then the database
     assert "database closed" in output

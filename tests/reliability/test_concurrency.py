@@ -26,6 +26,7 @@ from tests.reliability.helpers import (
     scale,
     write_list,
 )
+from tests.waits import HANG_SECONDS
 
 QUESTION = "mixture experts routing"
 
@@ -262,9 +263,9 @@ async def test_a_question_never_waits_for_the_write_lock(base: Base) -> None:
     engine = base.engine
     async with engine.store._transaction() as db:
         await db.execute("UPDATE meta SET value = value WHERE key = 'generation'")
-        answer = await asyncio.wait_for(engine.ask(QUESTION), timeout=5)
-        saved = await asyncio.wait_for(engine.saved_papers(101), timeout=5)
+        answer = await asyncio.wait_for(engine.ask(QUESTION), timeout=HANG_SECONDS)
+        saved = await asyncio.wait_for(engine.saved_papers(101), timeout=HANG_SECONDS)
         with pytest.raises(PaperNotFound):
-            await asyncio.wait_for(engine.paper("nosuch-1"), timeout=5)
+            await asyncio.wait_for(engine.paper("nosuch-1"), timeout=HANG_SECONDS)
     assert answer.total > 0 and [p.id for p in saved] == READING_LISTS[101]
     record("concurrency", "questions while the write lock is held")

@@ -38,6 +38,7 @@ from tests.reliability.helpers import (
     record,
     scale,
 )
+from tests.waits import HANG_SECONDS
 
 HEADER = "Hostile 2026 论文列表\n\n"
 ASCII_HEADER = "Hostile 2026 papers\n\n"
@@ -332,7 +333,7 @@ async def test_folder_with_symlink_loops(base: Base) -> None:
     (folder / "b.txt").symlink_to(folder / "a.txt")
     (folder / "inner" / "blob.txt").write_bytes(_random_bytes(1000))
     before = dump(base.db_path)
-    report = await asyncio.wait_for(base.engine.ingest([folder]), timeout=30)
+    report = await asyncio.wait_for(base.engine.ingest([folder]), timeout=HANG_SECONDS)
     _expect_one_error(report.errors, str(folder / "inner" / "blob.txt"), "any")
     assert dump(base.db_path) == before
     # A loop named directly is refused by name.
@@ -406,13 +407,13 @@ async def test_fifo_is_refused_without_blocking(base: Base) -> None:
     threading.Thread(target=unblock, daemon=True).start()
     before = dump(base.db_path)
     with pytest.raises(ListFormatError) as raised:
-        await asyncio.wait_for(base.engine.ingest([fifo]), timeout=20)
+        await asyncio.wait_for(base.engine.ingest([fifo]), timeout=HANG_SECONDS)
     _expect_one_error([str(raised.value)], str(fifo), None)
     assert "not a regular file" in str(raised.value)
     folder = base.workdir / "with-pipe"
     folder.mkdir()
     os.mkfifo(folder / "pipe.txt")
-    report = await asyncio.wait_for(base.engine.ingest([folder]), timeout=20)
+    report = await asyncio.wait_for(base.engine.ingest([folder]), timeout=HANG_SECONDS)
     assert report.files_read == 0 and report.errors == ()
     assert dump(base.db_path) == before
     record("hostile files", "FIFO named and in a folder", cases=2)

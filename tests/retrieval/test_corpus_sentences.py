@@ -4,7 +4,6 @@ are the same with it, without it, and while it is being built."""
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -22,6 +21,7 @@ from retrieval.snapshot.sentence_records import SentenceRecord, sentence_records
 from retrieval.snapshot.sentences import SentenceTable
 from tests.conftest import FIXTURE_ABSTRACTS, SEEDS, write_list
 from tests.retrieval.test_table_excerpts import ABSTRACTS, TITLES, table_of
+from tests.waits import until
 
 QUESTIONS = [
     "mixture of experts routing",
@@ -93,11 +93,9 @@ def test_only_the_prefix_of_keys_shared_with_the_index_is_kept() -> None:
 
 
 async def wait_complete(engine: Engine) -> None:
-    for _ in range(600):
-        if engine.corpus.sentences.table.size == engine.corpus.index.size:
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("the sentence table was not completed in 30 s")
+    """Until the background build has completed the sentence table (a hang fails)."""
+
+    await until(lambda: engine.corpus.sentences.table.size == engine.corpus.index.size)
 
 
 async def answers(engine: Engine) -> list[Answer]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from config.settings import Settings
 from retrieval import text
 from retrieval.engine import Engine
 from retrieval.errors import CollectionNotFound, PaperNotFound, QueryError
+from retrieval.snapshot import load_sentences
 from retrieval.snapshot.load_index import index_path
 from tests.conftest import FIXTURE_ABSTRACTS, write_list
 
@@ -26,6 +28,26 @@ async def test_seeds_are_ingested_on_first_open(seed_engine: Engine) -> None:
     assert [(info.name, info.slug, info.papers) for info in infos] == [
         ("ICML 2026", "icml2026", 38)
     ]
+
+
+async def test_an_open_that_fails_stops_the_corpus_work_before_closing_the_store(
+    fixture_seeds: Path, make_settings: Callable[..., Settings], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A warm open starts completing the sentence table in the background, reading the store;
+    when a later step fails, that work is stopped before the store closes under it."""
+
+    async def still_reading(*args: object) -> None:
+        await asyncio.Event().wait()  # a long build: runs until cancelled
+
+    async def fail(self: Engine) -> None:
+        raise RuntimeError("seed ingest failed")
+
+    monkeypatch.setattr(load_sentences, "completed_sentences", still_reading)
+    monkeypatch.setattr(Engine, "reload_seeds", fail)
+    with pytest.raises(RuntimeError, match="seed ingest failed"):
+        await Engine.open(make_settings(seeds_dir=fixture_seeds), warm=True)
+    left = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+    assert left == []
 
 
 async def test_ranking_order_on_fixture(fixture_engine: Engine) -> None:

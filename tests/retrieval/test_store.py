@@ -5,15 +5,21 @@ Everything the Store Protocol promises is checked on both backends in tests/retr
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import threading
 from contextlib import closing
 from pathlib import Path
+from queue import SimpleQueue
+from typing import Any
 
+import aiosqlite.core
 import pytest
 
 from retrieval.errors import StoreError
 from retrieval.stores.sqlite import SqliteStore as Store
 from retrieval.stores.sqlite_migrations import MIGRATIONS
+from tests.waits import HANG_SECONDS
 
 
 def make_folder(path: Path) -> None:
@@ -73,6 +79,51 @@ async def test_a_folder_at_the_database_path_is_a_store_error(db_path: Path) -> 
     with pytest.raises(StoreError, match="Cannot open the database") as caught:
         await Store.open(db_path)
     assert str(db_path) in str(caught.value)
+
+
+def test_a_database_that_cannot_be_opened_leaves_no_thread_behind(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27's flake, made certain. aiosqlite, when its worker thread cannot open the file,
+    queues that thread's stop without waiting for it; a loaded machine could run the thread
+    after `asyncio.run` had closed the loop, and it printed "Event loop is closed" with a
+    traceback under the command's one-line error. Here every aiosqlite worker is held after
+    its first call (opening the file) until the loop has closed, as a loaded machine may hold
+    it, and no thread may fail or outlive the open. (It wraps aiosqlite's worker function by
+    its private name: a new aiosqlite that renames it fails this test, never passes it.)"""
+    make_folder(db_path)
+    release = threading.Event()
+    worker = aiosqlite.core._connection_worker_thread
+
+    def late_worker(tx: SimpleQueue[Any]) -> None:
+        class Late:
+            calls = 0
+
+            def get(self) -> Any:
+                item = tx.get()
+                self.calls += 1
+                if self.calls > 1:
+                    release.wait(timeout=HANG_SECONDS)
+                return item
+
+        worker(Late())  # type: ignore[arg-type]
+
+    monkeypatch.setattr(aiosqlite.core, "_connection_worker_thread", late_worker)
+    failures: list[threading.ExceptHookArgs] = []
+    monkeypatch.setattr(threading, "excepthook", failures.append)
+    before = set(threading.enumerate())
+
+    async def open_it() -> None:
+        with pytest.raises(StoreError, match="Cannot open the database"):
+            await Store.open(db_path)
+
+    asyncio.run(open_it())  # the loop is closed when this returns
+    release.set()
+    started = set(threading.enumerate()) - before
+    for thread in started:
+        thread.join(timeout=HANG_SECONDS)
+    assert [thread for thread in started if thread.is_alive()] == []
+    assert [f"{failure.thread}: {failure.exc_value!r}" for failure in failures] == []
 
 
 async def test_an_uncreatable_folder_is_a_store_error(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ from retrieval.stores.postgres_migrations import TABLES
 from retrieval.stores.sqlite import SqliteStore
 from retrieval.stores.sqlite_migrations import MIGRATIONS as SQLITE_MIGRATIONS
 from retrieval.stores.store import Store
+from tests.waits import HANG_SECONDS
 
 URL_VARIABLE = "PAPERBOT_TEST_DATABASE_URL"
 HOW_TO_ENABLE = (
@@ -93,7 +94,7 @@ def pg_server_url() -> Iterator[str]:
     name = f"paperbot_test_{os.getpid()}_{secrets.token_hex(4)}"
 
     async def create() -> None:
-        connection = await asyncpg.connect(admin, timeout=5)
+        connection = await asyncpg.connect(admin, timeout=HANG_SECONDS)
         try:
             # Databases left by runs that were killed before they could drop theirs.
             for row in await connection.fetch(
@@ -106,7 +107,7 @@ def pg_server_url() -> Iterator[str]:
             await connection.close()
 
     async def drop() -> None:
-        connection = await asyncpg.connect(admin, timeout=5)
+        connection = await asyncpg.connect(admin, timeout=HANG_SECONDS)
         try:
             await connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         finally:

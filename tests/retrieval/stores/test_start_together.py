@@ -25,6 +25,7 @@ from retrieval.stores import postgres_migrations, sqlite_migrations
 from retrieval.stores.postgres_connect import describe
 from tests.retrieval.stores.conftest import empty_schema, run_apart
 from tests.unprivileged import ROOT
+from tests.waits import HANG_SECONDS
 
 _STATEMENTS = {"execute", "fetch", "fetchval", "execute_fetchall"}
 
@@ -205,7 +206,7 @@ def _open_together(fresh_database: Callable[[int], str]) -> list[list[str]]:
             if child.stdin is not None:
                 child.stdin.close()
         for child in children:
-            child.wait(timeout=30)
+            child.wait(timeout=HANG_SECONDS)
 
 
 async def _pg_versions(url: str) -> list[tuple[int, ...]]:
