@@ -13,11 +13,13 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from bot import wording
 from bot.logs import redactor
 from bot.terminal import console
 from bot.terminal.chat_console import run_chat
 from bot.wording import plural
 from config.settings import Settings, SettingsError, env_file_warning, load_settings
+from retrieval.conversation.intents import search_in_words
 from retrieval.engine import Engine
 from retrieval.errors import PaperbotError
 from retrieval.query_files import read_query_file
@@ -194,6 +196,16 @@ def _print_answer(answer: Any, as_json: bool) -> None:
         print(console.render_answer(answer, colour=sys.stdout.isatty()))
 
 
+async def _ask(engine: Engine, question: str, as_json: bool) -> None:
+    """One question read as chat reads it: "which ICML 2026 papers ..." searches ICML 2026."""
+    searched = search_in_words(question, await engine.loaded_collections())
+    if searched.unknown_collection:
+        note = wording.unknown_collection(searched.unknown_collection)
+        print(note, file=sys.stderr if as_json else sys.stdout)
+    answer = await engine.ask(searched.query or question, collection=searched.collection)
+    _print_answer(answer, as_json)
+
+
 async def _search(engine: Engine, args: argparse.Namespace) -> int:
     top_k = args.top_k or engine.settings.search_results
     if args.ids_only and (not args.batch or args.collection):
@@ -358,7 +370,7 @@ async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         if command == "chat":
             return await run_chat(engine)
         if command == "ask":
-            _print_answer(await engine.ask(" ".join(args.question)), args.json)
+            await _ask(engine, " ".join(args.question), args.json)
         elif command == "search":
             return await _search(engine, args)
         elif command == "paper":

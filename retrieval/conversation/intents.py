@@ -193,6 +193,12 @@ def _only_collections(clean: str, collections: Sequence[NamedCollection]) -> str
     return named[0]
 
 
+def search_in_words(text: str, collections: Sequence[NamedCollection]) -> Intent:
+    """`text` read as a search the way chat reads one: a collection named in words ("which ICML
+    2026 papers ...") becomes the filter and leaves the query; "but not about X" becomes -X."""
+    return _search(normalize(text), collections)
+
+
 def _single(ref: Ref) -> bool:
     return not isinstance(ref, PositionRef) or ref.count == 1
 

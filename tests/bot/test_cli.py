@@ -75,6 +75,27 @@ def test_search_json_ranks_eyes_on_me_first(tmp_path: Path) -> None:
     )
 
 
+def test_ask_reads_a_collection_named_in_words_as_chat_does(tmp_path: Path) -> None:
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    write_list(
+        lists / "iclr.txt",
+        ["Poisoning attacks on retrieval-augmented generation retrievers at scale."],
+        "ICLR 2024",
+    )
+    env = {"PAPERBOT_SEEDS_DIR": str(lists), "PAPERBOT_DB_PATH": str(tmp_path / "two.db")}
+    assert run(tmp_path, "ingest", str(SEEDS), **env).returncode == 0
+    result = run(
+        tmp_path, "ask", "which ICML 2026 papers attack RAG retrievers?", "--json", **env
+    )
+    assert result.returncode == 0, result.stderr
+    hits = json.loads(result.stdout)["hits"]
+    assert hits and all(hit["collection"] == "ICML 2026" for hit in hits)
+    unknown = run(tmp_path, "ask", "CVPR 2023 papers on RAG poisoning", **env)
+    assert unknown.returncode == 0, unknown.stderr
+    assert unknown.stdout.startswith("No collection called “CVPR 2023” is loaded")
+
+
 def test_paper_json_and_unknown_id(tmp_path: Path) -> None:
     ok = run(tmp_path, "paper", "ICML2026-1", "--json")
     assert ok.returncode == 0, ok.stderr
