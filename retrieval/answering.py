@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from retrieval import text as analysis
 from retrieval.corpus import Corpus
 from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery
-from retrieval.ranking import Ranking, RankOptions, did_you_mean
+from retrieval.ranking import Ranking, RankOptions, close_terms
 from retrieval.snapshot.page_excerpts import ExcerptAndLead, covers, page_excerpts
 from retrieval.stores.protocol import PaperStore
 
@@ -161,15 +161,15 @@ async def _did_you_mean(
     store: PaperStore, corpus: Corpus, terms: Sequence[str], typed: dict[str, str]
 ) -> str | None:
     """A did-you-mean built from real words of the corpus, or None if nothing is close."""
-    close = await asyncio.to_thread(did_you_mean, corpus, terms)
+    close = await asyncio.to_thread(close_terms, corpus, terms)
     if not close:
         return None
     words = []
     # A suggestion is a short query to click or retype, not an echo of a huge question.
     for term in list(dict.fromkeys(terms))[:MAX_SUGGESTION_WORDS]:
-        replacement = close.get(term)
-        if replacement:
-            words.append(await _surface(store, corpus, replacement, typed.get(term, term)))
+        candidates = close.get(term)
+        if candidates:
+            words.append(await _closest_word(store, corpus, candidates, typed.get(term, term)))
         elif term in corpus.index:
             words.append(term)
         # A word no paper uses and nothing is close to is left out, not echoed back.
@@ -197,12 +197,22 @@ async def _corrections(
     store: PaperStore, corpus: Corpus, unmatched: dict[str, str]
 ) -> tuple[tuple[str, str], ...]:
     """(typed word, the closest word papers use) for each unmatched word that has one."""
-    close = await asyncio.to_thread(did_you_mean, corpus, list(unmatched))
+    close = await asyncio.to_thread(close_terms, corpus, list(unmatched))
     pairs = []
     for term, word in unmatched.items():
         if term in close:
-            pairs.append((word, await _surface(store, corpus, close[term], word)))
+            pairs.append((word, await _closest_word(store, corpus, close[term], word)))
     return tuple(pairs)
+
+
+async def _closest_word(
+    store: PaperStore, corpus: Corpus, candidates: Sequence[str], typed: str
+) -> str:
+    """Of the words papers write for the close `candidates` (stems), the one closest to what was
+    `typed`; ties go to the closer stem."""
+    words = [await _surface(store, corpus, term, typed) for term in candidates]
+    wanted = typed.lower()
+    return min(words, key=lambda word: edit_distance(wanted, word))
 
 
 async def _surface(store: PaperStore, corpus: Corpus, term: str, typed: str) -> str:

@@ -227,7 +227,15 @@ MAX_SUGGESTED_TERMS = 6
 
 def did_you_mean(corpus: Corpus, terms: Sequence[str]) -> dict[str, str]:
     """Closest vocabulary term for each of the first few unknown terms, when one is close enough."""
-    found: dict[str, str] = {}
+    return {term: close[0] for term, close in close_terms(corpus, terms).items()}
+
+
+def close_terms(corpus: Corpus, terms: Sequence[str]) -> dict[str, list[str]]:
+    """Up to three close vocabulary terms, closest stem first, for each of the first few unknown
+    terms that has one. Stems are compared, so the caller compares the words papers write:
+    "hallucinaton" is closer to the stem "hallucinatori" than to "hallucin", but to the word
+    "hallucination" than to "hallucinatory"."""
+    found: dict[str, list[str]] = {}
     looked = 0
     for term in dict.fromkeys(terms):
         if term in corpus.index or len(term) < 3:
@@ -244,7 +252,7 @@ def did_you_mean(corpus: Corpus, terms: Sequence[str]) -> dict[str, str]:
             if len(word) > 3 or len(word) >= len(term) - 1
         ]
         if close:
-            found[term] = close[0]
+            found[term] = close
     return found
 
 

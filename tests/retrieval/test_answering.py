@@ -107,6 +107,23 @@ async def test_a_correction_is_written_as_the_closest_form_papers_use(
     assert nothing.suggestion == "generation"
 
 
+async def test_a_correction_compares_the_words_papers_write_not_their_stems(
+    tmp_path: Path, make_settings: Callable[..., Settings]
+) -> None:
+    # The stem "hallucinatori" is closer to "hallucinaton" than "hallucin" is, but the word
+    # "hallucination" is closer than "hallucinatory".
+    abstracts = [
+        "Hallucination detection in language models.",
+        "We reduce hallucination in summaries of language models.",
+        "A hallucinatory image prior for language models.",
+    ]
+    async with await Engine.open(_over(tmp_path, make_settings, abstracts)) as engine:
+        answer = await engine.ask("hallucinaton language models", limit=3)
+        alone = await engine.ask("hallucinaton", limit=3)
+    assert answer.corrections == (("hallucinaton", "hallucination"),)
+    assert alone.suggestion == "hallucination"
+
+
 async def test_a_suggestion_neither_echoes_nonsense_nor_shortens_a_word(
     tmp_path: Path, make_settings: Callable[..., Settings]
 ) -> None:
