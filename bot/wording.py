@@ -18,7 +18,7 @@ from retrieval.conversation import (
     PositionRef,
 )
 from retrieval.conversation.chat import PaperNote, Reply, ReplyKind
-from retrieval.conversation.errors import NumberedFromOne
+from retrieval.conversation.errors import NoMoreResults, NumberedFromOne
 from retrieval.conversation.help_topics import HelpTopic
 from retrieval.errors import CollectionNotFound, PaperbotError, PaperNotFound
 from retrieval.models import Answer, Excerpt
@@ -184,7 +184,7 @@ def lead_source(answer: Answer) -> str | None:
 def corrected_line(corrected: tuple[tuple[str, str], ...], quote: Callable[[str], str]) -> str:
     """'Searched for “generation” instead of “genration”, which no paper mentions.'"""
     pairs = " and ".join(f"{quote(word)} instead of {quote(typed)}" for typed, word in corrected)
-    which = "which no paper mentions" if len(corrected) == 1 else "which no paper mention"
+    which = "which no paper mentions" if len(corrected) == 1 else "words no paper mentions"
     return f"Searched for {pairs}, {which}."
 
 
@@ -201,6 +201,11 @@ def problem(error: PaperbotError, reply: Reply | None = None) -> str:
             f"There {'was' if error.available == 1 else 'were'} only "
             f"{plural(error.available, 'result')}; pick a number from {error.first} "
             f"to {error.available}."
+        )
+    if isinstance(error, NoMoreResults):
+        return (
+            f"That was all: {plural(error.total, 'result')}, every one shown. "
+            "Ask something new, or “similar 1” for papers like one of them."
         )
     if isinstance(error, NumberedFromOne):
         return "Results are numbered from 1; try #1."

@@ -19,6 +19,7 @@ from retrieval.api import ChatEngine, ConversationMemory
 from retrieval.conversation.entities import pointed_at
 from retrieval.conversation.errors import (
     ConversationError,
+    NoMoreResults,
     NoPaperInFocus,
     NoRecentAnswer,
     PositionOutOfRange,
@@ -359,6 +360,8 @@ class ChatService:
     ) -> Reply:
         page = next_page(state, now, max_idle)
         answer = await self._page(page, self._page_size)
+        if not answer.hits and 0 < answer.total <= page.offset:
+            raise NoMoreResults(total=answer.total)
         return self._answered(
             intent,
             answer,

@@ -48,3 +48,11 @@ class NumberedFromOne(ConversationError):
 
     def __init__(self) -> None:
         super().__init__("Results are numbered from 1; try #1.")
+
+
+class NoMoreResults(ConversationError):
+    """ "more" after the last result: `total` results were all shown."""
+
+    def __init__(self, *, total: int) -> None:
+        self.total = total
+        super().__init__(f"That was all: {total} results.")

@@ -10,7 +10,7 @@ import pytest
 from config.settings import Settings
 from retrieval.conversation import IntentKind, NoPaperInFocus, NoRecentAnswer, PositionOutOfRange
 from retrieval.conversation.chat import ChatService, Conversation, Reply, ReplyKind
-from retrieval.conversation.errors import NumberedFromOne
+from retrieval.conversation.errors import NoMoreResults, NumberedFromOne
 from retrieval.engine import Engine
 from retrieval.errors import CollectionNotFound, PaperNotFound
 from tests.conftest import write_list
@@ -244,6 +244,27 @@ async def test_a_collection_after_papers_like_one_filters_those_papers(
     assert iclr.kind is ReplyKind.ANSWER and iclr.intent.kind is IntentKind.REFINE
     assert ids(iclr) and all(paper.startswith("iclr2024-") for paper in ids(iclr))
     assert set(ids(iclr)) == {paper for paper in ids(like) if paper.startswith("iclr2024-")}
+
+
+async def test_more_after_the_last_result_says_that_was_all(
+    tmp_path: Path, make_settings: Callable[..., Settings], clock: Clock
+) -> None:
+    seeds = tmp_path / "one"
+    seeds.mkdir()
+    write_list(
+        seeds / "a.txt",
+        ["Expert routing in sparse mixture of experts models.", "Sorting on graphs."],
+        "ICML 2026",
+    )
+    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+        chat = ChatService(engine, engine.memory, idle_seconds=IDLE, page_size=3, clock=clock)
+        first = await chat.handle("mixture of experts routing", ALICE)
+        more = await chat.handle("more", ALICE)
+        opened = await chat.handle("the first one", ALICE)
+    assert ids(first) == ["icml2026-1"]
+    assert more.kind is ReplyKind.PROBLEM and isinstance(more.error, NoMoreResults)
+    assert more.error.total == 1
+    assert ids(opened) == ["icml2026-1"]  # the list is still there
 
 
 # -- issue 24: what a newcomer found -----------------------------------------------------------
