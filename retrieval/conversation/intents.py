@@ -32,6 +32,7 @@ from retrieval.conversation.entities import (
 )
 from retrieval.conversation.model import FocusRef, Intent, IntentKind, PositionRef, Ref, ZeroRef
 from retrieval.conversation.refs import whole_refs
+from retrieval.ids import find_paper_keys
 from retrieval.paper_answers import question_type
 from retrieval.stopwords import ENGLISH as STOPWORDS
 
@@ -96,8 +97,13 @@ def parse_message(
         return Intent(
             IntentKind.REFINE, collection=only, message=clean, confidence=probabilities[label]
         )
+    confidence = probabilities[label]
+    if label == "help" and find_paper_keys(clean, slugs):
+        # A message that names a paper by id is about that paper, never about the bot:
+        # "can you summarize icml2026-38 for me".
+        label = "question"
     intent = _understood(label, clean, collections, model)
-    return replace(intent, message=clean, confidence=probabilities[label])
+    return replace(intent, message=clean, confidence=confidence)
 
 
 _SIMPLE_KINDS = {

@@ -267,6 +267,13 @@ async def test_more_after_the_last_result_says_that_was_all(
     assert ids(opened) == ["icml2026-1"]  # the list is still there
 
 
+async def test_help_words_around_a_paper_id_ask_about_that_paper(chat: ChatService) -> None:
+    paper = ids(await chat.handle("mixture of experts routing", ALICE))[1]
+    reply = await chat.handle(f"can you summarize {paper} for me", ALICE)
+    assert reply.kind is ReplyKind.PAPER_QUESTION
+    assert ids(reply) == [paper]
+
+
 # -- issue 24: what a newcomer found -----------------------------------------------------------
 
 
