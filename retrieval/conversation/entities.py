@@ -167,6 +167,20 @@ def named_collections(
     return ",".join(slugs), spans
 
 
+def unloaded_venue(
+    text: str, protected: Sequence[tuple[int, int]] = ()
+) -> tuple[int, int, str] | None:
+    """A venue named as a place to look ("neurips papers on ...", "from ICML"), as (start, end,
+    name), for a text in which no loaded collection was found; None when there is none."""
+    for match in _VENUE.finditer(text):
+        if any(start < match.end() and match.start() < end for start, end in protected):
+            continue
+        before = patterns.COLLECTION_BEFORE.search(text, max(0, match.start() - 16), match.start())
+        if before or patterns.COLLECTION_NOUN_AFTER.match(text, match.end()):
+            return match.start(), match.end(), venue_named(match.group(0)) or match.group(0)
+    return None
+
+
 def venue_named(text: str) -> str | None:
     """The first venue `text` names, as people write it ("ICLR", "NeurIPS 2023"), loaded or not."""
     match = _VENUE.search(text)

@@ -28,6 +28,7 @@ from retrieval.conversation.entities import (
     named_collections,
     pointed_at,
     question_words,
+    unloaded_venue,
     venue_named,
 )
 from retrieval.conversation.model import FocusRef, Intent, IntentKind, PositionRef, Ref, ZeroRef
@@ -249,6 +250,12 @@ def _search(
                 collection = named[0]
                 cuts += venue_cuts
                 unknown = None
+    if collection is None and unknown is None:
+        # "neurips papers on federated learning" with no NeurIPS loaded: said, not searched.
+        missing = unloaded_venue(text, protected or _protected(text))
+        if missing is not None:
+            start, end, unknown = missing
+            cuts.append(_cut(text, start, end))
     query = _without(text, sorted(cuts))
     if exclusions:
         query = _excluding(query)

@@ -208,9 +208,11 @@ async def test_a_collection_named_in_words_filters(
         everywhere = await chat.handle("mixture of experts routing", ALICE)
         iclr = await chat.handle("what did ICLR 2024 publish on mixture of experts routing?", ALICE)
         unknown = await chat.handle("ICML 2019 papers about mixture of experts routing", ALICE)
+        bare = await chat.handle("neurips papers about mixture of experts routing", ALICE)
     assert len(ids(everywhere)) == 2
     assert ids(iclr) == ["iclr2024-1"]
     assert unknown.unknown_collection == "ICML 2019" and len(ids(unknown)) == 2
+    assert bare.unknown_collection == "NeurIPS" and len(ids(bare)) == 2
 
 
 async def test_a_collection_after_papers_like_one_filters_those_papers(
