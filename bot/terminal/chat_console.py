@@ -70,7 +70,7 @@ def render_reply(reply: Reply, colour: bool) -> str:
         topic = wording.help_topic_line(help_topic(reply.intent.message), console=True)
         return f"{textwrap.fill(topic, 100)}\n\n{CHAT_HELP}" if topic else CHAT_HELP
     if kind is ReplyKind.PROBLEM:
-        return wording.problem(reply.error or PaperbotError("?"), reply)
+        return console.plain_message(wording.problem(reply.error or PaperbotError("?"), reply))
     lines: list[str] = []
     if reply.unknown_collection:
         lines.append(wording.unknown_collection(reply.unknown_collection))

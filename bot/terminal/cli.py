@@ -479,7 +479,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = settings_for(args)
     except SettingsError as error:
-        print(f"paperbot: {error}", file=sys.stderr)
+        print(f"paperbot: {console.plain_message(str(error))}", file=sys.stderr)
         return 2
     bot_logs = args.command in {"run", "sync"} or (
         args.command in {"start", None} and settings.discord_token is not None
@@ -495,7 +495,7 @@ def main(argv: list[str] | None = None) -> int:
             # --json callers parse stdout: the error is JSON too (and the exit is non-zero).
             print(console.dumps({"error": str(error)}))
         else:
-            print(f"paperbot: {error}", file=sys.stderr)
+            print(f"paperbot: {console.plain_message(str(error))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -24,6 +24,14 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _SPACES = re.compile(r"(\s+)")
 
 
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def plain_message(text: str) -> str:
+    """A message worded for Discord, for a terminal: `code` spans become “quotes”."""
+    return _CODE_SPAN.sub(r"“\1”", text)
+
+
 def _clean(text: str) -> str:
     """Terminal-safe text: control characters (escape sequences in abstracts) become spaces."""
     return "".join(ch if ch.isprintable() or ch == "\n" else " " for ch in text)

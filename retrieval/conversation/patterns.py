@@ -155,6 +155,7 @@ FOCUS_IN_TEXT = re.compile(
 # Leaving: "bye", "goodbye", "see you later", "quit". Sets `Intent.farewell` (the console ends).
 FAREWELL = _rule(
     "farewell",
+    r"(?:(?:thanks|thank you|thx|ty|ok(?:ay)?|cool)[ ,!.]+)?"
     r"(?:bye+|bye[- ]bye|good ?bye|goodnight|good night|see (?:you|ya|u)(?: later| soon| around"
     r"| tomorrow)?|cya|later|take care|ciao|farewell|gotta go|got to go|g2g|gtg"
     r"|i'?m (?:done|off|leaving|out)|that'?s all(?: for)?(?: (?:now|today))?|quit|exit)"
@@ -166,6 +167,8 @@ FAREWELL = _rule(
     "that's all for now",
     "quit",
     "bye paperbot",
+    "thx bye",
+    "thanks, goodbye",
 )
 
 # Words asking for code: sets `Intent.wants_code`.

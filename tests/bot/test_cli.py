@@ -102,7 +102,8 @@ def test_paper_json_and_unknown_id(tmp_path: Path) -> None:
     assert json.loads(ok.stdout)["id"] == "icml2026-1"
     missing = run(tmp_path, "paper", "icml2026-999")
     assert missing.returncode == 1
-    assert missing.stderr.count("\n") == 1 and "icml2026-999" in missing.stderr
+    assert missing.stderr.count("\n") == 1 and "“icml2026-999”" in missing.stderr
+    assert "`" not in missing.stderr  # Discord's code spans are quotes in a terminal
     assert "Traceback" not in missing.stderr
 
 
