@@ -1282,7 +1282,7 @@ def missing_names(question: str, text: str) -> list[str]:
         if key in flat or (key.endswith("s") and key[:-1] in flat):
             continue
         acronym = key.rstrip("s")
-        if word.rstrip("s").isupper() and len(acronym) >= 3 and acronym in initials:
+        if word.rstrip("s").isupper() and len(acronym) >= 2 and acronym in initials:
             continue  # "MMD" for "maximum mean discrepancy"
         shown = _KNOWN_NAMES.get(lower, word) if not inner_capital else word
         if shown not in missing:

@@ -200,7 +200,10 @@ class ChatService:
         # "how do I see the abstract?" is about the bot, not the paper, when the classifier is
         # sure; "how does swamp work?" names the paper in focus, so it asks about that.
         sure_help = intent.kind is IntentKind.HELP and intent.confidence >= SURE_HELP
-        if intent.kind not in (IntentKind.SEARCH, IntentKind.HELP) or intent.collection:
+        # "what's STGR" after opening the paper that coined it is a question, not chit-chat.
+        must_name = sure_help or intent.kind is IntentKind.SMALL_TALK
+        chat_kinds = (IntentKind.SEARCH, IntentKind.HELP, IntentKind.SMALL_TALK)
+        if intent.kind not in chat_kinds or intent.collection or intent.farewell:
             return intent
         if state is None or state.focus is None or not state.is_fresh(self._clock(), max_idle):
             return intent
@@ -210,7 +213,7 @@ class ChatService:
             paper = await self._engine.paper(state.focus)
         except PaperbotError:
             return intent
-        if sure_help and not names_the_paper(
+        if must_name and not names_the_paper(
             intent.message, f"{paper.title or ''} {paper.abstract}"
         ):
             return intent

@@ -127,6 +127,16 @@ def test_a_name_the_abstract_never_mentions_is_said_to_be_missing(question: str,
     assert about.statement == f"The abstract does not mention {name}."
 
 
+def test_a_two_letter_acronym_of_words_the_abstract_writes_is_not_missing() -> None:
+    abstract = (
+        "Single image super-resolution networks blur fine textures. We propose a texture "
+        "prior that keeps them sharp."
+    )
+    about = answer_about(abstract, "what goes wrong with SR networks that they fix?")
+    assert about.statement is None or "does not mention" not in about.statement
+    assert about.sentences
+
+
 def test_a_name_the_abstract_mentions_is_answered_from_it() -> None:
     about = answer_about(PRIOR_FIRST, "is it evaluated on trec?")
     assert about.statement is None

@@ -276,6 +276,28 @@ async def test_help_words_around_a_paper_id_ask_about_that_paper(chat: ChatServi
     assert ids(reply) == [paper]
 
 
+async def test_a_name_the_open_paper_coined_is_asked_about_it_not_chatted(
+    tmp_path: Path, make_settings: Callable[..., Settings], clock: Clock
+) -> None:
+    seeds = tmp_path / "one"
+    seeds.mkdir()
+    write_list(
+        seeds / "a.txt",
+        [
+            "We propose ZORB, a routing method for sparse experts. ZORB balances load.",
+            "Sorting on graphs.",
+        ],
+        "ICML 2026",
+    )
+    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+        chat = ChatService(engine, engine.memory, idle_seconds=IDLE, page_size=3, clock=clock)
+        await chat.handle("icml2026-1", ALICE)
+        asked = await chat.handle("what's ZORB", ALICE)
+        chatted = await chat.handle("lol nice", ALICE)
+    assert asked.kind is ReplyKind.PAPER_QUESTION and ids(asked) == ["icml2026-1"]
+    assert chatted.kind is ReplyKind.SMALL_TALK
+
+
 # -- issue 24: what a newcomer found -----------------------------------------------------------
 
 
