@@ -146,6 +146,13 @@ def _add_watch_parser(commands: Any) -> None:
     remove.add_argument("id", type=int)
 
 
+def _when(stamp: str | None) -> str | None:
+    """'2026-12-03T15:08:45.355Z' as people read it: '2026-12-03 15:08 UTC'."""
+    if not stamp:
+        return None
+    return f"{stamp[:16].replace('T', ' ')} UTC" if stamp.endswith("Z") else stamp
+
+
 async def _watch(engine: Engine, args: argparse.Namespace) -> int:
     if args.watch_action == "add":
         row = await engine.watches.add(CONSOLE_USER, " ".join(args.query))
@@ -153,8 +160,10 @@ async def _watch(engine: Engine, args: argparse.Namespace) -> int:
     elif args.watch_action == "list":
         rows = await engine.watches.of(CONSOLE_USER)
         for row in rows:
-            fired = f"last fired {row.last_fired_at}" if row.last_fired_at else "not fired yet"
-            print(f"{row.id}\t{row.query}\t{fired}")
+            fired = _when(row.last_fired_at)
+            print(
+                f"{row.id:>4}  {row.query}  ({'last fired ' + fired if fired else 'not fired yet'})"
+            )
         if not rows:
             print('no watches; add one with paperbot watch add "a query"')
     elif not await engine.watches.remove(CONSOLE_USER, args.id):

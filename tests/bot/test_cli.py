@@ -85,9 +85,7 @@ def test_ask_reads_a_collection_named_in_words_as_chat_does(tmp_path: Path) -> N
     )
     env = {"PAPERBOT_SEEDS_DIR": str(lists), "PAPERBOT_DB_PATH": str(tmp_path / "two.db")}
     assert run(tmp_path, "ingest", str(SEEDS), **env).returncode == 0
-    result = run(
-        tmp_path, "ask", "which ICML 2026 papers attack RAG retrievers?", "--json", **env
-    )
+    result = run(tmp_path, "ask", "which ICML 2026 papers attack RAG retrievers?", "--json", **env)
     assert result.returncode == 0, result.stderr
     hits = json.loads(result.stdout)["hits"]
     assert hits and all(hit["collection"] == "ICML 2026" for hit in hits)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import bibtexparser
@@ -57,7 +58,7 @@ def test_export_papers_of_a_collection_as_jsonl(tmp_path: Path) -> None:
 def test_export_papers_of_an_unknown_collection_is_one_line(tmp_path: Path) -> None:
     result = run(tmp_path, "export", "papers", "--collection", "nips1999", "--format", "csv")
     assert result.returncode == 1
-    assert result.stderr.startswith("paperbot: No collection is called `nips1999`")
+    assert result.stderr.startswith("paperbot: No collection is called “nips1999”")
     assert "Traceback" not in result.stderr
 
 
@@ -70,7 +71,7 @@ def test_watch_add_list_ingest_prints_matches_once_then_remove(tmp_path: Path) -
     assert added.returncode == 0, added.stderr
     assert added.stdout.startswith("watch 1: mixture of experts routing")
     listed = run(tmp_path, "watch", "list")
-    assert listed.stdout.split("\t")[:2] == ["1", "mixture of experts routing"]
+    assert listed.stdout == "   1  mixture of experts routing  (not fired yet)\n"
     new = write_list(tmp_path / "new.txt", [UNRELATED, MOE])
     ingested = run(tmp_path, "ingest", str(new))
     assert ingested.returncode == 0, ingested.stderr
@@ -80,7 +81,10 @@ def test_watch_add_list_ingest_prints_matches_once_then_remove(tmp_path: Path) -
     assert "fixture2026-1" not in ingested.stdout
     again = run(tmp_path, "ingest", str(new))
     assert "new matching papers" not in again.stdout
-    assert "last fired" in run(tmp_path, "watch", "list").stdout
+    fired = run(tmp_path, "watch", "list").stdout
+    assert re.fullmatch(
+        r"   1  mixture of experts routing  \(last fired \d{4}-\d\d-\d\d \d\d:\d\d UTC\)\n", fired
+    ), fired
     assert run(tmp_path, "watch", "remove", "1").stdout.strip() == "watch 1 removed"
     missing = run(tmp_path, "watch", "remove", "1")
     assert missing.returncode == 1 and missing.stderr.strip() == (
