@@ -2,6 +2,7 @@
 
     python benchmarks/fit_intents.py [--train benchmarks/data/intents_train.jsonl ...]
                                      [--dev benchmarks/data/intents_dev.jsonl ...] [--l2 1e-4]
+                                     [--prior-weight 0.5]
 
 Training data only: the held-out sets (benchmarks/data/intents_heldout*.jsonl) are never read
 here; `benchmarks/intent_eval.py` judges the fitted model on them. A file holds either one
@@ -92,24 +93,36 @@ def main() -> int:
             DATA / "intents_train.jsonl",
             DATA / "intents_table.jsonl",
             DATA / "intents_train6.jsonl",
+            DATA / "intents_train7.jsonl",
         ],
         help="training files: the generated set, the former rules' table of 228 messages and "
-        "the sixth batch's sessions (written blind)",
+        "the sixth and seventh batches' sessions (written blind)",
     )
     parser.add_argument(
         "--dev",
         type=Path,
         nargs="+",
-        default=[DATA / "intents_dev.jsonl", DATA / "intents_dev6.jsonl"],
-        help="development files: 300 hand-written messages and the sixth batch's dev sessions",
+        default=[
+            DATA / "intents_dev.jsonl",
+            DATA / "intents_dev6.jsonl",
+            DATA / "intents_dev7.jsonl",
+        ],
+        help="development files: 300 hand-written messages and the sixth and seventh batches' "
+        "dev sessions",
     )
     parser.add_argument(
         "--prior",
         type=Path,
         nargs="*",
-        default=[DATA / "intents_train6.jsonl"],
+        default=[DATA / "intents_train6.jsonl", DATA / "intents_train7.jsonl"],
         help="sessions whose intent shares are a real conversation's: the model's log_prior "
         "moves its training shares to these (none: no correction)",
+    )
+    parser.add_argument(
+        "--prior-weight",
+        type=float,
+        default=None,
+        help="use this log_prior weight instead of the one that gets the most dev messages right",
     )
     parser.add_argument("--l2", type=float, default=1e-4)
     parser.add_argument("--epochs", type=int, default=300)
@@ -152,7 +165,7 @@ def main() -> int:
             loss = log_loss(weighted, dev_texts, dev_labels)
             print(f"log_prior weight {weight}: dev {right}/{len(dev_texts)}, log loss {loss:.4f}")
             scored.append((-right, loss, weight))
-        weight = min(scored)[2]
+        weight = min(scored)[2] if args.prior_weight is None else args.prior_weight
         model = replace(model, log_prior=(weight * full).astype(np.float32))
         shown = ", ".join(f"{i} {v:+.2f}" for i, v in zip(INTENTS, weight * full, strict=True))
         loss = log_loss(model, dev_texts, dev_labels)
