@@ -167,6 +167,22 @@ def named_collections(
     return ",".join(slugs), spans
 
 
+_YEAR = re.compile(r"(?<![\w'’\-])(?:19|20)\d\d(?![\w\-])")
+
+
+def year_collections(
+    text: str, collections: Sequence[NamedCollection]
+) -> tuple[str, list[tuple[int, int]]] | None:
+    """Loaded collections of a year named alone ("2026 papers only" -> every 2026 list), as
+    the engine's filter and where the year is written; None when no loaded list has it."""
+    for match in _YEAR.finditer(text):
+        year = match.group()
+        slugs = [c.slug for c in collections if c.slug.endswith(year)]
+        if slugs:
+            return ",".join(slugs), [match.span()]
+    return None
+
+
 def unloaded_venue(
     text: str, protected: Sequence[tuple[int, int]] = ()
 ) -> tuple[int, int, str] | None:

@@ -30,6 +30,7 @@ from retrieval.conversation.entities import (
     question_words,
     unloaded_venue,
     venue_named,
+    year_collections,
 )
 from retrieval.conversation.model import FocusRef, Intent, IntentKind, PositionRef, Ref, ZeroRef
 from retrieval.conversation.refs import whole_refs
@@ -125,6 +126,12 @@ def _understood(
     slugs = frozenset(collection.slug for collection in collections)
     if label == "refine":
         searched = _search(clean, collections)
+        if searched.collection is None:
+            # "2026 papers only": a year alone names every loaded collection of that year.
+            by_year = year_collections(searched.query, collections)
+            if by_year is not None:
+                searched = replace(searched, collection=by_year[0])
+                searched = replace(searched, query=_without(searched.query, by_year[1]))
         if searched.collection is None:
             # "same but for iclr" with no ICLR loaded: say so rather than search the words.
             missing = searched.unknown_collection or venue_named(clean)

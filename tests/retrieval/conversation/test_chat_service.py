@@ -209,10 +209,13 @@ async def test_a_collection_named_in_words_filters(
         iclr = await chat.handle("what did ICLR 2024 publish on mixture of experts routing?", ALICE)
         unknown = await chat.handle("ICML 2019 papers about mixture of experts routing", ALICE)
         bare = await chat.handle("neurips papers about mixture of experts routing", ALICE)
+        await chat.handle("mixture of experts routing", ALICE)
+        by_year = await chat.handle("2024 papers only", ALICE)
     assert len(ids(everywhere)) == 2
     assert ids(iclr) == ["iclr2024-1"]
     assert unknown.unknown_collection == "ICML 2019" and len(ids(unknown)) == 2
     assert bare.unknown_collection == "NeurIPS" and len(ids(bare)) == 2
+    assert by_year.intent.kind is IntentKind.REFINE and ids(by_year) == ["iclr2024-1"]
 
 
 async def test_a_collection_after_papers_like_one_filters_those_papers(
