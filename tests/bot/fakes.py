@@ -207,10 +207,19 @@ class FakeEngine:
             raise PaperNotFound(paper_id[:100])
         return paper
 
-    async def similar(self, paper_id: str, *, limit: int | None = None, offset: int = 0) -> Answer:
+    async def similar(
+        self,
+        paper_id: str,
+        *,
+        limit: int | None = None,
+        offset: int = 0,
+        collection: str | None = None,
+    ) -> Answer:
         paper = await self.paper(paper_id)
         words = [w.lower() for w in paper.abstract.split()[:6] if len(w) > 3]
         ranked = self._rank(words, exclude=paper.id)
+        if collection:
+            ranked = [p for p in ranked if p.id.startswith(tuple(collection.split(",")))]
         return self._answer(f"papers like {paper.id}", ranked, words, limit or 5, offset)
 
     async def random_paper(self, collection: str | None = None) -> Paper:
