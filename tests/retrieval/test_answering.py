@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from config.settings import Settings
 from retrieval.answering import LEAD_MARGIN, _lead_position, edit_distance
 from retrieval.engine import Engine
@@ -89,39 +91,46 @@ def _over(tmp_path: Path, make_settings: Callable[..., Settings], abstracts: lis
     return settings
 
 
+@pytest.mark.parametrize(
+    ("abstracts", "typed", "written"),
+    [
+        # "generate" is the form the first paper using the stem writes; "generation" is closer
+        # to what was typed, and "generations" is as close once but rarer.
+        (
+            [
+                "We generate images with transformers and generate captions.",
+                "Text generation with transformers. Controlled generation is hard.",
+                "Generations of transformers and their generation quality.",
+                "Sorting algorithms on graphs.",
+            ],
+            "genration",
+            "generation",
+        ),
+        # The stem "hallucinatori" is closer to "hallucinaton" than "hallucin" is, but the word
+        # "hallucination" is closer than "hallucinatory": words are compared, not stems.
+        (
+            [
+                "Hallucination detection in transformers.",
+                "We reduce hallucination in summaries of transformers.",
+                "A hallucinatory image prior for transformers.",
+            ],
+            "hallucinaton",
+            "hallucination",
+        ),
+    ],
+)
 async def test_a_correction_is_written_as_the_closest_form_papers_use(
-    tmp_path: Path, make_settings: Callable[..., Settings]
+    tmp_path: Path,
+    make_settings: Callable[..., Settings],
+    abstracts: list[str],
+    typed: str,
+    written: str,
 ) -> None:
-    # "generate" is the form the first paper using the stem writes; "generation" is closer to
-    # what was typed, and "generations" is as close once but rarer.
-    abstracts = [
-        "We generate images with transformers and generate captions.",
-        "Text generation with transformers. Controlled generation is hard.",
-        "Generations of transformers and their generation quality.",
-        "Sorting algorithms on graphs.",
-    ]
     async with await Engine.open(_over(tmp_path, make_settings, abstracts)) as engine:
-        answer = await engine.ask("genration transformers", limit=3)
-        nothing = await engine.ask("genration", limit=3)
-    assert answer.corrections == (("genration", "generation"),)
-    assert nothing.suggestion == "generation"
-
-
-async def test_a_correction_compares_the_words_papers_write_not_their_stems(
-    tmp_path: Path, make_settings: Callable[..., Settings]
-) -> None:
-    # The stem "hallucinatori" is closer to "hallucinaton" than "hallucin" is, but the word
-    # "hallucination" is closer than "hallucinatory".
-    abstracts = [
-        "Hallucination detection in language models.",
-        "We reduce hallucination in summaries of language models.",
-        "A hallucinatory image prior for language models.",
-    ]
-    async with await Engine.open(_over(tmp_path, make_settings, abstracts)) as engine:
-        answer = await engine.ask("hallucinaton language models", limit=3)
-        alone = await engine.ask("hallucinaton", limit=3)
-    assert answer.corrections == (("hallucinaton", "hallucination"),)
-    assert alone.suggestion == "hallucination"
+        answer = await engine.ask(f"{typed} transformers", limit=3)
+        nothing = await engine.ask(typed, limit=3)
+    assert answer.corrections == ((typed, written),)
+    assert nothing.suggestion == written
 
 
 async def test_a_suggestion_neither_echoes_nonsense_nor_shortens_a_word(

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,32 @@ def chat(fixture_engine: Engine, clock: Clock) -> ChatService:
 
 
 ALICE = Conversation.of(1, 10)
+
+
+# One paper on mixture-of-experts routing in each of two collections.
+TWO_LISTS = {
+    "ICML 2026": ["Expert routing in sparse mixture of experts models."],
+    "ICLR 2024": ["Mixture of experts routing with load balancing."],
+}
+
+
+@asynccontextmanager
+async def chat_over(
+    tmp_path: Path,
+    make_settings: Callable[..., Settings],
+    clock: Clock,
+    lists: dict[str, list[str]],
+    page_size: int = 3,
+) -> AsyncIterator[ChatService]:
+    """A chat over an engine whose only lists are `lists` (collection name -> abstracts)."""
+    seeds = tmp_path / "lists"
+    seeds.mkdir()
+    for number, (collection, abstracts) in enumerate(lists.items()):
+        write_list(seeds / f"{number}.txt", abstracts, collection)
+    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+        yield ChatService(
+            engine, engine.memory, idle_seconds=IDLE, page_size=page_size, clock=clock
+        )
 
 
 def ids(reply: Reply) -> list[str]:
@@ -197,14 +224,7 @@ async def test_it_after_several_results_asks_which_one(chat: ChatService) -> Non
 async def test_a_collection_named_in_words_filters(
     tmp_path: Path, make_settings: Callable[..., Settings], clock: Clock
 ) -> None:
-    seeds = tmp_path / "two"
-    seeds.mkdir()
-    write_list(
-        seeds / "a.txt", ["Expert routing in sparse mixture of experts models."], "ICML 2026"
-    )
-    write_list(seeds / "b.txt", ["Mixture of experts routing with load balancing."], "ICLR 2024")
-    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
-        chat = ChatService(engine, engine.memory, idle_seconds=IDLE, page_size=3, clock=clock)
+    async with chat_over(tmp_path, make_settings, clock, TWO_LISTS) as chat:
         everywhere = await chat.handle("mixture of experts routing", ALICE)
         iclr = await chat.handle("what did ICLR 2024 publish on mixture of experts routing?", ALICE)
         unknown = await chat.handle("ICML 2019 papers about mixture of experts routing", ALICE)
@@ -221,27 +241,23 @@ async def test_a_collection_named_in_words_filters(
 async def test_a_collection_after_papers_like_one_filters_those_papers(
     tmp_path: Path, make_settings: Callable[..., Settings], clock: Clock
 ) -> None:
-    seeds = tmp_path / "two"
-    seeds.mkdir()
-    write_list(
-        seeds / "a.txt",
-        [
-            "Expert routing in sparse mixture of experts models.",
-            "Routing tokens to experts in a sparse mixture with capacity limits.",
-        ],
-        "ICML 2026",
-    )
-    write_list(
-        seeds / "b.txt",
-        [
-            "Mixture of experts routing with load balancing for sparse experts.",
-            "Sparse expert routing at scale.",
-            "Load balancing losses for experts.",
-        ],
-        "ICLR 2024",
-    )
-    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
-        chat = ChatService(engine, engine.memory, idle_seconds=IDLE, page_size=4, clock=clock)
+    async with chat_over(
+        tmp_path,
+        make_settings,
+        clock,
+        {
+            "ICML 2026": [
+                "Expert routing in sparse mixture of experts models.",
+                "Routing tokens to experts in a sparse mixture with capacity limits.",
+            ],
+            "ICLR 2024": [
+                "Mixture of experts routing with load balancing for sparse experts.",
+                "Sparse expert routing at scale.",
+                "Load balancing losses for experts.",
+            ],
+        },
+        page_size=4,
+    ) as chat:
         await chat.handle("icml2026-1", ALICE)
         like = await chat.handle("more like it", ALICE)
         iclr = await chat.handle("iclr 24 only", ALICE)
@@ -254,15 +270,17 @@ async def test_a_collection_after_papers_like_one_filters_those_papers(
 async def test_more_after_the_last_result_says_that_was_all(
     tmp_path: Path, make_settings: Callable[..., Settings], clock: Clock
 ) -> None:
-    seeds = tmp_path / "one"
-    seeds.mkdir()
-    write_list(
-        seeds / "a.txt",
-        ["Expert routing in sparse mixture of experts models.", "Sorting on graphs."],
-        "ICML 2026",
-    )
-    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
-        chat = ChatService(engine, engine.memory, idle_seconds=IDLE, page_size=3, clock=clock)
+    async with chat_over(
+        tmp_path,
+        make_settings,
+        clock,
+        {
+            "ICML 2026": [
+                "Expert routing in sparse mixture of experts models.",
+                "Sorting on graphs.",
+            ]
+        },
+    ) as chat:
         first = await chat.handle("mixture of experts routing", ALICE)
         more = await chat.handle("more", ALICE)
         opened = await chat.handle("the first one", ALICE)
@@ -282,18 +300,17 @@ async def test_help_words_around_a_paper_id_ask_about_that_paper(chat: ChatServi
 async def test_a_name_the_open_paper_coined_is_asked_about_it_not_chatted(
     tmp_path: Path, make_settings: Callable[..., Settings], clock: Clock
 ) -> None:
-    seeds = tmp_path / "one"
-    seeds.mkdir()
-    write_list(
-        seeds / "a.txt",
-        [
-            "We propose ZORB, a routing method for sparse experts. ZORB balances load.",
-            "Sorting on graphs.",
-        ],
-        "ICML 2026",
-    )
-    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
-        chat = ChatService(engine, engine.memory, idle_seconds=IDLE, page_size=3, clock=clock)
+    async with chat_over(
+        tmp_path,
+        make_settings,
+        clock,
+        {
+            "ICML 2026": [
+                "We propose ZORB, a routing method for sparse experts. ZORB balances load.",
+                "Sorting on graphs.",
+            ]
+        },
+    ) as chat:
         await chat.handle("icml2026-1", ALICE)
         asked = await chat.handle("what's ZORB", ALICE)
         chatted = await chat.handle("lol nice", ALICE)
@@ -307,27 +324,22 @@ async def test_a_name_the_open_paper_coined_is_asked_about_it_not_chatted(
 async def test_a_refine_with_a_topic_of_its_own_is_a_new_search(
     tmp_path: Path, make_settings: Callable[..., Settings], clock: Clock
 ) -> None:
-    seeds = tmp_path / "two"
-    seeds.mkdir()
-    write_list(
-        seeds / "a.txt",
-        [
-            "Expert routing in sparse mixture of experts models.",
-            "Graph neural networks for molecules and drug discovery.",
-        ],
-        "ICML 2026",
-    )
-    write_list(
-        seeds / "b.txt",
-        [
-            "Mixture of experts routing with load balancing.",
-            "Graph neural networks for molecules: property prediction.",
-            "Graph neural networks against oversmoothing in citation graphs.",
-        ],
-        "ICLR 2024",
-    )
-    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
-        chat = ChatService(engine, engine.memory, idle_seconds=IDLE, page_size=3, clock=clock)
+    async with chat_over(
+        tmp_path,
+        make_settings,
+        clock,
+        {
+            "ICML 2026": [
+                "Expert routing in sparse mixture of experts models.",
+                "Graph neural networks for molecules and drug discovery.",
+            ],
+            "ICLR 2024": [
+                "Mixture of experts routing with load balancing.",
+                "Graph neural networks for molecules: property prediction.",
+                "Graph neural networks against oversmoothing in citation graphs.",
+            ],
+        },
+    ) as chat:
         await chat.handle("mixture of experts routing", ALICE)
         new_topic = await chat.handle(
             "graph neural networks from iclr 2024 but not about molecules", ALICE
@@ -345,14 +357,7 @@ async def test_a_refine_with_a_topic_of_its_own_is_a_new_search(
 async def test_a_bare_venue_reruns_the_last_question_there_or_is_searched(
     tmp_path: Path, make_settings: Callable[..., Settings], clock: Clock
 ) -> None:
-    seeds = tmp_path / "two"
-    seeds.mkdir()
-    write_list(
-        seeds / "a.txt", ["Expert routing in sparse mixture of experts models."], "ICML 2026"
-    )
-    write_list(seeds / "b.txt", ["Mixture of experts routing with load balancing."], "ICLR 2024")
-    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
-        chat = ChatService(engine, engine.memory, idle_seconds=IDLE, page_size=3, clock=clock)
+    async with chat_over(tmp_path, make_settings, clock, TWO_LISTS) as chat:
         cold = await chat.handle("iclr", ALICE)  # nothing to rerun: what was typed is searched
         await chat.handle("mixture of experts routing", ALICE)
         there = await chat.handle("iclr", ALICE)
