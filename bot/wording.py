@@ -288,6 +288,6 @@ def help_topic_line(topic: HelpTopic | None, *, console: bool) -> str | None:
     """The answer to a help request about one feature, in the shell's own commands."""
     if topic is None:
         return None
-    return (_TOPIC_CONSOLE if console else _TOPIC_DISCORD)[topic].replace(
-        "**", "" if console else "**"
-    )
+    if console:  # a terminal shows no Markdown bold
+        return _TOPIC_CONSOLE[topic].replace("**", "")
+    return _TOPIC_DISCORD[topic]

@@ -130,8 +130,10 @@ def _understood(
             # "2026 papers only": a year alone names every loaded collection of that year.
             by_year = year_collections(searched.query, collections)
             if by_year is not None:
-                searched = replace(searched, collection=by_year[0])
-                searched = replace(searched, query=_without(searched.query, by_year[1]))
+                year_filter, spans = by_year
+                searched = replace(
+                    searched, collection=year_filter, query=_without(searched.query, spans)
+                )
         if searched.collection is None:
             # "same but for iclr" with no ICLR loaded: say so rather than search the words.
             missing = searched.unknown_collection or venue_named(clean)
