@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -50,7 +51,7 @@ TWO_LISTS = {
 
 
 @asynccontextmanager
-async def chat_over(
+async def _chat_over(
     tmp_path: Path,
     make_settings: Callable[..., Settings],
     clock: Clock,
@@ -66,6 +67,15 @@ async def chat_over(
         yield ChatService(
             engine, engine.memory, idle_seconds=IDLE, page_size=page_size, clock=clock
         )
+
+
+Over = Callable[..., AbstractAsyncContextManager[ChatService]]
+
+
+@pytest.fixture
+def over(tmp_path: Path, make_settings: Callable[..., Settings], clock: Clock) -> Over:
+    """`async with over(lists, page_size=3) as chat`: a chat over only these lists."""
+    return functools.partial(_chat_over, tmp_path, make_settings, clock)
 
 
 def ids(reply: Reply) -> list[str]:
@@ -221,10 +231,8 @@ async def test_it_after_several_results_asks_which_one(chat: ChatService) -> Non
     assert isinstance(reply.error, NoPaperInFocus)
 
 
-async def test_a_collection_named_in_words_filters(
-    tmp_path: Path, make_settings: Callable[..., Settings], clock: Clock
-) -> None:
-    async with chat_over(tmp_path, make_settings, clock, TWO_LISTS) as chat:
+async def test_a_collection_named_in_words_filters(over: Over) -> None:
+    async with over(TWO_LISTS) as chat:
         everywhere = await chat.handle("mixture of experts routing", ALICE)
         iclr = await chat.handle("what did ICLR 2024 publish on mixture of experts routing?", ALICE)
         unknown = await chat.handle("ICML 2019 papers about mixture of experts routing", ALICE)
@@ -238,13 +246,8 @@ async def test_a_collection_named_in_words_filters(
     assert by_year.intent.kind is IntentKind.REFINE and ids(by_year) == ["iclr2024-1"]
 
 
-async def test_a_collection_after_papers_like_one_filters_those_papers(
-    tmp_path: Path, make_settings: Callable[..., Settings], clock: Clock
-) -> None:
-    async with chat_over(
-        tmp_path,
-        make_settings,
-        clock,
+async def test_a_collection_after_papers_like_one_filters_those_papers(over: Over) -> None:
+    async with over(
         {
             "ICML 2026": [
                 "Expert routing in sparse mixture of experts models.",
@@ -267,13 +270,8 @@ async def test_a_collection_after_papers_like_one_filters_those_papers(
     assert set(ids(iclr)) == {paper for paper in ids(like) if paper.startswith("iclr2024-")}
 
 
-async def test_more_after_the_last_result_says_that_was_all(
-    tmp_path: Path, make_settings: Callable[..., Settings], clock: Clock
-) -> None:
-    async with chat_over(
-        tmp_path,
-        make_settings,
-        clock,
+async def test_more_after_the_last_result_says_that_was_all(over: Over) -> None:
+    async with over(
         {
             "ICML 2026": [
                 "Expert routing in sparse mixture of experts models.",
@@ -297,13 +295,8 @@ async def test_help_words_around_a_paper_id_ask_about_that_paper(chat: ChatServi
     assert ids(reply) == [paper]
 
 
-async def test_a_name_the_open_paper_coined_is_asked_about_it_not_chatted(
-    tmp_path: Path, make_settings: Callable[..., Settings], clock: Clock
-) -> None:
-    async with chat_over(
-        tmp_path,
-        make_settings,
-        clock,
+async def test_a_name_the_open_paper_coined_is_asked_about_it_not_chatted(over: Over) -> None:
+    async with over(
         {
             "ICML 2026": [
                 "We propose ZORB, a routing method for sparse experts. ZORB balances load.",
@@ -321,13 +314,8 @@ async def test_a_name_the_open_paper_coined_is_asked_about_it_not_chatted(
 # -- issue 24: what a newcomer found -----------------------------------------------------------
 
 
-async def test_a_refine_with_a_topic_of_its_own_is_a_new_search(
-    tmp_path: Path, make_settings: Callable[..., Settings], clock: Clock
-) -> None:
-    async with chat_over(
-        tmp_path,
-        make_settings,
-        clock,
+async def test_a_refine_with_a_topic_of_its_own_is_a_new_search(over: Over) -> None:
+    async with over(
         {
             "ICML 2026": [
                 "Expert routing in sparse mixture of experts models.",
@@ -354,10 +342,8 @@ async def test_a_refine_with_a_topic_of_its_own_is_a_new_search(
     assert same_topic.intent.kind is IntentKind.REFINE and ids(same_topic) == ["iclr2024-1"]
 
 
-async def test_a_bare_venue_reruns_the_last_question_there_or_is_searched(
-    tmp_path: Path, make_settings: Callable[..., Settings], clock: Clock
-) -> None:
-    async with chat_over(tmp_path, make_settings, clock, TWO_LISTS) as chat:
+async def test_a_bare_venue_reruns_the_last_question_there_or_is_searched(over: Over) -> None:
+    async with over(TWO_LISTS) as chat:
         cold = await chat.handle("iclr", ALICE)  # nothing to rerun: what was typed is searched
         await chat.handle("mixture of experts routing", ALICE)
         there = await chat.handle("iclr", ALICE)
