@@ -18,7 +18,7 @@ from retrieval.conversation import (
     PositionRef,
 )
 from retrieval.conversation.chat import PaperNote, Reply, ReplyKind
-from retrieval.conversation.errors import NoMoreResults, NumberedFromOne
+from retrieval.conversation.errors import NoEarlierList, NoMoreResults, NumberedFromOne
 from retrieval.conversation.help_topics import HelpTopic
 from retrieval.errors import CollectionNotFound, PaperbotError, PaperNotFound
 from retrieval.models import Answer, Excerpt
@@ -209,6 +209,8 @@ def problem(error: PaperbotError, reply: Reply | None = None) -> str:
         )
     if isinstance(error, NumberedFromOne):
         return "Results are numbered from 1; try #1."
+    if isinstance(error, NoEarlierList):
+        return "There is no earlier list in this conversation to go back to."
     if isinstance(error, NoPaperInFocus):
         return "Which one? Say “the first one”, a number, or a paper id."
     if isinstance(error, PaperNotFound):
@@ -260,8 +262,9 @@ _TOPIC_DISCORD: dict[HelpTopic, str] = {
     HelpTopic.COMPARE: "**Compare**: after an answer, “compare 1 and 3” or “1 vs 2” puts the "
     "papers side by side: what each proposes, on what data, with what result.",
     HelpTopic.SIMILAR: "**Similar papers**: “similar 2”, “more like it” or `/similar id`.",
-    HelpTopic.MORE: "**More results**: say “more” (or press **Next**); numbers continue "
-    "across pages, so “#5” works after “more”.",
+    HelpTopic.MORE: "**More results**: say “more” (or press **Next**), “5 more” or “show me "
+    "10 results”; numbers continue across pages, so “#5” works after “more”; “go back” shows "
+    "the list before.",
     HelpTopic.QUESTIONS: "**Questions about a paper**: after opening one, ask “any code?”, "
     "“which datasets?”, “what's the main result?”; or name it: “does 2 have code?”.",
     HelpTopic.PRIVACY: "**Privacy**: `/privacy` says what is kept and for how long; "

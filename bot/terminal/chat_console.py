@@ -32,7 +32,8 @@ CTRL_C_HINT = "(line cleared; type quit or press Ctrl-D to leave)"
 
 CHAT_HELP = """Ask a question in plain words, then follow up:
   the second one / #5 / 2      that paper in full (numbers as shown, across pages)
-  more                          the next results          similar 2 / more like it
+  more / 5 more / top 10        the next results, or more at once    similar 2 / more like it
+  go back                       the list shown before this one
   compare 1 3 / 1 vs 2          papers side by side: what each proposes, data, result
   what's the main result?       a question about the paper in focus (data sets, method,
   which datasets? any code?     problem, limitations, code, authors, venue)

@@ -19,6 +19,7 @@ from retrieval.api import ChatEngine, ConversationMemory
 from retrieval.conversation.entities import pointed_at
 from retrieval.conversation.errors import (
     ConversationError,
+    NoEarlierList,
     NoMoreResults,
     NoPaperInFocus,
     NoRecentAnswer,
@@ -28,6 +29,7 @@ from retrieval.conversation.intents import parse_message
 from retrieval.conversation.memory import (
     ConversationState,
     PageRequest,
+    compared_in,
     focus_on,
     next_page,
     next_state,
@@ -254,6 +256,8 @@ class ChatService:
             return Reply(_SIMPLE[kind], intent)
         if kind is IntentKind.MORE:
             return await self._next_page(intent, state, now, max_idle)
+        if kind is IntentKind.BACK:
+            return await self._back(intent, state, now, max_idle)
         if kind is IntentKind.REFINE:
             if intent.collection is None and intent.unknown_collection:
                 loaded = await self._engine.loaded_collections()
@@ -295,11 +299,12 @@ class ChatService:
             IntentKind.QUESTION_ABOUT_PAPER: ReplyKind.PAPER_QUESTION,
             IntentKind.COMPARE: ReplyKind.COMPARE,
         }[kind]
-        new_state = (
-            focus_on(state, papers[0].id, now)
-            if len(papers) == 1
-            else replace(state or ConversationState(), updated_at=now)
-        )
+        if kind is IntentKind.COMPARE:
+            new_state = compared_in(state, [paper.id for paper in papers], now)
+        elif len(papers) == 1:
+            new_state = focus_on(state, papers[0].id, now)
+        else:
+            new_state = replace(state or ConversationState(), updated_at=now)
         return Reply(reply_kind, intent, papers=notes, state=new_state)
 
     def _note(self, intent: Intent, paper: Paper) -> PaperNote:
@@ -362,7 +367,9 @@ class ChatService:
         self, intent: Intent, state: ConversationState | None, now: float, max_idle: float
     ) -> Reply:
         page = next_page(state, now, max_idle)
-        answer = await self._page(page, self._page_size)
+        if intent.from_top:  # "show me 10 results": the same list, longer, from #1
+            page = replace(page, offset=0)
+        answer = await self._page(page, intent.count or self._page_size)
         if not answer.hits and 0 < answer.total <= page.offset:
             raise NoMoreResults(total=answer.total)
         return self._answered(
@@ -375,6 +382,30 @@ class ChatService:
             similar_to=page.similar_to,
             # The next page changes what "#5" can mean, not which paper "it" is.
             focus=state.focus if state is not None else None,
+        )
+
+    async def _back(
+        self, intent: Intent, state: ConversationState | None, now: float, max_idle: float
+    ) -> Reply:
+        """The list shown before the current one, again from its first number; "go back" twice
+        returns to where it started."""
+        if state is None or not state.is_fresh(now, max_idle):
+            raise NoRecentAnswer(stale=state is not None)
+        earlier = state.previous
+        if earlier is None or (earlier.query is None and earlier.similar_to is None):
+            raise NoEarlierList()
+        page = PageRequest(
+            earlier.query or "", earlier.offset, earlier.collection, earlier.similar_to
+        )
+        answer = await self._page(page, max(len(earlier.paper_ids), 1))
+        return self._answered(
+            intent,
+            answer,
+            state,
+            earlier.query,
+            earlier.offset,
+            earlier.collection,
+            similar_to=earlier.similar_to,
         )
 
     async def _search(self, intent: Intent, state: ConversationState | None) -> Reply:

@@ -56,3 +56,10 @@ class NoMoreResults(ConversationError):
     def __init__(self, *, total: int) -> None:
         self.total = total
         super().__init__(f"That was all: {total} results.")
+
+
+class NoEarlierList(ConversationError):
+    """ "go back" with no earlier list in this conversation to go back to."""
+
+    def __init__(self) -> None:
+        super().__init__("There is no earlier list in this conversation to go back to.")

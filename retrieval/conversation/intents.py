@@ -53,6 +53,12 @@ _NOT_A_TERM = patterns.words(
 )
 
 
+# The longest list one message asks for ("top 50" shows 10): what a Discord message holds well.
+MAX_LIST = 10
+# "top 3", "first 2": as many papers as one page shows are opened, not listed again.
+OPENED_AT_ONCE = 3
+
+
 def normalize(text: str) -> str:
     """NFKC, control characters as spaces, one apostrophe, whitespace collapsed."""
     text = unicodedata.normalize("NFKC", text)
@@ -87,9 +93,23 @@ def parse_message(
         if kind not in (IntentKind.GREETING, IntentKind.THANKS, IntentKind.SMALL_TALK):
             kind = IntentKind.SMALL_TALK
         return Intent(kind, message=clean, confidence=probabilities[label], farewell=True)
+    folded = fold(clean)
+    if patterns.BACK.pattern.fullmatch(folded):
+        return Intent(IntentKind.BACK, message=clean)
+    length = patterns.LIST_LENGTH.pattern.fullmatch(folded)
+    if length is not None and not (length["top"] and int(length["top"]) <= OPENED_AT_ONCE):
+        # "show me 10 results" is a longer list, not the tenth paper.
+        number = int(length["top"] or length["count"] or length["next"])
+        more = length["next"] is not None or length["more"] is not None
+        return Intent(
+            IntentKind.MORE,
+            message=clean,
+            count=max(1, min(number, MAX_LIST)),
+            from_top=not more,
+        )
     # A message that is nothing but references ("icml2026-13", "#3", "it", "the second one")
     # shows them, unless the model reads it as a comparison or "papers like" ("1 vs 2").
-    shown = whole_refs(patterns.SHOW_VERB.sub("", fold(clean)), slugs)
+    shown = whole_refs(patterns.SHOW_VERB.sub("", folded), slugs)
     if shown is not None and label not in ("compare", "similar"):
         return Intent(IntentKind.PAPER, refs=shown, message=clean)
     # A message that is nothing but loaded collections ("iclr", "NeurIPS", "ICML 2026") is the

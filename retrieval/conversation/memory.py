@@ -38,6 +38,9 @@ class ConversationState:
     `query` and `collection` are what was asked, so "more" asks again from
     `offset + len(paper_ids)`; `similar_to` is the paper of a "papers like" list, which "more"
     pages instead. `focus` is the paper "it" means; `updated_at` when the state last changed.
+    `compared` are the papers of the last comparison, which "they" and a question with no
+    paper named ask about while no single paper has been opened since. `previous` is the list
+    shown before this one (its own `previous` empty), which "go back" shows again.
     """
 
     paper_ids: tuple[str, ...] = ()
@@ -47,6 +50,8 @@ class ConversationState:
     collection: str | None = None
     updated_at: float = 0.0
     similar_to: str | None = None
+    compared: tuple[str, ...] = ()
+    previous: ConversationState | None = None
 
     def is_fresh(self, now: float, max_idle: float) -> bool:
         return now - self.updated_at <= max_idle
@@ -92,6 +97,14 @@ def next_state(
         start = state.offset
     if focus is None and len(answer_ids) == 1 and not same_list:
         focus = ids[0]
+    previous = state.previous if state is not None else None
+    if (
+        state is not None
+        and state.paper_ids
+        and (state.query or state.similar_to)
+        and (state.query, state.collection, state.similar_to) != (query, collection, similar_to)
+    ):
+        previous = shown_list(state)
     return ConversationState(
         paper_ids=ids,
         focus=focus,
@@ -100,6 +113,28 @@ def next_state(
         collection=collection,
         updated_at=now,
         similar_to=similar_to,
+        previous=previous,
+    )
+
+
+def shown_list(state: ConversationState) -> ConversationState:
+    """Just the list `state` shows (what "go back" needs): no focus, comparison or history."""
+    return ConversationState(
+        paper_ids=state.paper_ids,
+        query=state.query,
+        offset=state.offset,
+        collection=state.collection,
+        updated_at=state.updated_at,
+        similar_to=state.similar_to,
+    )
+
+
+def compared_in(
+    state: ConversationState | None, paper_ids: Sequence[str], now: float
+) -> ConversationState:
+    """The state after a comparison: "they" now means these papers, and no single one is "it"."""
+    return replace(
+        state or ConversationState(), focus=None, compared=tuple(paper_ids), updated_at=now
     )
 
 
@@ -107,7 +142,7 @@ def focus_on(state: ConversationState | None, paper_id: str, now: float) -> Conv
     """The state after one paper was shown: it is in focus; the last list stays addressable."""
     if state is None:
         return ConversationState(paper_ids=(paper_id,), focus=paper_id, updated_at=now)
-    return replace(state, focus=paper_id, updated_at=now)
+    return replace(state, focus=paper_id, compared=(), updated_at=now)
 
 
 def _fresh(state: ConversationState | None, now: float, max_idle: float) -> ConversationState:
@@ -161,9 +196,12 @@ def resolve_refs(
             ids.append(fresh.paper_ids[place])
         elif isinstance(ref, FocusRef):
             fresh = _fresh(state, now, max_idle)
-            if fresh.focus is None:
+            if fresh.focus is None and fresh.compared:
+                ids.extend(fresh.compared)  # "what data do they use?" after "compare 1 and 2"
+            elif fresh.focus is None:
                 raise NoPaperInFocus(shown=len(fresh.paper_ids))
-            ids.append(fresh.focus)
+            else:
+                ids.append(fresh.focus)
     return list(dict.fromkeys(ids))
 
 

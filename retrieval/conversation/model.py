@@ -18,7 +18,8 @@ class IntentKind(Enum):
     HELP = "help"
     PAPER = "paper"  # show paper(s): refs hold an id, positions ("the second one") or the focus
     SIMILAR = "similar"  # papers like refs[0]
-    MORE = "more"  # the next page of the last answer
+    MORE = "more"  # the next page of the last answer (`count` results; from the top: `from_top`)
+    BACK = "back"  # the list shown before the last one, again
     QUESTION_ABOUT_PAPER = "question_about_paper"  # refs + the question words in `query`
     COMPARE = "compare"  # two or more papers side by side
     REFINE = "refine"  # the last search again with another collection filter ("same but for iclr")
@@ -96,8 +97,14 @@ class Intent:
     implicit_focus: bool = False
     # "bye", "goodbye", "see you": the console ends; Discord replies with a farewell line.
     farewell: bool = False
+    # MORE: how many results ("5 more", "show me 10 results"; None: a page), and whether the
+    # list starts again from the top ("top 10") rather than going on where it stopped.
+    count: int | None = None
+    from_top: bool = False
 
     @property
     def needs_memory(self) -> bool:
         """True if answering needs the last answer (a position, the focus, or the next page)."""
-        return self.kind is IntentKind.MORE or any(not isinstance(ref, IdRef) for ref in self.refs)
+        if self.kind in (IntentKind.MORE, IntentKind.BACK):
+            return True
+        return any(not isinstance(ref, IdRef) for ref in self.refs)

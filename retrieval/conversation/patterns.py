@@ -171,6 +171,38 @@ FAREWELL = _rule(
     "thanks, goodbye",
 )
 
+# A list length, not a position: "show me 10 results", "top 5", "list 8 papers", "5 more".
+# `top` without a noun is a list only past one page: "top 3" opens the first three papers.
+# `more` / `next` mark the next results rather than the list again from the top.
+LIST_LENGTH = _rule(
+    "list_length",
+    r"(?:(?:show|give|list|get|display|see|want)(?: me| us)? )?(?:the )?"
+    r"(?:(?:top|first|best) (?P<top>\d{1,3})(?: (?:results?|papers?|hits|ones|matches))?"
+    r"|(?P<count>\d{1,3}) (?P<more>more )?(?:results?|papers?|hits|ones|matches)"
+    r"|(?P<next>\d{1,3}) more)",
+    "show me 10 results",
+    "top 5",
+    "list 8 papers",
+    "give me 5 more",
+    "5 more results",
+    "the first 10 results",
+)
+
+# Back to the list shown before the current one: "go back", "previous list", "undo".
+BACK = _rule(
+    "back",
+    r"(?:go |take me |get )?back to (?:the |my )?(?:previous|last|earlier|old|other|original)"
+    r"(?: (?:list|results?|search|query|page|answer))?"
+    r"|(?:go|take me|get) back"
+    r"|(?:(?:show|open)(?: me)? )?(?:the )?(?:previous|earlier) (?:list|results|search|query)"
+    r"|undo",
+    "go back",
+    "go back to the previous list",
+    "previous results",
+    "back to the earlier search",
+    "undo",
+)
+
 # Words asking for code: sets `Intent.wants_code`.
 WANTS_CODE = re.compile(
     r"(?<!\w)(?:code|github|gitlab|repo|repository|repositories|implementation|source"

@@ -12,7 +12,7 @@ import pytest
 from config.settings import Settings
 from retrieval.conversation import IntentKind, NoPaperInFocus, NoRecentAnswer, PositionOutOfRange
 from retrieval.conversation.chat import ChatService, Conversation, Reply, ReplyKind
-from retrieval.conversation.errors import NoMoreResults, NumberedFromOne
+from retrieval.conversation.errors import NoEarlierList, NoMoreResults, NumberedFromOne
 from retrieval.engine import Engine
 from retrieval.errors import CollectionNotFound, PaperNotFound
 from tests.conftest import write_list
@@ -429,3 +429,67 @@ async def test_summarize_a_result_by_its_number(chat: ChatService) -> None:
         assert ids(reply) == [ids(first)[wanted]]
         about = reply.papers[0].about
         assert about is not None and about.question_type.value == "summary"
+
+
+ROUTING_LIST = {
+    "ICML 2026": [
+        "Expert routing in sparse mixture of experts models.",
+        "Routing tokens to experts with load balancing.",
+        "Mixture of experts for language models with routing.",
+        "Experts routing in vision mixture models.",
+        "Sorting networks on graphs.",
+        "Graph sorting with attention.",
+    ]
+}
+
+
+async def test_a_list_length_lists_that_many_from_the_top_and_numbers_follow_it(
+    over: Over,
+) -> None:
+    async with over(ROUTING_LIST, page_size=2) as chat:
+        first = await chat.handle("experts routing", ALICE)
+        longer = await chat.handle("show me 10 results", ALICE)
+        fourth = await chat.handle("the 4th", ALICE)
+    assert len(ids(first)) == 2
+    assert longer.kind is ReplyKind.ANSWER and longer.intent.kind is IntentKind.MORE
+    assert longer.answer is not None and longer.answer.hits[0].rank == 1
+    assert ids(longer)[:2] == ids(first) and len(ids(longer)) == 4  # every routing paper
+    assert ids(fourth) == [ids(longer)[3]]
+
+
+async def test_n_more_goes_on_where_the_list_stopped(over: Over) -> None:
+    async with over(ROUTING_LIST, page_size=1) as chat:
+        first = await chat.handle("experts routing", ALICE)
+        more = await chat.handle("give me 2 more", ALICE)
+    assert more.answer is not None and more.answer.hits[0].rank == 2
+    assert len(ids(more)) == 2 and ids(first)[0] not in ids(more)
+
+
+async def test_go_back_shows_the_list_before_and_twice_returns(over: Over) -> None:
+    async with over(ROUTING_LIST, page_size=2) as chat:
+        routing = await chat.handle("experts routing", ALICE)
+        sorting = await chat.handle("sorting graphs", ALICE)
+        opened = await chat.handle("the first one", ALICE)  # opening keeps the list
+        back = await chat.handle("go back to the previous list", ALICE)
+        second = await chat.handle("the second one", ALICE)
+        again = await chat.handle("go back", ALICE)
+    assert opened.kind is ReplyKind.PAPERS
+    assert back.kind is ReplyKind.ANSWER and ids(back) == ids(routing)
+    assert ids(second) == [ids(routing)[1]]  # numbers point into the list shown again
+    assert ids(again) == ids(sorting)
+
+
+async def test_go_back_with_no_earlier_list_says_so(chat: ChatService) -> None:
+    await chat.handle("mixture of experts routing", ALICE)
+    reply = await chat.handle("go back", ALICE)
+    assert reply.kind is ReplyKind.PROBLEM and isinstance(reply.error, NoEarlierList)
+
+
+async def test_they_after_a_comparison_asks_about_both_papers(chat: ChatService) -> None:
+    shown = ids(await chat.handle("mixture of experts routing", ALICE))
+    await chat.handle("compare 1 and 2", ALICE)
+    both = await chat.handle("what do they propose?", ALICE)
+    await chat.handle("the first one", ALICE)
+    one = await chat.handle("what do they propose?", ALICE)
+    assert both.kind is ReplyKind.PAPER_QUESTION and ids(both) == shown[:2]
+    assert ids(one) == shown[:1]  # opening one paper ends the pair

@@ -159,6 +159,17 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("thanks, and more like the first one?", SIM, {"refs": (pos(0),)}),
     # --- more
     ("more", MORE, {}),
+    # a list length is not a position: "show me 10 results" is 1-10, not the tenth paper
+    ("show me 10 results", MORE, {"count": 10, "from_top": True}),
+    ("top 5 please", MORE, {"count": 5, "from_top": True}),
+    ("list 50 papers", MORE, {"count": 10, "from_top": True}),
+    ("give me 5 more", MORE, {"count": 5}),
+    ("3 more results", MORE, {"count": 3}),
+    # back to the list before: never help or small talk
+    ("go back to the previous list", K.BACK, {}),
+    ("go back", K.BACK, {}),
+    ("previous results pls", K.BACK, {}),
+    ("go back to the first one", P, {"refs": (pos(0),)}),
     ("More!", MORE, {}),
     ("next", MORE, {}),
     ("show more results", MORE, {}),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from retrieval.conversation.errors import NoPaperInFocus, NoRecentAnswer, PositionOutOfRange
@@ -14,6 +16,7 @@ from retrieval.conversation.memory import (
     resolve_refs,
 )
 from retrieval.conversation.model import ALL, LAST, FocusRef, IdRef, PositionRef
+from retrieval.conversation.persist import state_from_json, state_to_json
 from retrieval.errors import PaperbotError
 
 IDLE = 600.0
@@ -148,3 +151,27 @@ def test_errors_are_paperbot_errors_with_one_plain_line() -> None:
         assert line
         assert "discord" not in line.lower()
         assert "/" not in line  # no slash commands: the shells own the wording
+
+
+def test_a_new_list_keeps_the_one_before_and_a_next_page_does_not_replace_it() -> None:
+    first = answered()
+    second = next_state(
+        first, answer_ids=("x-1",), query="graphs", offset=0, collection=None, now=1001.0
+    )
+    page_two = next_state(
+        second, answer_ids=("x-2",), query="graphs", offset=1, collection=None, now=1002.0
+    )
+    assert second.previous is not None and second.previous.paper_ids == ANSWER
+    assert second.previous.previous is None and second.previous.focus is None
+    assert page_two.previous == second.previous
+
+
+def test_the_state_survives_its_json_with_history_and_comparison() -> None:
+    state = replace(
+        next_state(
+            answered(), answer_ids=("x-1", "x-2"), query="q", offset=0, collection=None, now=1.0
+        ),
+        compared=("x-1", "x-2"),
+    )
+    assert state_from_json(state_to_json(state)) == state
+    assert state_from_json('{"paper_ids": 5}') is None  # damaged: forgotten, never a crash
