@@ -219,9 +219,12 @@ async def _search(engine: Engine, args: argparse.Namespace) -> int:
     top_k = args.top_k or engine.settings.search_results
     if args.ids_only and (not args.batch or args.collection):
         raise PaperbotError("--ids-only works with --batch FILE and without --in")
+    # The whole file is read first: a bad line stops the run before any result is printed,
+    # rather than leaving a partial result file that looks complete.
+    queries = list(read_query_file(args.batch)) if args.batch else []
     if args.batch and args.ids_only:
         # Ranking alone (no excerpts), so ranking speed can be timed from outside the process.
-        for query_id, query in read_query_file(args.batch):
+        for query_id, query in queries:
             try:
                 ranked = await engine.rank_text(query, depth=top_k)
             except PaperbotError:
@@ -230,7 +233,7 @@ async def _search(engine: Engine, args: argparse.Namespace) -> int:
             print(console.dumps({"query_id": query_id, "hits": hits}))
         return 0
     if args.batch:
-        for query_id, query in read_query_file(args.batch):
+        for query_id, query in queries:
             try:
                 answer = await engine.ask(query, limit=top_k, collection=args.collection)
                 hits = [

@@ -316,3 +316,12 @@ def test_chat_console_summarises_an_opened_paper(tmp_path: Path) -> None:
     result = run(tmp_path, "chat", stdin="paper icml2026-1\ntl;dr\nquit\n")
     assert result.returncode == 0, result.stderr
     assert "Summary:" in result.stdout
+
+
+def test_a_bad_batch_line_stops_the_run_before_any_result(tmp_path: Path) -> None:
+    queries = tmp_path / "queries.tsv"
+    queries.write_text("q1\tMoE routing\nnot a query line\nq3\trouting\n", encoding="utf-8")
+    result = run(tmp_path, "search", "--batch", str(queries), "--top-k", "2")
+    assert result.returncode == 1
+    assert result.stdout == ""  # no partial result file that looks complete
+    assert "queries.tsv:2:" in result.stderr and "Traceback" not in result.stderr
