@@ -48,6 +48,7 @@ LABEL_OF = {
     IntentKind.PAPER: "open",
     IntentKind.SIMILAR: "similar",
     IntentKind.MORE: "more",
+    IntentKind.BACK: "back",  # no held-out set has the label: counted as a miss
     IntentKind.QUESTION_ABOUT_PAPER: "question",
     IntentKind.COMPARE: "compare",
     IntentKind.REFINE: "refine",
