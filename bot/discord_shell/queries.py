@@ -30,7 +30,7 @@ class QueryRef:
 async def fetch_slice(engine: EngineAPI, ref: QueryRef, offset: int, limit: int) -> Answer:
     """Results `offset .. offset + limit` of the query."""
     if ref.kind == "similar":
-        return await engine.similar(ref.text, limit=limit, offset=offset)
+        return await engine.similar(ref.text, limit=limit, offset=offset, collection=ref.collection)
     return await engine.ask(ref.text, limit=limit, offset=offset, collection=ref.collection)
 
 

@@ -130,3 +130,23 @@ async def test_help_about_watches_names_the_slash_commands_above_the_guide(
     reply = await say(bot, recorder, "how do i get notified when new papers come out?")
     assert reply["content"].startswith("**Watches**: `/watch query:`")
     assert reply["embeds"][0]["title"] == "How to use paperbot"
+
+
+async def test_more_and_go_back_page_the_list_they_show(
+    real: tuple[PaperBot, Engine],  # noqa: F811
+    recorder: Recorder,
+) -> None:
+    bot, engine = real
+    await say(bot, recorder, "mixture of experts routing")
+    top = (await engine.ask("mixture of experts routing")).hits
+    await say(bot, recorder, "more like the first one")
+    more = await say(bot, recorder, "more")
+    # "more" after similar papers is still a list of similar papers, and is headed so.
+    assert more["embeds"][0]["title"].startswith(f"Similar: papers like {top[0].paper.id}")
+    back = await say(bot, recorder, "go back")
+    assert back["embeds"][0]["title"] == "Answer: mixture of experts routing"
+    assert [field["name"].split(".")[0] for field in back["embeds"][0]["fields"]] == [
+        "1",
+        "2",
+        "3",
+    ]

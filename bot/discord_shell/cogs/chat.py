@@ -154,10 +154,16 @@ async def send_chat_answer(
     if reply.corrected:
         notes.append(wording.corrected_line(reply.corrected, lambda word: f"**{escape(word)}**"))
     note = "\n".join(notes) or None
+    # The list's own query and filter (from the state: "more", "go back" and "top 10" name
+    # none), so the buttons page the list that is shown.
+    state = reply.state
     if reply.intent.kind is IntentKind.SIMILAR:
         ref, heading = QueryRef("similar", _similar_to(reply)), "Similar"
+    elif state is not None and state.similar_to is not None:
+        ref, heading = QueryRef("similar", state.similar_to, state.collection), "Similar"
     else:
-        ref, heading = QueryRef("ask", answer.question, reply.intent.collection), "Answer"
+        collection = state.collection if state is not None else reply.intent.collection
+        ref, heading = QueryRef("ask", answer.question, collection), "Answer"
     return await send_answer(
         target, bot, answer, ref=ref, heading=heading, note=note, ephemeral=ephemeral
     )
