@@ -209,10 +209,13 @@ async def _closest_word(
     store: PaperStore, corpus: Corpus, candidates: Sequence[str], typed: str
 ) -> str:
     """Of the words papers write for the close `candidates` (stems), the one closest to what was
-    `typed`; ties go to the closer stem."""
+    `typed`; ties go to the word more papers use ("detecton" is one letter from "detection" and
+    from "detector": the common word is the likelier meant), then to the closer stem."""
     words = [await _surface(store, corpus, term, typed) for term in candidates]
     wanted = typed.lower()
-    return min(words, key=lambda word: edit_distance(wanted, word))
+    papers = [len(corpus.index.postings(term)) for term in candidates]
+    best = min(range(len(words)), key=lambda i: (edit_distance(wanted, words[i]), -papers[i], i))
+    return words[best]
 
 
 async def _surface(store: PaperStore, corpus: Corpus, term: str, typed: str) -> str:

@@ -117,6 +117,18 @@ def _over(tmp_path: Path, make_settings: Callable[..., Settings], abstracts: lis
             "hallucinaton",
             "hallucination",
         ),
+        # "detecton" is one letter from "detection" and from "detector": the word more papers
+        # use wins the tie.
+        (
+            [
+                "A detector for objects with transformers.",
+                "Anomaly detection with transformers.",
+                "Detection of outliers by transformers.",
+                "Fraud detection in transactions with transformers.",
+            ],
+            "detecton",
+            "detection",
+        ),
     ],
 )
 async def test_a_correction_is_written_as_the_closest_form_papers_use(
