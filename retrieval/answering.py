@@ -14,6 +14,7 @@ worker thread.
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -235,6 +236,15 @@ async def _surface(store: PaperStore, corpus: Corpus, term: str, typed: str) -> 
         return term
     wanted = typed.lower()
     return min(forms, key=lambda form: (edit_distance(wanted, form), -forms[form], form))
+
+
+def corrected_question(question: str, corrections: Sequence[tuple[str, str]]) -> str:
+    """`question` with each misspelt word replaced by its correction, as whole words: what the
+    chat and `paperbot ask` search when no paper uses a typed word."""
+    for typed, word in corrections:
+        pattern = rf"(?<![\w-]){re.escape(typed)}(?![\w-])"
+        question = re.sub(pattern, word, question, flags=re.IGNORECASE)
+    return question
 
 
 def edit_distance(a: str, b: str) -> int:

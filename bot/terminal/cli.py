@@ -19,6 +19,7 @@ from bot.terminal import console
 from bot.terminal.chat_console import run_chat
 from bot.wording import plural
 from config.settings import Settings, SettingsError, env_file_warning, load_settings
+from retrieval.answering import corrected_question
 from retrieval.conversation.intents import search_in_words
 from retrieval.engine import Engine
 from retrieval.errors import PaperbotError
@@ -211,7 +212,16 @@ async def _ask(engine: Engine, question: str, as_json: bool) -> None:
     if searched.unknown_collection:
         note = wording.unknown_collection(searched.unknown_collection)
         print(note, file=sys.stderr if as_json else sys.stdout)
-    answer = await engine.ask(searched.query or question, collection=searched.collection)
+    asked = searched.query or question
+    answer = await engine.ask(asked, collection=searched.collection)
+    fixed = corrected_question(asked, answer.corrections) if answer.hits else asked
+    if fixed != asked:
+        # As chat does: no paper uses a typed word, so the corrected question is answered.
+        again = await engine.ask(fixed, collection=searched.collection)
+        if again.hits:
+            line = wording.corrected_line(answer.corrections, lambda word: f"“{word}”")
+            print(line, file=sys.stderr if as_json else sys.stdout)
+            answer = again
     _print_answer(answer, as_json)
 
 

@@ -9,12 +9,12 @@ limit, except through an explicit reply to the message that showed it.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
+from retrieval.answering import corrected_question
 from retrieval.api import ChatEngine, ConversationMemory
 from retrieval.conversation.entities import pointed_at
 from retrieval.conversation.errors import (
@@ -415,7 +415,7 @@ class ChatService:
         if answer.corrections and answer.hits:
             # "diffusion genration": no paper uses the typed word, so the corrected question is
             # the one answered (one more ranking, only for misspelt questions).
-            fixed = _corrected(query, answer.corrections)
+            fixed = corrected_question(query, answer.corrections)
             if fixed != query:
                 again = await self._engine.ask(
                     fixed, limit=self._page_size, collection=intent.collection
@@ -456,13 +456,6 @@ class ChatService:
             else state
         )
         return Reply(ReplyKind.ANSWER, intent, answer=answer, state=new_state)
-
-
-def _corrected(query: str, corrections: tuple[tuple[str, str], ...]) -> str:
-    """`query` with each misspelt word replaced by its correction, as whole words."""
-    for typed, word in corrections:
-        query = re.sub(rf"(?<![\w-]){re.escape(typed)}(?![\w-])", word, query, flags=re.IGNORECASE)
-    return query
 
 
 _SEARCHABLE = (IntentKind.QUESTION_ABOUT_PAPER, IntentKind.REFINE)

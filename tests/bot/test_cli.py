@@ -92,6 +92,11 @@ def test_ask_reads_a_collection_named_in_words_as_chat_does(tmp_path: Path) -> N
     unknown = run(tmp_path, "ask", "CVPR 2023 papers on RAG poisoning", **env)
     assert unknown.returncode == 0, unknown.stderr
     assert unknown.stdout.startswith("No collection called “CVPR 2023” is loaded")
+    # As in chat, a word no paper uses is corrected and the corrected question answered.
+    typo = run(tmp_path, "ask", "retreivers poisoning", "--json", **env)
+    assert typo.returncode == 0, typo.stderr
+    assert typo.stderr.startswith("Searched for “retrievers” instead of “retreivers”")
+    assert json.loads(typo.stdout)["query"] == "retrievers poisoning"
 
 
 def test_paper_json_and_unknown_id(tmp_path: Path) -> None:
