@@ -195,6 +195,27 @@ def _associated(
     return {term: scored[term] for term in kept}
 
 
+def holds_rarest(corpus: Corpus, view: QueryView) -> npt.NDArray[np.bool_]:
+    """Per document, whether it holds one of the query's rarest groups (the `top_held`
+    feature, from the postings: the same answer without reading each document)."""
+    index = corpus.index
+    heaviest = max((group.weight for group in view.groups), default=0.0)
+    mask = np.zeros(index.size, dtype=np.bool_)
+    for group in view.groups:
+        if group.weight < heaviest - 1e-9:
+            continue
+        for alternative in group.alternatives:
+            held = np.ones(index.size, dtype=np.bool_)
+            for form in alternative:
+                some = np.zeros(index.size, dtype=np.bool_)
+                for number in form:
+                    start, end = index.offsets[number], index.offsets[number + 1]
+                    some[index.postings_docs[start:end]] = True
+                held &= some
+            mask |= held
+    return mask
+
+
 def _positions(terms: npt.NDArray[np.int32], alternative: tuple[frozenset[int], ...]) -> list[int]:
     """Where an alternative (all its terms) occurs: each occurrence of its rarest-placed term,
     or nothing when one of its terms is missing."""

@@ -388,3 +388,19 @@ def test_model_matching_is_filtered_ordered_and_needs_the_rarest_word(
     for doc, chance in found:
         row, holds = by_doc[doc]
         assert (chance >= least and row[rarest] > 0) or (holds and doc == pool.first)
+
+
+@given(query=_QUERY, new=st.sets(st.integers(0, 40)))
+def test_the_rarest_word_mask_agrees_with_the_feature(
+    seed_corpus: Any, query: str, new: set[int]
+) -> None:
+    corpus, options = seed_corpus
+    try:
+        every = candidates(corpus, options, query, new, 300)
+        rarest = candidates(corpus, options, query, new, 300, rarest_only=True)
+    except PaperbotError:
+        return
+    column = FEATURES.index("top_held")
+    assert rarest.docs == [
+        doc for doc, row in zip(every.docs, every.rows, strict=True) if row[column]
+    ]
