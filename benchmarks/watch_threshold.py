@@ -26,6 +26,13 @@ the target as surely as precision 0.75 with recall 0.65 does. It then prints the
 numbers at that threshold and a verdict for the target (recall >= 0.9 at precision >= 0.9 on
 held-out data, both corpora).
 
+Then, on the same arrivals, the fitted watch model (retrieval/watch_model.py, the product's
+default matcher): a paper fires when the model's probability reaches the threshold and it holds
+the query's rarest word, or when it ranks first holding every word. The script sweeps the
+probability and judges the model at its shipped threshold (chosen by cross-validation in
+benchmarks/fit_watch_model.py, not here), with its own verdict line. The model was fitted on
+the calibration queries of these arrivals, so its calibration cells are in-sample.
+
     PYTHONPATH=$PWD .venv/bin/python benchmarks/watch_threshold.py \
         ../shared/data/conference_abstracts --seeds seeds
 """
@@ -43,8 +50,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from config.settings import Settings
+from retrieval import watch_model
 from retrieval.engine import Engine
-from retrieval.watch_matching import matching_docs, scored_top
+from retrieval.watch_matching import candidates, matching_docs, scored_top
+from retrieval.watch_model import load_model
 
 Queries = list[tuple[str, str]]
 
@@ -116,6 +125,7 @@ HELD_OUT: Queries = [
 ]
 
 THRESHOLDS = [round(0.05 * step, 2) for step in range(4, 21)]
+PROBABILITIES = [round(0.05 * step, 2) for step in range(2, 19)]
 SAMPLE_RELEVANT = 8
 SAMPLE_OTHERS = 150
 ABOUT_MENTIONS = 3
@@ -129,6 +139,9 @@ class Judged:
     by_title: dict[str, set[int]] = field(default_factory=dict)  # strict: the title says so
     top: dict[str, set[int]] = field(default_factory=dict)  # in the top K, holding every word
     scored: dict[str, dict[int, float]] = field(default_factory=dict)  # holding every word
+    # The model: probability of each candidate holding the rarest word; first-ranked holders.
+    chance: dict[str, dict[int, float]] = field(default_factory=dict)
+    first: dict[str, set[int]] = field(default_factory=dict)
 
 
 def read_list(jsonl: Path) -> list[tuple[str, str]]:
@@ -178,6 +191,19 @@ async def arrive(
         top = {doc for doc, _ in scored_top(corpus, engine.options, query, top_k, 300)}
         judged.scored[query] = {number[doc]: score for doc, score in holding.items()}
         judged.top[query] = {number[doc] for doc in holding if doc in top}
+        found = candidates(corpus, engine.options, query, new_docs, 300)
+        rarest = watch_model.FEATURES.index("top_held")
+        chances = load_model().probability(found.rows)
+        judged.chance[query] = {
+            number[doc]: float(chance)
+            for doc, row, chance in zip(found.docs, found.rows, chances, strict=True)
+            if row[rarest] > 0
+        }
+        judged.first[query] = {
+            number[doc]
+            for doc, holds in zip(found.docs, found.holding, strict=True)
+            if holds and doc == found.first
+        }
         # Titles of papers the store dropped as duplicates are not "arrived": only numbers seen.
         seen = set(number.values())
         topic = re.compile(pattern, re.IGNORECASE)
@@ -196,6 +222,23 @@ def measure(judged: Judged, threshold: float, strict: bool = False) -> tuple[int
             i for i, score in judged.scored[query].items()
             if i in judged.top[query] or score >= threshold
         }  # fmt: skip
+        fired += len(kept)
+        hits += len(kept & wanted)
+        relevant += len(wanted)
+        firing += bool(kept)
+    return fired, hits, relevant, firing
+
+
+def measure_model(
+    judged: Judged, threshold: float, strict: bool = False, only: str | None = None
+) -> tuple[int, int, int, int]:
+    """As `measure`, for the model: probability >= threshold (rarest word held), or first."""
+    fired = hits = relevant = firing = 0
+    for query, wanted in (judged.by_title if strict else judged.relevant).items():
+        if only is not None and query != only:
+            continue
+        kept = {i for i, chance in judged.chance[query].items() if chance >= threshold}
+        kept |= judged.first[query]
         fired += len(kept)
         hits += len(kept & wanted)
         relevant += len(wanted)
@@ -313,7 +356,47 @@ async def main() -> int:
         f"target: recall >= {target} at precision >= {target} on held-out data, both corpora: "
         f"{verdict}"
     )
+    print_model(corpora, target)
     return 0
+
+
+def print_model(corpora: dict[str, tuple[Judged, Judged]], target: float) -> None:
+    """The fitted model (retrieval/watch_model.json) on the same arrivals, and its verdict."""
+    model = load_model()
+    chosen = model.threshold
+    print(
+        "\nthe watch model (benchmarks/fit_watch_model.py; fitted on the calibration queries, so "
+        "its calibration cells are in-sample)"
+    )
+    print("probability" + "  ".join(f"{c} calibration{'':32}{c} held-out" for c in corpora))
+    for threshold in PROBABILITIES:
+        rows = [measure_model(judged, threshold) for pair in corpora.values() for judged in pair]
+        print(f"  {threshold:.2f}     " + "   ".join(cell(row) for row in rows))
+    print(f"\nmodel threshold {chosen:.2f} (chosen by cross-validation by query on calibration)")
+    met = True
+    for name, pair in corpora.items():
+        for split, judged in zip(("cal", "held"), pair, strict=True):
+            precision, recall = ratios(measure_model(judged, chosen))
+            strict_p, strict_r = ratios(measure_model(judged, chosen, strict=True))
+            label = "calibration" if split == "cal" else "held-out"
+            print(
+                f"  {name:5} {label:11} precision {precision:.3f} recall {recall:.3f}"
+                f"   (title alone: precision {strict_p:.3f} recall {strict_r:.3f})"
+            )
+            if split == "held":
+                met &= precision >= target and recall >= target
+    print("model, held-out per query (relevant fired / fired / relevant):")
+    for name, (_, held) in corpora.items():
+        parts = []
+        for query, _ in HELD_OUT:
+            fired, hits, relevant, _ = measure_model(held, chosen, only=query)
+            parts.append(f"{query} {hits}/{fired}/{relevant}")
+        print(f"  {name}: " + "; ".join(parts))
+    verdict = "MET" if met else "NOT MET"
+    print(
+        f"model target: recall >= {target} at precision >= {target} on held-out data, both "
+        f"corpora: {verdict}"
+    )
 
 
 if __name__ == "__main__":

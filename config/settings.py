@@ -152,11 +152,22 @@ class Settings(BaseSettings):
     # Watches (docs/watches.md: the matching rule, its precision and recall)
     watch_max_per_user: int = Field(default=10, ge=0, le=1000)
     watch_max_per_guild: int = Field(default=200, ge=0, le=100_000)
+    watch_matcher: Literal["model", "words"] = Field(
+        default="model",
+        description="model: the fitted watch model decides; words: the all-words rule below.",
+    )
+    watch_min_probability: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="The model fires at this probability; unset: the threshold fitted with it.",
+    )
     watch_top_k: int = Field(
         default=10,
         ge=1,
         le=1000,
-        description="A new paper holding every query word fires when it ranks this high...",
+        description="Words rule: a new paper holding every query word fires when it ranks this "
+        "high...",
     )
     watch_min_score: float = Field(
         default=0.35,

@@ -46,6 +46,8 @@ def watch_limits(settings: Settings) -> WatchLimits:
     return WatchLimits(
         max_per_user=settings.watch_max_per_user,
         max_per_guild=settings.watch_max_per_guild,
+        matcher=settings.watch_matcher,
+        min_probability=settings.watch_min_probability,
         top_k=settings.watch_top_k,
         min_score=settings.watch_min_score,
         excerpt_chars=settings.excerpt_chars,

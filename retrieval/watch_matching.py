@@ -1,9 +1,14 @@
 """Whether a new paper matches a watch (pure, CPU-bound: run it in a worker thread).
 
-A new paper matches a watch when it passes the query's filters (query syntax as /search:
-phrases, -term, in:), holds EVERY main word of the query (its distinct index terms; a word
-also counts as held through an acronym the corpus defines, "MoE" for "mixture of experts"),
-and either
+Two matchers. The default, `model_matching_docs`: the fitted watch model
+(`retrieval.watch_model`) gives each new paper holding the query's rarest word a probability of
+being about the watch's topic; it fires at `min_probability`, and the corpus's first-ranked
+paper holding every main word always fires.
+
+The words rule (`matching_docs`, PAPERBOT_WATCH_MATCHER=words): a new paper matches when it
+passes the query's filters (query syntax as /search: phrases, -term, in:), holds EVERY main
+word of the query (its distinct index terms; a word also counts as held through an acronym the
+corpus defines, "MoE" for "mixture of experts"), and either
 - ranks among the top `top_k` papers of the whole corpus for the query, or
 - reaches `min_score` in normalised BM25: the paper's BM25 score for the query's words divided
   by the most they could give, (k1 + 1) x the sum of their idf. That is the idf-weighted mean
@@ -14,20 +19,22 @@ and, unless it ranks FIRST in the corpus, is about the words rather than using t
 passing: every main word occurs at least `MIN_MENTIONS` times, or every one occurs among the
 paper's first `LEAD_TERMS` index terms (its title, when it has one, and about two sentences).
 
-So a paper that ranks first for the watch's words and contains all of them always fires
-(whatever the threshold), a paper sharing one word with the query never does, and a large
-ingest is not cut to the corpus's top K when many new papers are about the topic (the score
-path). docs/watches.md has the calibration: precision and recall on two query lists.
+So, under either matcher, a paper that ranks first for the watch's words and contains all of
+them always fires (whatever the threshold). Under the rule a paper sharing one word with the
+query never does, and a large ingest is not cut to the corpus's top K when many new papers are
+about the topic (the score path). docs/watches.md has the calibration: precision and recall on
+two query lists, for both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from retrieval import text as analysis
+from retrieval import watch_model
 from retrieval.corpus import Corpus
 from retrieval.models import ParsedQuery
 from retrieval.query import parse_query
@@ -166,3 +173,77 @@ def matching_docs(
     scored = zip(docs, normalised_scores(corpus, words, docs), strict=True)
     found = [(doc, score) for doc, score in scored if doc in top or score >= min_score]
     return sorted(found, key=lambda pair: (-pair[1], pair[0]))
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """The new documents a watch could announce, with what the model and the rule need."""
+
+    docs: list[int]  # passing the filters and holding a main word, /search order
+    rows: list[list[float]]  # watch_model.features of each
+    holding: list[bool]  # holds every main word (acronyms counted)
+    first: int | None  # the corpus's first-ranked document for the query
+
+
+def candidates(
+    corpus: Corpus,
+    options: RankOptions,
+    query: str,
+    new_docs: Collection[int],
+    max_chars: int,
+    *,
+    rarest_only: bool = False,
+) -> Candidates:
+    """Every new document holding a main word of the watch, with its features; with
+    `rarest_only`, only those holding the query's rarest word (the others cannot fire, and
+    features are what matching costs)."""
+    text, _ = shorten(query, max_chars)
+    ranked = [doc for doc, _ in scored_top(corpus, options, text, 1, max_chars)]
+    first = ranked[0] if ranked else None
+    new = sorted(doc for doc in new_docs if 0 <= doc < corpus.index.size)
+    if not new:
+        return Candidates([], [], [], first)
+    parsed = parse_query(text)
+    words = main_words(options, parsed.text)
+    written = parsed.text
+    if not words:
+        words = main_words(options, " ".join(parsed.phrases))
+        written = " ".join(parsed.phrases)
+    holding = holds_all(corpus, words)
+    docs = _candidates(corpus, options, parsed, new)
+    view = watch_model.query_view(corpus, words, written)
+    if rarest_only:
+        rarest = watch_model.holds_rarest(corpus, view)
+        docs = [doc for doc in docs if rarest[doc]]
+    rows = [watch_model.features(corpus, view, doc) for doc in docs]
+    return Candidates(docs, rows, [bool(holding[doc]) for doc in docs], first)
+
+
+def model_matching_docs(
+    corpus: Corpus,
+    options: RankOptions,
+    query: str,
+    new_docs: Collection[int],
+    *,
+    min_probability: float | None,
+    max_chars: int,
+    model: watch_model.WatchModel | None = None,
+) -> list[tuple[int, float]]:
+    """The new documents the fitted model announces for the watch, with its probability, best
+    first: probability >= `min_probability` (None: the model's fitted threshold), or the
+    corpus's first-ranked paper for the words holding every one of them (always). A paper
+    without the query's rarest word (highest idf; a compound counts by its parts) never fires
+    otherwise: "quantum" alone does not announce a paper to "zorblax quantum gardening"."""
+    found = candidates(corpus, options, query, new_docs, max_chars, rarest_only=True)
+    model = model or watch_model.load_model()
+    least = model.threshold if min_probability is None else min_probability
+    chances = model.probability(found.rows)
+    rarest = watch_model.FEATURES.index("top_held")
+    kept = [
+        (doc, float(chance))
+        for doc, row, chance, holds in zip(
+            found.docs, found.rows, chances, found.holding, strict=True
+        )
+        if (chance >= least and row[rarest] > 0) or (holds and doc == found.first)
+    ]
+    return sorted(kept, key=lambda pair: (-pair[1], pair[0]))

@@ -24,7 +24,7 @@ from retrieval.errors import PaperbotError
 from retrieval.models import Paper
 from retrieval.questions import rank_question
 from retrieval.ranking import RankOptions
-from retrieval.watch_matching import matching_docs
+from retrieval.watch_matching import matching_docs, model_matching_docs
 
 DIGEST_PAPERS = 5
 # The terminal's user (LOCAL_USER of bot/terminal/chat_console.py): no Discord id is 0, so the
@@ -40,6 +40,8 @@ class WatchLimits:
 
     max_per_user: int
     max_per_guild: int
+    matcher: str  # "model" or "words"
+    min_probability: float | None  # None: the model's fitted threshold
     top_k: int
     min_score: float
     excerpt_chars: int
@@ -222,15 +224,25 @@ class Watches:
         found = []
         for watch in watches:
             try:
-                matched = matching_docs(
-                    corpus,
-                    self._options,
-                    watch.query,
-                    new_docs,
-                    top_k=limits.top_k,
-                    min_score=limits.min_score,
-                    max_chars=MAX_QUERY_CHARS,
-                )
+                if limits.matcher == "words":
+                    matched = matching_docs(
+                        corpus,
+                        self._options,
+                        watch.query,
+                        new_docs,
+                        top_k=limits.top_k,
+                        min_score=limits.min_score,
+                        max_chars=MAX_QUERY_CHARS,
+                    )
+                else:
+                    matched = model_matching_docs(
+                        corpus,
+                        self._options,
+                        watch.query,
+                        new_docs,
+                        min_probability=limits.min_probability,
+                        max_chars=MAX_QUERY_CHARS,
+                    )
             except PaperbotError:
                 continue  # a query the current corpus cannot search (e.g. a removed collection)
             if matched:

@@ -17,7 +17,15 @@ from config.settings import Settings
 from retrieval.engine import Engine
 from retrieval.errors import PaperbotError, StoreError
 from retrieval.stores.sqlite import SqliteStore
-from retrieval.watch_matching import about_words, holds_all, matching_docs, scored_top
+from retrieval.watch_matching import (
+    about_words,
+    candidates,
+    holds_all,
+    matching_docs,
+    model_matching_docs,
+    scored_top,
+)
+from retrieval.watch_model import FEATURES, load_model
 from retrieval.watches import DIGEST_PAPERS, Digest, WatchError
 from tests.conftest import SEEDS, write_list
 
@@ -290,3 +298,109 @@ async def test_a_paper_naming_the_words_in_passing_does_not_fire_unless_first(
     # It holds every word and ranks in the top K, so only the new condition leaves it out.
     assert passing in ranked[1:] and holds_all(corpus, ["mixtur", "expert", "rout"])[passing]
     assert not about_words(corpus, ["mixtur", "expert", "rout"], passing)
+
+
+# About distillation throughout, without the watch's other word ("knowledge").
+DISTILLATION = (
+    "Distillation trains a small student to imitate a large teacher. We show that distillation "
+    "from an ensemble of teachers fails when their logits disagree, and propose a distillation "
+    "loss that weights each teacher by its confidence; the distilled student matches the "
+    "teacher ensemble on ImageNet with a tenth of its parameters."
+)
+# Papers using the watch's common word ("knowledge"), as many papers of a real corpus do.
+KNOWLEDGE = [
+    "Knowledge graphs store facts as triples; we complete missing links with a graph network.",
+    "Language models hold world knowledge; we edit one fact without changing the others.",
+    "We measure how much knowledge a vision model transfers to new tasks.",
+]
+
+
+async def test_the_model_fires_for_a_paper_on_the_topic_missing_a_common_word(
+    make_settings: Callable[..., Settings], tmp_path: Path
+) -> None:
+    papers = [DISTILLATION, *KNOWLEDGE]
+    found = {}
+    for matcher in ("model", "words"):
+        settings = make_settings(
+            seeds_dir=SEEDS,
+            db_path=tmp_path / matcher / "db.sqlite",
+            watch_matcher=matcher,
+            watch_min_probability=0.3,
+            watch_min_score=0.0,
+            watch_top_k=50,
+        )
+        async with await Engine.open(settings) as engine:
+            watch = await engine.watches.add(1, "knowledge distillation")
+            await engine.ingest([write_list(tmp_path / f"{matcher}.txt", papers)])
+            found[matcher] = ids_in(await engine.watches.pending()).get(watch.id)
+    # The words rule needs both words at any threshold; the model weighs the rare one more.
+    assert found == {"model": ["fixture2026-1"], "words": None}
+
+
+async def test_the_model_keeps_the_rank_first_guarantee_at_any_threshold(
+    make_settings: Callable[..., Settings], tmp_path: Path
+) -> None:
+    settings = make_settings(seeds_dir=SEEDS, watch_min_probability=1.0)
+    async with await Engine.open(settings) as engine:
+        zorblax = await engine.watches.add(1, "zorblax quantum gardening")
+        moe = await engine.watches.add(2, "mixture of experts routing")
+        await engine.ingest([write_list(tmp_path / "new.txt", [ZORBLAX, MOE_IN_LEAD])])
+        found = ids_in(await engine.watches.pending())
+        corpus = engine.corpus
+        [(first, _)] = scored_top(corpus, engine.options, moe.query, 1, 300)
+    # Only the first-ranked paper holding every word fires when no probability is enough.
+    assert found[zorblax.id] == ["fixture2026-1"]
+    assert found.get(moe.id, []) == (
+        ["fixture2026-2"] if corpus.papers.paper_id(first) == "fixture2026-2" else []
+    )
+
+
+def test_the_model_is_loaded_once_and_names_known_features() -> None:
+    model = load_model()
+    assert load_model() is model
+    assert set(model.names) <= set(FEATURES) and 0 < model.threshold < 1
+
+
+@given(
+    query=_QUERY,
+    threshold=st.one_of(st.none(), st.floats(min_value=0, max_value=1)),
+    new=st.sets(st.integers(0, 40)),
+)
+def test_model_matching_is_filtered_ordered_and_needs_the_rarest_word(
+    seed_corpus: Any, query: str, threshold: float | None, new: set[int]
+) -> None:
+    corpus, options = seed_corpus
+    try:
+        found = model_matching_docs(
+            corpus, options, query, new, min_probability=threshold, max_chars=300
+        )
+        pool = candidates(corpus, options, query, new, 300)
+    except PaperbotError:
+        return
+    least = load_model().threshold if threshold is None else threshold
+    rarest = FEATURES.index("top_held")
+    held = zip(pool.docs, pool.rows, pool.holding, strict=True)
+    by_doc = {doc: (row, holds) for doc, row, holds in held}
+    chances = [chance for _, chance in found]
+    assert all(doc in new and doc in by_doc for doc, _ in found)
+    assert all(0.0 <= chance <= 1.0 for chance in chances)
+    assert chances == sorted(chances, reverse=True)
+    for doc, chance in found:
+        row, holds = by_doc[doc]
+        assert (chance >= least and row[rarest] > 0) or (holds and doc == pool.first)
+
+
+@given(query=_QUERY, new=st.sets(st.integers(0, 40)))
+def test_the_rarest_word_mask_agrees_with_the_feature(
+    seed_corpus: Any, query: str, new: set[int]
+) -> None:
+    corpus, options = seed_corpus
+    try:
+        every = candidates(corpus, options, query, new, 300)
+        rarest = candidates(corpus, options, query, new, 300, rarest_only=True)
+    except PaperbotError:
+        return
+    column = FEATURES.index("top_held")
+    assert rarest.docs == [
+        doc for doc, row in zip(every.docs, every.rows, strict=True) if row[column]
+    ]
