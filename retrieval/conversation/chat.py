@@ -9,6 +9,7 @@ limit, except through an explicit reply to the message that showed it.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -118,6 +119,14 @@ class Conversation:
         return cls(user_id, scope)
 
 
+@dataclass(slots=True)
+class _Turn:
+    """A conversation's lock and how many of its messages hold or wait for it."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    waiting: int = 0
+
+
 class ChatService:
     def __init__(
         self,
@@ -133,11 +142,26 @@ class ChatService:
         self._idle = idle_seconds
         self._page_size = page_size
         self._clock = clock
+        # One message at a time per conversation, in arrival order: "the first one" typed while
+        # the question before it is still being answered waits for that answer's list.
+        self._turns: dict[str, _Turn] = {}
 
     async def handle(self, text: str, who: Conversation, *, reply_to: int | None = None) -> Reply:
         """Understand `text` and answer it. A reply to one of the bot's messages resolves
         positions and "it" against that message's answer. Raises PaperbotError only for what
-        the engine refuses (a bad query); reference problems come back as PROBLEM replies."""
+        the engine refuses (a bad query); reference problems come back as PROBLEM replies.
+        Messages of one conversation are answered one after another, in the order they came."""
+        turn = self._turns.setdefault(who.scope, _Turn())
+        turn.waiting += 1
+        try:
+            async with turn.lock:
+                return await self._handle(text, who, reply_to)
+        finally:
+            turn.waiting -= 1
+            if turn.waiting == 0:
+                del self._turns[who.scope]  # nobody waiting: no lock is kept per idle user
+
+    async def _handle(self, text: str, who: Conversation, reply_to: int | None) -> Reply:
         intent = parse_message(text, await self._engine.loaded_collections())
         state, max_idle = await self._memory(who, reply_to)
         intent = await self._in_context(intent, state, max_idle)

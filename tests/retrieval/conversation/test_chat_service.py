@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -493,3 +495,35 @@ async def test_they_after_a_comparison_asks_about_both_papers(chat: ChatService)
     one = await chat.handle("what do they propose?", ALICE)
     assert both.kind is ReplyKind.PAPER_QUESTION and ids(both) == shown[:2]
     assert ids(one) == shown[:1]  # opening one paper ends the pair
+
+
+class SlowAsk:
+    """The engine, with `ask` held until `release` is set: a first question still being
+    answered when the follow-up arrives (the cold start a newcomer hit in Discord)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self.release = asyncio.Event()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._engine, name)
+
+    async def ask(self, *args: Any, **kwargs: Any) -> Any:
+        await self.release.wait()
+        return await self._engine.ask(*args, **kwargs)
+
+
+async def test_a_follow_up_waits_for_the_answer_before_it(
+    fixture_engine: Engine, clock: Clock
+) -> None:
+    slow = SlowAsk(fixture_engine)
+    chat = ChatService(slow, fixture_engine.memory, idle_seconds=IDLE, page_size=2, clock=clock)
+    question = asyncio.create_task(chat.handle("mixture of experts routing", ALICE))
+    follow_up = asyncio.create_task(chat.handle("the first one", ALICE))
+    other_user = await chat.handle("hi", Conversation.of(2, 10))  # not held up by Alice
+    await asyncio.sleep(0)
+    assert not follow_up.done()
+    slow.release.set()
+    first, opened = await question, await follow_up
+    assert other_user.kind is ReplyKind.GREETING
+    assert opened.kind is ReplyKind.PAPERS and ids(opened) == ids(first)[:1]
