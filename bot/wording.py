@@ -190,6 +190,11 @@ def corrected_line(corrected: tuple[tuple[str, str], ...], quote: Callable[[str]
 
 def problem(error: PaperbotError, reply: Reply | None = None) -> str:
     """One line for a question that cannot be answered as asked."""
+    if isinstance(error, NoRecentAnswer) and _about_a_paper(reply):
+        return (
+            "Which paper? Ask for papers first and open one (“the first one”), or name one: "
+            "“what's the main result of icml2026-7?”"
+        )
     if isinstance(error, NoRecentAnswer):
         what = _referent(reply)
         lead = f"{what} of what?" if what else "I have no recent answer to point into."
@@ -236,6 +241,10 @@ def no_match_lines(suggestion: str | None, *, example: str) -> list[str]:
 
 def unknown_collection(name: str) -> str:
     return f"No collection called “{name}” is loaded, so this answer covers all papers."
+
+
+def _about_a_paper(reply: Reply | None) -> bool:
+    return reply is not None and reply.intent.kind is IntentKind.QUESTION_ABOUT_PAPER
 
 
 def _referent(reply: Reply | None) -> str | None:

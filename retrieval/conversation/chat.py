@@ -168,6 +168,10 @@ class ChatService:
         try:
             reply = await self._answer(intent, state, max_idle)
         except (NoRecentAnswer, NoPaperInFocus) as error:
+            if _asks_about_a_paper(intent):
+                # "what's the main result?" with nothing open: which paper, not a search for
+                # the words "main result".
+                return Reply(ReplyKind.PROBLEM, intent, error=error)
             if intent.implicit_focus and intent.message:
                 # A question that names no paper, with none in focus ("what is the weather in
                 # paris"), is not about a paper: search it rather than ask "which one?". The
@@ -480,6 +484,16 @@ class ChatService:
             else state
         )
         return Reply(ReplyKind.ANSWER, intent, answer=answer, state=new_state)
+
+
+def _asks_about_a_paper(intent: Intent) -> bool:
+    """A question of a kind only a paper answers (its result, data, method, code, authors ...),
+    as opposed to one that may be a topic ("what is the weather in paris")."""
+    return intent.kind is IntentKind.QUESTION_ABOUT_PAPER and intent.question_type not in (
+        None,
+        QuestionType.OTHER.value,
+        QuestionType.SUMMARY.value,
+    )
 
 
 _SEARCHABLE = (IntentKind.QUESTION_ABOUT_PAPER, IntentKind.REFINE)

@@ -10,8 +10,8 @@ import pytest
 from bot import wording
 from bot.terminal import chat_console, console
 from retrieval.conversation.chat import Reply, ReplyKind
-from retrieval.conversation.errors import NumberedFromOne
-from retrieval.conversation.model import Intent, IntentKind
+from retrieval.conversation.errors import NoRecentAnswer, NumberedFromOne
+from retrieval.conversation.model import FocusRef, Intent, IntentKind
 from retrieval.engine import Engine
 from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery, Span
 
@@ -103,6 +103,15 @@ def test_a_lead_from_another_result_names_it() -> None:
 
 def test_number_zero_is_explained() -> None:
     assert wording.problem(NumberedFromOne()) == "Results are numbered from 1; try #1."
+
+
+def test_a_paper_question_with_nothing_open_is_told_how_to_pick_one() -> None:
+    question = Reply(ReplyKind.PROBLEM, Intent(IntentKind.QUESTION_ABOUT_PAPER, refs=(FocusRef(),)))
+    told = wording.problem(NoRecentAnswer(stale=False), question)
+    assert told.startswith("Which paper? Ask for papers first and open one")
+    assert wording.problem(NoRecentAnswer(stale=False)) == (
+        "I have no recent answer to point into. Ask a question first."
+    )
 
 
 def test_coverage_warnings_are_said_on_the_first_page_only() -> None:

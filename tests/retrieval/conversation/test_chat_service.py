@@ -527,3 +527,12 @@ async def test_a_follow_up_waits_for_the_answer_before_it(
     first, opened = await question, await follow_up
     assert other_user.kind is ReplyKind.GREETING
     assert opened.kind is ReplyKind.PAPERS and ids(opened) == ids(first)[:1]
+
+
+async def test_a_paper_question_with_no_paper_asks_which_rather_than_searching(
+    chat: ChatService,
+) -> None:
+    result = await chat.handle("whats the main result?", ALICE)
+    topic = await chat.handle("what is the weather in paris", ALICE)
+    assert result.kind is ReplyKind.PROBLEM and isinstance(result.error, NoRecentAnswer)
+    assert topic.kind is ReplyKind.ANSWER  # a question that may be a topic is still searched
