@@ -17,6 +17,7 @@ from enum import Enum
 
 from retrieval.answering import corrected_question
 from retrieval.api import ChatEngine, ConversationMemory
+from retrieval.conversation import patterns
 from retrieval.conversation.entities import pointed_at
 from retrieval.conversation.errors import (
     ConversationError,
@@ -26,7 +27,7 @@ from retrieval.conversation.errors import (
     NoRecentAnswer,
     PositionOutOfRange,
 )
-from retrieval.conversation.intents import parse_message
+from retrieval.conversation.intents import fold, parse_message
 from retrieval.conversation.memory import (
     ConversationState,
     PageRequest,
@@ -203,7 +204,16 @@ class ChatService:
     ) -> Intent:
         """A question right after a paper was opened is about that paper when its words are
         the paper's ("does SEABO need reward labels?") or it asks for no topic of its own
-        ("where can I get the code"); otherwise it stays what the classifier said."""
+        ("where can I get the code"); otherwise it stays what the classifier said. "yes" right
+        after a "Did you mean …?" searches the suggestion."""
+        if (
+            state is not None
+            and state.suggested
+            and state.is_fresh(self._clock(), max_idle)
+            and intent.kind in (IntentKind.SMALL_TALK, IntentKind.THANKS, IntentKind.GREETING)
+            and patterns.YES.pattern.fullmatch(fold(intent.message))
+        ):
+            return Intent(IntentKind.SEARCH, query=state.suggested, message=state.suggested)
         if (
             intent.kind is IntentKind.PAPER
             and question_type(intent.message) is QuestionType.SUMMARY
@@ -452,6 +462,12 @@ class ChatService:
                     answer, corrected = again, answer.corrections
         reply = self._answered(intent, answer, state, answer.question, 0, intent.collection)
         reply = replace(reply, corrected=corrected)
+        if answer.empty and answer.suggestion:
+            # Nothing matched; "yes" to the "Did you mean …?" searches the suggestion.
+            kept = state or ConversationState()
+            reply = replace(
+                reply, state=replace(kept, suggested=answer.suggestion, updated_at=self._clock())
+            )
         if intent.confidence < UNSURE_SEARCH and state is not None and state.paper_ids:
             reply = replace(reply, state=state)  # keep what "the second one" means
         return replace(reply, unknown_collection=intent.unknown_collection)

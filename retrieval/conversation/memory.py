@@ -41,6 +41,8 @@ class ConversationState:
     `compared` are the papers of the last comparison, which "they" and a question with no
     paper named ask about while no single paper has been opened since. `previous` is the list
     shown before this one (its own `previous` empty), which "go back" shows again.
+    `suggested` is the question of a "Did you mean …?" that matched nothing as typed: "yes"
+    searches it.
     """
 
     paper_ids: tuple[str, ...] = ()
@@ -52,6 +54,7 @@ class ConversationState:
     similar_to: str | None = None
     compared: tuple[str, ...] = ()
     previous: ConversationState | None = None
+    suggested: str | None = None
 
     def is_fresh(self, now: float, max_idle: float) -> bool:
         return now - self.updated_at <= max_idle

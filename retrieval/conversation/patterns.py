@@ -203,6 +203,18 @@ BACK = _rule(
     "undo",
 )
 
+# Accepting a "Did you mean …?": the suggested question is searched (`ConversationState.suggested`).
+YES = _rule(
+    "yes",
+    r"(?:yes+|yeah|yep|yup|ya|y|sure|ok(?:ay)?|correct|right|exactly|that one|that'?s it"
+    r"|that'?s (?:what i meant|right|correct)|i did|(?:yes|yeah|yep),? (?:that|please|pls|i did))",
+    "yes",
+    "yep",
+    "sure",
+    "yes please",
+    "that's what I meant",
+)
+
 # Words asking for code: sets `Intent.wants_code`.
 WANTS_CODE = re.compile(
     r"(?<!\w)(?:code|github|gitlab|repo|repository|repositories|implementation|source"

@@ -33,4 +33,5 @@ def _state(data: dict[str, Any]) -> ConversationState:
         similar_to=data.get("similar_to"),
         compared=tuple(str(paper_id) for paper_id in data.get("compared", ())),
         previous=_state(previous) if previous else None,
+        suggested=data.get("suggested"),
     )

@@ -536,3 +536,14 @@ async def test_a_paper_question_with_no_paper_asks_which_rather_than_searching(
     topic = await chat.handle("what is the weather in paris", ALICE)
     assert result.kind is ReplyKind.PROBLEM and isinstance(result.error, NoRecentAnswer)
     assert topic.kind is ReplyKind.ANSWER  # a question that may be a topic is still searched
+
+
+async def test_yes_to_did_you_mean_searches_the_suggestion(over: Over) -> None:
+    lists = {"ICML 2026": ["Hallucination detection in language models.", "Sorting graphs."]}
+    async with over(lists) as chat:
+        empty = await chat.handle("hallucinaton", ALICE)
+        yes = await chat.handle("yes", ALICE)
+        again = await chat.handle("yes", ALICE)  # the suggestion was taken: chit-chat again
+    assert empty.answer is not None and empty.answer.empty and empty.answer.suggestion
+    assert yes.kind is ReplyKind.ANSWER and ids(yes) == ["icml2026-1"]
+    assert again.kind is ReplyKind.SMALL_TALK
