@@ -201,6 +201,11 @@ def problem(error: PaperbotError, reply: Reply | None = None) -> str:
         if error.stale:
             return f"{lead} My last answer here is too old; ask a question first."
         return f"{lead} Ask a question first."
+    if isinstance(error, PositionOutOfRange) and not error.exhausted:
+        return (
+            f"Only results {error.first}-{error.available} have been shown; pick one of those, "
+            "or say “more”."
+        )
     if isinstance(error, PositionOutOfRange):
         return (
             f"There {'was' if error.available == 1 else 'were'} only "

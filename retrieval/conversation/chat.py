@@ -390,7 +390,16 @@ class ChatService:
                 focus=state.focus,
                 similar_to=state.similar_to,
             )
-            return resolve_refs(intent.refs, longer, now, max_idle), longer
+            try:
+                return resolve_refs(intent.refs, longer, now, max_idle), longer
+            except PositionOutOfRange as short:
+                # Fetched up to the number asked for and the list ended before it.
+                raise PositionOutOfRange(
+                    wanted=short.wanted,
+                    available=short.available,
+                    first=short.first,
+                    exhausted=True,
+                ) from None
 
     async def _page(self, page: PageRequest, limit: int) -> Answer:
         if page.similar_to is not None:

@@ -26,12 +26,16 @@ class NoRecentAnswer(ConversationError):
 
 class PositionOutOfRange(ConversationError):
     """ "the ninth one" after 3 results: `wanted` is 1-based, `available` the last number
-    shown, `first` the first number that can still be pointed at."""
+    shown, `first` the first number that can still be pointed at; `exhausted` when the list
+    has no more results than that (not just fewer shown)."""
 
-    def __init__(self, *, wanted: int, available: int, first: int = 1) -> None:
+    def __init__(
+        self, *, wanted: int, available: int, first: int = 1, exhausted: bool = False
+    ) -> None:
         self.wanted = wanted
         self.available = available
         self.first = first
+        self.exhausted = exhausted
         super().__init__(f"Result {wanted} was asked for, but there were {available}.")
 
 

@@ -10,7 +10,7 @@ import pytest
 from bot import wording
 from bot.terminal import chat_console, console
 from retrieval.conversation.chat import Reply, ReplyKind
-from retrieval.conversation.errors import NoRecentAnswer, NumberedFromOne
+from retrieval.conversation.errors import NoRecentAnswer, NumberedFromOne, PositionOutOfRange
 from retrieval.conversation.model import FocusRef, Intent, IntentKind
 from retrieval.engine import Engine
 from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery, Span
@@ -103,6 +103,15 @@ def test_a_lead_from_another_result_names_it() -> None:
 
 def test_number_zero_is_explained() -> None:
     assert wording.problem(NumberedFromOne()) == "Results are numbered from 1; try #1."
+
+
+def test_a_number_past_the_shown_results_says_what_was_shown_not_the_end() -> None:
+    shown = PositionOutOfRange(wanted=99, available=4)
+    ended = PositionOutOfRange(wanted=9, available=4, exhausted=True)
+    assert wording.problem(shown) == (
+        "Only results 1-4 have been shown; pick one of those, or say “more”."
+    )
+    assert wording.problem(ended) == "There were only 4 results; pick a number from 1 to 4."
 
 
 def test_a_paper_question_with_nothing_open_is_told_how_to_pick_one() -> None:

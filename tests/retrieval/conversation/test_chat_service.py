@@ -547,3 +547,12 @@ async def test_yes_to_did_you_mean_searches_the_suggestion(over: Over) -> None:
     assert empty.answer is not None and empty.answer.empty and empty.answer.suggestion
     assert yes.kind is ReplyKind.ANSWER and ids(yes) == ["icml2026-1"]
     assert again.kind is ReplyKind.SMALL_TALK
+
+
+async def test_a_number_out_of_reach_is_not_called_the_end_of_the_list(
+    chat: ChatService,
+) -> None:
+    await chat.handle("mixture of experts routing", ALICE)
+    far = await chat.handle("compare 2 and 99", ALICE)
+    assert far.kind is ReplyKind.PROBLEM and isinstance(far.error, PositionOutOfRange)
+    assert not far.error.exhausted and far.error.available == 2
