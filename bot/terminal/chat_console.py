@@ -78,7 +78,10 @@ def render_reply(reply: Reply, colour: bool) -> str:
     if reply.corrected:
         lines.append(wording.corrected_line(reply.corrected, lambda word: f"“{word}”"))
     if kind is ReplyKind.ANSWER and reply.answer is not None:
-        if reply.intent.kind is IntentKind.SIMILAR:
+        # Any list of similar papers says so: "similar 2", and also the refine, "more" or
+        # "go back" that shows one (the state's similar_to; they name no paper themselves).
+        similar = reply.state is not None and reply.state.similar_to is not None
+        if reply.intent.kind is IntentKind.SIMILAR or similar:
             # Only the first letter: str.capitalize() lower-cased the paper's label too.
             question = reply.answer.question
             lines.append(f"{question[:1].upper()}{question[1:]}:")

@@ -4,6 +4,7 @@ fits what was said, and a lead quote names its result when it is not the first."
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -11,6 +12,7 @@ from bot import wording
 from bot.terminal import chat_console, console
 from retrieval.conversation.chat import Reply, ReplyKind
 from retrieval.conversation.errors import NoRecentAnswer, NumberedFromOne, PositionOutOfRange
+from retrieval.conversation.memory import ConversationState
 from retrieval.conversation.model import FocusRef, Intent, IntentKind
 from retrieval.engine import Engine
 from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery, Span
@@ -99,6 +101,18 @@ def test_a_lead_from_another_result_names_it() -> None:
     # Still ranked as ranked: the list starts at #1.
     assert shown.index("1. Paper 1 label") < shown.index("3. Paper 3 label")
     assert "the best sentence  (icml2026-1)" in console.render_answer(_answer(1))
+
+
+def test_a_refined_list_of_similar_papers_says_whose_they_are() -> None:
+    answer = replace(_answer(1), question="papers like icml2026-9 (Paper 9 label)")
+    state = ConversationState(paper_ids=("icml2026-1",), similar_to="icml2026-9")
+    refine = Intent(IntentKind.REFINE, collection="iclr2024")
+    shown = chat_console.render_reply(
+        Reply(ReplyKind.ANSWER, refine, answer=answer, state=state), False
+    )
+    search = chat_console.render_reply(Reply(ReplyKind.ANSWER, refine, answer=_answer(1)), False)
+    assert shown.splitlines()[0] == "Papers like icml2026-9 (Paper 9 label):"
+    assert not search.startswith("Papers like")
 
 
 def test_number_zero_is_explained() -> None:
