@@ -180,6 +180,8 @@ class EngineAPI(ChatEngine, Protocol):
 
     async def stats(self) -> EngineStats: ...
 
+    async def warm_up(self) -> None: ...
+
     async def ingest(
         self,
         paths: Sequence[Path],

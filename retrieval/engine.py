@@ -34,6 +34,7 @@ from retrieval.models import (
 from retrieval.parameters import Settings, bm25_params, list_limits, rank_options
 from retrieval.questions import rank_free_text, rank_question, rank_similar
 from retrieval.ranking import Ranking
+from retrieval.sentence_roles import sentence_roles
 from retrieval.services import community_services
 from retrieval.stores.opening import open_store
 from retrieval.stores.store import Store
@@ -41,6 +42,9 @@ from retrieval.suggestions import closest_ids, suggest_papers
 from retrieval.telemetry import LatencyLog, engine_stats
 
 log = logging.getLogger(__name__)
+
+# Words most lists use, so the warm-up runs every kernel (ranking, excerpts, proximity).
+WARM_UP_QUESTION = "learning models with data"
 
 
 class Engine:
@@ -129,6 +133,20 @@ class Engine:
         answer = await self._answer(corpus, ranking, page)
         self.latencies.record(started)
         return answer
+
+    async def warm_up(self) -> None:
+        """Answer one question and a sentence-role read, and forget them (no latency recorded):
+        a serving process's first real question then finds the compiled kernels and models
+        loaded (cold, a newcomer's first answer took 1-3 s on a busy 2-core machine)."""
+        started = time.perf_counter()
+        corpus = self.corpus
+        if corpus.index.size == 0:
+            return
+        parsed, ranking, notice = await asyncio.to_thread(
+            rank_question, corpus, self.options, WARM_UP_QUESTION, None, 1000
+        )
+        await self._answer(corpus, ranking, Page(WARM_UP_QUESTION, parsed, 3, 0, notice, started))
+        await asyncio.to_thread(sentence_roles, ["We propose a method.", "It works well."])
 
     async def rank_text(self, text: str, *, depth: int = 100) -> list[tuple[str, float]]:
         """(paper id, score) for free text, best first, `depth` deep, no excerpts: evaluation."""

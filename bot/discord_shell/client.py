@@ -128,6 +128,9 @@ class PaperBot(commands.AutoShardedBot):
         self.loop_lag = LoopLag()
 
     async def setup_hook(self) -> None:
+        # Before the gateway connects: the first user's question should not pay for loading
+        # the scoring kernels and models.
+        await self.engine.warm_up()
         self.loop_lag.start()
         # Buttons and menus on every message ever sent keep working across restarts.
         self.add_dynamic_items(*PERSISTENT_ITEMS)

@@ -146,6 +146,7 @@ async def run_chat(engine: Engine) -> int:
         page_size=settings.answer_results,
     )
     who = console_conversation()
+    await engine.warm_up()  # before the prompt, so the first answer is as quick as the rest
     papers = sum(info.papers for info in await engine.loaded_collections())
     print(
         f"paperbot console: {wording.plural(papers, 'paper')} loaded. "

@@ -130,6 +130,7 @@ class FakeEngine:
         self.delay = 0.0
         self.fail_with: BaseException | None = None
         self.closed = False
+        self.warmed = False
         self._memory = FakeMemory()
         self.live = FakeLive()
         self.watches = FakeWatches()
@@ -241,6 +242,9 @@ class FakeEngine:
             for p in self.papers.values()
             if wanted in p.id or wanted in p.label.lower()
         ][:limit]
+
+    async def warm_up(self) -> None:
+        self.warmed = True
 
     async def stats(self) -> EngineStats:
         return EngineStats(

@@ -161,3 +161,9 @@ def test_shard_settings_reach_the_client_and_only_shard_zero_syncs() -> None:
     assert not sharded.owns_shard_zero
     whole = PaperBot(Settings(_env_file=None), FakeEngine())  # type: ignore[call-arg]
     assert whole.shard_ids is None and whole.settings.owns_shard_zero
+
+
+async def test_the_engine_is_warmed_before_the_gateway_connects(
+    bot: PaperBot, engine: FakeEngine
+) -> None:
+    assert engine.warmed  # setup_hook runs before the connection to Discord

@@ -382,3 +382,9 @@ async def test_list_size_limits_are_settings_and_the_error_names_them(
     assert len(report.errors) == 1 and "PAPERBOT_MAX_LIST_PAPERS" in report.errors[0]
     async with await Engine.open(make_settings(seeds_dir=fixture_seeds, max_list_papers=5)) as e:
         assert (await e.ingest([big])).papers_added == 5
+
+
+async def test_warm_up_answers_nothing_it_counts(seed_engine: Engine) -> None:
+    await seed_engine.warm_up()
+    stats = await seed_engine.stats()
+    assert stats.questions_answered == 0 and stats.latency_p50_ms is None
