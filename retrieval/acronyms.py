@@ -46,7 +46,8 @@ class Alternative:
     """Another way to write part of a query: `written` as typed, `other` the other form.
 
     Ranking credits a paper with the better of the two forms, never both, so a paper that defines
-    "Mixture of Experts (MoE)" is not counted twice for the same idea.
+    "Mixture of Experts (MoE)" is not counted twice for the same idea. The other form counts only
+    where a paper holds all of its words: "learning" alone is not "reinforcement learning".
     """
 
     written: tuple[str, ...]

@@ -388,18 +388,39 @@ def _match_from(acronym: str, window: str, start: int) -> list[int] | None:
     return positions
 
 
-def _match_backward(acronym: str, window: str) -> list[int] | None:
+def _inner_place(window: str, start: int, target: str) -> int | None:
+    """Where `target` starts the second part of a closed compound that is the window's last
+    word ("autoencoders", "finetuning"): a lowercase word, at least three letters before the
+    place and four after it; the rightmost such place, or None."""
+    word = window[start:]
+    if start == 0 or not word.isalpha() or not word[1:].islower():
+        return None
+    place = word.rfind(target, 3, len(word) - 4)
+    return None if place < 0 else start + place
+
+
+def _match_backward(acronym: str, window: str, *, inner: bool = False) -> list[int] | None:
     """Schwartz–Hearst's backward greedy match: each character at its rightmost possible place.
 
     Finds "incremental first-order oracle" (IFO) where the forward match takes "order" for O.
+    With `inner`, the acronym's last capital may sit inside the window's last word when an
+    earlier word starts the long form: "variational autoencoders" (VAE), "sparse autoencoders"
+    (SAE); a lone word never does ("Transformer (TF)").
     """
     pos = len(window)
     positions: list[int] = []
+    last_word = window.rfind(" ") + 1
     for index in range(len(acronym) - 1, -1, -1):
         char = acronym[index]
         need_start = index == 0 or char.isupper()
         target = char.lower()
         pos -= 1
+        if inner and not positions and index > 0 and char.isupper():
+            inside = _inner_place(window, last_word, target)
+            if inside is None:
+                return None
+            positions.append(pos := inside)
+            continue
         while pos >= 0 and not (
             window[pos].lower() == target and (not need_start or _is_word_start(window, pos))
         ):
@@ -408,6 +429,8 @@ def _match_backward(acronym: str, window: str) -> list[int] | None:
             return None
         positions.append(pos)
     positions.reverse()
+    if inner and positions[0] >= last_word:
+        return None
     for index in range(1, len(acronym)):
         here, before = positions[index], positions[index - 1]
         # A lowercase letter or digit inside a word must share the word of the one before it.
@@ -436,6 +459,7 @@ def _long_form(acronym: str, window: str, *, whole: bool) -> str | None:
         ]
     candidates = [_match_backward(acronym, window)]
     candidates += [_match_from(acronym, window, i) for i in starts if i < len(window)]
+    candidates.append(_match_backward(acronym, window, inner=True))
     max_words = min(len(acronym) + 5, 2 * len(acronym))
     for positions in candidates:
         if positions is None or window[positions[0]].lower() != first:

@@ -7,12 +7,14 @@ One sequential pass (`_select`) then counts the documents holding any column's t
 ranking's total) and those holding every one (`total_all`), keeps the best k in a heap and
 clears both arrays for the next query. Ties: score descending, then document ascending.
 
-An acronym alternative (`Credit`) credits each paper holding the other form with
+An acronym alternative (`Credit`) credits each paper holding the whole other form with
 max(weight x other - written, 0), so the paper scores the better of the two forms: the other
-form's columns go into a second scratch array (listing the papers they touch), the written
-form's score of just those papers is subtracted (a short written column walked, a long one
-searched) and the positive rest added (`_fold`). A paper holding the whole other form counts as
-holding the written words.
+form's columns go into a second scratch array (listing the papers they touch and counting the
+words each holds), the written form's score of just those papers is subtracted (a short written
+column walked, a long one searched) and the positive rest added (`_fold`). A paper holding only
+some words of the other form gets nothing for them: "learning" alone is no "reinforcement
+learning", and never stands in for "RL". A paper holding the whole other form counts as holding
+the written words.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ _ANY = 1 << 31
 @dataclass(frozen=True, slots=True)
 class Credit:
     """An acronym alternative: the other form's term numbers at `weight`, the written form's;
-    `complete` is False when the corpus lacks some other-form word (none holds it whole)."""
+    `complete` is False when the corpus lacks some other-form word (none holds it whole, so
+    none is credited)."""
 
     other: tuple[int, ...]
     written: tuple[int, ...]
@@ -119,17 +122,16 @@ def _fold(
                 credit[postings[p]] -= impacts[p]
     for i in range(n):
         doc = touched[i]
-        value = credit[doc]
-        for w in range(len(written)):
-            if searched[w]:
-                start, end = offsets[written[w]], offsets[written[w] + 1]
-                p = start + np.searchsorted(postings[start:end], doc)
-                if p < end and postings[p] == doc:
-                    value -= impacts[p]
-        if value > 0:
-            scores[doc] += value
-        bits[doc] |= np.uint32(1 << 31)
         if held[doc] == whole:
+            value = credit[doc]
+            for w in range(len(written)):
+                if searched[w]:
+                    start, end = offsets[written[w]], offsets[written[w] + 1]
+                    p = start + np.searchsorted(postings[start:end], doc)
+                    if p < end and postings[p] == doc:
+                        value -= impacts[p]
+            if value > 0:
+                scores[doc] += value
             bits[doc] |= written_bits
         credit[doc] = 0.0
         held[doc] = 0

@@ -88,6 +88,28 @@ async def test_acronym_query_finds_paper_that_only_spells_it_out(
         assert "fixture2026-2" in ids(reverse)
 
 
+async def test_a_word_of_the_long_form_alone_does_not_stand_in_for_the_acronym(
+    tmp_path: Path, make_settings: Callable[..., Settings]
+) -> None:
+    seeds = tmp_path / "s"
+    seeds.mkdir()
+    write_list(
+        seeds / "a.txt",
+        [
+            "Reinforcement learning (RL) trains agents from rewards.",
+            "We study RL agents that plan over long horizons in sparse-reward navigation tasks "
+            "with partial observability, delayed feedback and noisy sensors.",
+            "Learning to learn: learning rates for learning and learning curves.",
+            "Image segmentation with convolutional networks.",
+        ],
+    )
+    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+        answer = await engine.ask("RL", limit=5)
+        # The third paper says "learning" five times and never RL or reinforcement learning.
+        assert ids(answer) == ["fixture2026-1", "fixture2026-2"]
+        assert answer.total == 2
+
+
 async def test_phrase_exclusion_and_collection_filter(fixture_engine: Engine) -> None:
     routing = await fixture_engine.ask("routing", limit=6)
     assert set(ids(routing)) == {"fixture2026-1", "fixture2026-6"}

@@ -259,6 +259,10 @@ def test_long_inputs_give_well_formed_terms_and_spans() -> None:
             "multi-modal large language models (MLLMs)",
             ("MLLM", "multi-modal large language models"),
         ),
+        # A capital set inside a closed compound, the last word of a longer long form.
+        ("we train variational autoencoders (VAEs) on", ("VAE", "variational autoencoders")),
+        ("sparse autoencoders (SAEs) find features", ("SAE", "sparse autoencoders")),
+        ("with Orthogonal Finetuning (OFT)", ("OFT", "Orthogonal Finetuning")),
     ],
 )
 def test_acronym_definitions(text: str, expected: tuple[str, str]) -> None:
@@ -278,6 +282,8 @@ def test_acronym_definitions(text: str, expected: tuple[str, str]) -> None:
         "a Transformer (TF) block",
         "the model (ours) wins",
         "accuracy (ACC)",
+        "an autoencoder (AE)",
+        "the mean squared (MSE)",
     ],
 )
 def test_not_acronym_definitions(text: str) -> None:
