@@ -669,6 +669,9 @@ _AVAILABILITY = re.compile(
 _NOT_AVAILABILITY = frozenset(
     {QuestionType.METHOD, QuestionType.RESULT, QuestionType.PROBLEM, QuestionType.LIMITATIONS}
 )
+# Fewer words than this ("(ICML variant.)") state nothing that answers; real abstracts hardly
+# have such sentences, so the fitted weights know nothing of them.
+_SHORTEST = 4
 # The types whose answer may be "the abstract does not say" (a result or a method always has
 # one; the training pairs never said otherwise, bar results asking for numbers none give).
 MAY_BE_UNSAID: Final = frozenset(
@@ -1169,7 +1172,9 @@ def _ranked(
     found = [
         (float(chance), index)
         for index, chance in enumerate(chances[:-1])
-        if chance > unsaid and not (kind in _NOT_AVAILABILITY and available[index])
+        if chance > unsaid
+        and not (kind in _NOT_AVAILABILITY and available[index])
+        and len(texts[index].split()) >= _SHORTEST
     ]
     return sorted(found, key=lambda item: (-item[0], item[1]))
 
