@@ -720,15 +720,7 @@ def about_the_paper(question: str, abstract: str) -> bool:
     the abstract's (the words that only say what kind of answer is wanted do not count), or
     it has no topic words of its own beyond one ("where can I get the code?")."""
     kind = question_type(question)
-    # The words that asked for the type ("gap" in "what gap is this filling?") are no topic.
-    asking = " ".join(
-        match.group() for asked, asks in _ASKS if asked is kind for match in asks.finditer(question)
-    )
-    topic = [
-        term
-        for term in dict.fromkeys(analysis.analyze(question))
-        if term not in _QUESTION_TERMS and term not in analysis.analyze(asking)
-    ]
+    topic = list(_topic(question, kind))
     if len(topic) <= 1 and kind is not QuestionType.OTHER:
         return True
     if not topic:
@@ -737,6 +729,20 @@ def about_the_paper(question: str, abstract: str) -> bool:
         return True
     held = set(analysis.analyze(abstract))
     return sum(term in held for term in topic) * 2 >= len(topic)
+
+
+def _topic(question: str, kind: QuestionType) -> dict[str, None]:
+    """The question's topic words, in order: not those that only say what kind of answer is
+    wanted, nor those that asked for its type ("gap" in "what gap is this filling?")."""
+    asking = " ".join(
+        match.group() for asked, asks in _ASKS if asked is kind for match in asks.finditer(question)
+    )
+    asked = frozenset(analysis.analyze(asking))
+    return {
+        term: None
+        for term in analysis.analyze(question)
+        if term not in _QUESTION_TERMS and term not in asked
+    }
 
 
 def names_the_paper(question: str, text: str) -> bool:
@@ -836,14 +842,87 @@ def answer_about(
         and not any(_NUMBER.search(text) for text in texts)
     ):
         return AboutPaper(kind, statement="The abstract gives no numbers.")
+    unsaid = _NOT_STATED.get(kind, _NOT_STATED[QuestionType.OTHER])
+    topic = frozenset(_topic(question, kind)) - frozenset(analysis.analyze(title))
+    # A quantity of something the abstract never speaks of ("how many parameters?"): a number
+    # it gives is of something else.
+    if (
+        kind is QuestionType.OTHER
+        and topic
+        and _ASKS_NUMBERS.search(question)
+        and not _topic_found(question, topic, texts, title)
+    ):
+        return AboutPaper(kind, statement=unsaid)
+    # "Any limitations?" where no sentence states one of the paper's own; a question naming
+    # what it loses at ("where does it still lose?") may be answered without the word.
+    if (
+        kind is QuestionType.LIMITATIONS
+        and _GENERIC_LIMITS.search(question)
+        and not _own_limitations(texts).any()
+    ):
+        return AboutPaper(kind, statement=unsaid)
     model = model or default_model()
-    best = _ranked(kind, question, abstract, title, model)[:limit]
+    # What the question asks about is there ("any experiments?" and "we demonstrate ... on
+    # federated tasks"): the answer is a sentence, not "does not say".
+    cued = kind is QuestionType.OTHER and any(
+        asks.search(question) and said.search(abstract) for asks, said in _OTHER_CUES
+    )
+    best = _ranked(kind, question, abstract, title, model, may_be_unsaid=not cued)[:limit]
     if not best:
-        return AboutPaper(kind, statement=_NOT_STATED.get(kind, _NOT_STATED[QuestionType.OTHER]))
+        return AboutPaper(kind, statement=unsaid)
     # The best first; a second when it is nearly as likely.
     top = best[0][0]
     chosen = [index for chance, index in best if chance >= top * model.second_share]
+    # A question naming nothing of its own ("what do they propose?", "how does it work?") asks
+    # for what the paper contributes: its own contribution sentence first.
+    own = _own_contribution(texts)
+    if kind is QuestionType.METHOD and not topic and own is not None:
+        chosen = [own, *(i for i in chosen if i != own)][:limit]
     return AboutPaper(kind, tuple(_marked(texts[i], kind, wanted) for i in chosen))
+
+
+def _topic_found(question: str, topic: frozenset[str], texts: Sequence[str], title: str) -> bool:
+    """Whether the abstract or title speaks of any of the question's topic words: the word,
+    a word sharing its first five letters ("params", "parameters"), or what answers it
+    ("experiments" and "we demonstrate ... on federated tasks")."""
+    text = " ".join([title, *texts])
+    if topic & frozenset(analysis.analyze(text)):
+        return True
+    prefixes = {word[:5] for word in re.findall(r"[a-z0-9]{4,}", text.lower())}
+    words = [w for w in re.findall(r"[a-z0-9]+", question.lower()) if analysis.analyze(w)]
+    for word in words:
+        if not frozenset(analysis.analyze(word)) & topic:
+            continue
+        if len(word) >= 4 and word[:5] in prefixes:
+            return True
+        if any(asks.fullmatch(word) and said.search(text) for asks, said in _OTHER_CUES):
+            return True
+    return False
+
+
+def _own_contribution(texts: Sequence[str]) -> int | None:
+    """The first sentence stating the paper's own contribution ("In this paper, we propose
+    X"), not one opening on earlier work."""
+    return next(
+        (
+            index
+            for index, text in enumerate(texts)
+            if _CONTRIBUTION.search(text) and not _PRIOR.search(_opening(text))
+        ),
+        None,
+    )
+
+
+def _own_limitations(texts: tuple[str, ...]) -> npt.NDArray[np.float64]:
+    """Whether each sentence states a limitation of the paper's own work: a limitation word
+    or a hedge ("may introduce some training instability"), not in a limitation the paper
+    overcomes ("To address these limitations, we ...") nor in a sentence opening on earlier
+    work ("Previous methods are limited to ...")."""
+    cue = np.minimum(_counts(texts, _CUES[QuestionType.LIMITATIONS]) + _counts(texts, _HEDGE), 1.0)
+    overcomes = np.minimum(_counts(texts, _OVERCOMES), 1.0)
+    prior = np.array([_PRIOR.search(_opening(text)) is not None for text in texts], float)
+    own: npt.NDArray[np.float64] = cue * (1 - overcomes) * (1 - prior)
+    return own
 
 
 # The types the fitted scorer ranks sentences for; the weights file holds one block of
@@ -1158,9 +1237,12 @@ def _ranked(
     abstract: str,
     title: str = "",
     model: AnswerModel | None = None,
+    *,
+    may_be_unsaid: bool = True,
 ) -> list[tuple[float, int]]:
     """(probability, index) of the sentences more likely to answer a question of `kind` than
-    "the abstract does not say", best first. Where the code is answers only a code question."""
+    "the abstract does not say" (when `may_be_unsaid`), best first. Where the code is answers
+    only a code question."""
     _, texts, _ = _read(abstract)
     if not texts:
         return []
@@ -1168,7 +1250,7 @@ def _ranked(
     base, none = features(question, kind, abstract, title)
     chances = model.probabilities(model.type_probabilities(question, kind), base, none)
     available = _counts(texts, _AVAILABILITY)
-    unsaid = chances[-1] if kind in MAY_BE_UNSAID else 0.0
+    unsaid = chances[-1] if kind in MAY_BE_UNSAID and may_be_unsaid else 0.0
     found = [
         (float(chance), index)
         for index, chance in enumerate(chances[:-1])
