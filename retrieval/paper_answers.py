@@ -981,9 +981,16 @@ FEATURES: Final = (
     "gap_asked",
     "phrase_asked",
     "limit_asked",
+    "own_contribution_asked",
 )
 # Features of the "the abstract does not say" option, against the sentences.
-NONE_FEATURES: Final = ("no_numbers_asked", "topic_absent", "no_data_evidence", "no_limit_cue")
+NONE_FEATURES: Final = (
+    "no_numbers_asked",
+    "topic_absent",
+    "no_data_evidence",
+    "no_limit_cue",
+    "asked_cue_found",
+)
 
 
 def question_tokens(question: str) -> list[str]:
@@ -1167,7 +1174,12 @@ def _question_features(
     )
     generic_limits = _GENERIC_LIMITS.search(question) is not None
     numbers = np.minimum(_counts(texts, _NUMBER), 1.0)
-    limits = np.minimum(_counts(texts, _CUES[QuestionType.LIMITATIONS]), 1.0)
+    limits = _own_limitations(texts)
+    own = _own_contribution(texts)
+    # A method question naming nothing of its own ("what do they propose?") and the paper's
+    # own contribution sentence.
+    generic = kind is QuestionType.METHOD and not frozenset(_topic(question, kind)) - title_terms
+    cued = any(asks.search(question) and said.search(" ".join(texts)) for asks, said in _OTHER_CUES)
     # Words sharing their first five letters ("params", "parameters"), weighted alike.
     asked_prefixes = {
         word[:5]
@@ -1204,6 +1216,7 @@ def _question_features(
         np.minimum(_counts(texts, _GAP), 1.0) * asks_gap,
         np.array([bool(said_as and said_as.search(text)) for text in texts]),
         limits * generic_limits,
+        np.arange(count) == (own if generic and own is not None else -1),
     ]
     none = np.array(
         [
@@ -1211,6 +1224,7 @@ def _question_features(
             bool(wanted) and not present,
             not _counts(texts, _DATA_EVIDENCE).any(),
             not limits.any(),
+            cued,
         ],
         dtype=np.float64,
     )
