@@ -7,8 +7,11 @@ this file, fitted by benchmarks/fit_paper_answers.py on the blind-written questi
 the abstract's sentences. It is a softmax over the sentences and "the abstract does not say",
 on features of each sentence (`FEATURES`: its role probabilities from `sentence_roles`,
 position, cue-word counts, numbers, data-set names, the question's words it shares) whose
-weights are mixed by a fitted guess of the question's type. A comparison takes, for each
-paper, what it proposes, what it is evaluated on and its result.
+weights are mixed by a fitted guess of the question's type. A few rules state what the
+training pairs rarely show: a method question naming nothing of its own gets the paper's own
+contribution first, limitations of earlier work or ones the paper overcomes are not its own,
+and a quantity of something the abstract never names is not given. A comparison takes, for
+each paper, what it proposes, what it is evaluated on and its result.
 """
 
 from __future__ import annotations
