@@ -1,27 +1,39 @@
 """Questions about one paper, answered from its abstract by what they ask for (pure).
 
 "what's the main result?", "which datasets?", "how does it work?", "does it have code?", "who
-wrote it?": the question's type (`question_type`) picks the abstract's sentences whose role
-(`sentence_roles`: background, objective, method, result) and cue words answer that type, plus
-the question's own words. When the abstract cannot answer (authors, a limitation it never
-states, a data set it never names) the answer says so instead of quoting a random sentence.
-A comparison takes, for each paper, what it proposes, what it is evaluated on and its result.
+wrote it?": the question's type (`question_type`, rules) routes authors, venue, code and
+summaries; for the rest a fitted scorer (`AnswerModel`, weights in paper_answers.json beside
+this file, fitted by benchmarks/fit_paper_answers.py on the blind-written question sets) ranks
+the abstract's sentences. It is a softmax over the sentences and "the abstract does not say",
+on features of each sentence (`FEATURES`: its role probabilities from `sentence_roles`,
+position, cue-word counts, numbers, data-set names, the question's words it shares) whose
+weights are mixed by a fitted guess of the question's type. A few rules state what the
+training pairs rarely show: a method question naming nothing of its own gets the paper's own
+contribution first, limitations of earlier work or ones the paper overcomes are not its own,
+and a quantity of something the abstract never names is not given. A comparison takes, for
+each paper, what it proposes, what it is evaluated on and its result.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from typing import NamedTuple
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
 
 from retrieval import text as analysis
 from retrieval.excerpts import Sentence, analyse
 from retrieval.models import Excerpt, Span
-from retrieval.sentence_roles import Role, sentence_roles
+from retrieval.sentence_roles import ROLES, Role, sentence_role_probabilities, sentence_roles
 
 
 class QuestionType(Enum):
@@ -634,6 +646,8 @@ _PRIOR = re.compile(
     ).pattern,
     re.IGNORECASE,
 )
+_PERCENT = re.compile(r"\d\s?(?:\\?%|percent)|\bpercentage points?\b", re.IGNORECASE)
+_THAN = _words(r"than", r"vs\.?", r"versus", r"compared (?:to|with)", r"relative to")
 _DATA_WORDS = _words(
     r"data ?sets?", r"benchmarks?", r"corpus", r"corpora", r"(?:evaluat\w*|experiments?|tested) on"
 )
@@ -658,23 +672,14 @@ _AVAILABILITY = re.compile(
 _NOT_AVAILABILITY = frozenset(
     {QuestionType.METHOD, QuestionType.RESULT, QuestionType.PROBLEM, QuestionType.LIMITATIONS}
 )
-# The roles that answer each type, and how much a matching role counts.
-_ROLES: Mapping[QuestionType, frozenset[Role]] = {
-    QuestionType.DATASET: frozenset({Role.METHOD, Role.RESULT}),
-    QuestionType.RESULT: frozenset({Role.RESULT}),
-    QuestionType.METHOD: frozenset({Role.METHOD, Role.OBJECTIVE}),
-    QuestionType.PROBLEM: frozenset({Role.BACKGROUND, Role.OBJECTIVE}),
-    QuestionType.LIMITATIONS: frozenset(),
-    QuestionType.OTHER: frozenset(),
-}
-# Types asking about the paper's own work, which another paper's sentence does not answer.
-_OWN_WORK = frozenset(
-    {QuestionType.METHOD, QuestionType.RESULT, QuestionType.DATASET, QuestionType.LIMITATIONS}
+# Fewer words than this ("(ICML variant.)") state nothing that answers; real abstracts hardly
+# have such sentences, so the fitted weights know nothing of them.
+_SHORTEST = 4
+# The types whose answer may be "the abstract does not say" (a result or a method always has
+# one; the training pairs never said otherwise, bar results asking for numbers none give).
+MAY_BE_UNSAID: Final = frozenset(
+    {QuestionType.DATASET, QuestionType.LIMITATIONS, QuestionType.OTHER}
 )
-# Types whose answer often takes two sentences ("we propose X" and "specifically, ...").
-_BROAD = frozenset({QuestionType.METHOD, QuestionType.PROBLEM, QuestionType.RESULT})
-# Types whose answer needs a cue word in the sentence; without one the abstract does not say.
-_NEEDS_CUE = frozenset({QuestionType.DATASET, QuestionType.LIMITATIONS})
 _NOT_STATED = {
     QuestionType.DATASET: "The abstract names no data set or benchmark.",
     QuestionType.LIMITATIONS: "The abstract states no limitation.",
@@ -718,15 +723,7 @@ def about_the_paper(question: str, abstract: str) -> bool:
     the abstract's (the words that only say what kind of answer is wanted do not count), or
     it has no topic words of its own beyond one ("where can I get the code?")."""
     kind = question_type(question)
-    # The words that asked for the type ("gap" in "what gap is this filling?") are no topic.
-    asking = " ".join(
-        match.group() for asked, asks in _ASKS if asked is kind for match in asks.finditer(question)
-    )
-    topic = [
-        term
-        for term in dict.fromkeys(analysis.analyze(question))
-        if term not in _QUESTION_TERMS and term not in analysis.analyze(asking)
-    ]
+    topic = list(_topic(question, kind))
     if len(topic) <= 1 and kind is not QuestionType.OTHER:
         return True
     if not topic:
@@ -735,6 +732,20 @@ def about_the_paper(question: str, abstract: str) -> bool:
         return True
     held = set(analysis.analyze(abstract))
     return sum(term in held for term in topic) * 2 >= len(topic)
+
+
+def _topic(question: str, kind: QuestionType) -> dict[str, None]:
+    """The question's topic words, in order: not those that only say what kind of answer is
+    wanted, nor those that asked for its type ("gap" in "what gap is this filling?")."""
+    asking = " ".join(
+        match.group() for asked, asks in _ASKS if asked is kind for match in asks.finditer(question)
+    )
+    asked = frozenset(analysis.analyze(asking))
+    return {
+        term: None
+        for term in analysis.analyze(question)
+        if term not in _QUESTION_TERMS and term not in asked
+    }
 
 
 def names_the_paper(question: str, text: str) -> bool:
@@ -799,6 +810,7 @@ def answer_about(
     urls: Sequence[str] = (),
     limit: int = 2,
     title: str = "",
+    model: AnswerModel | None = None,
 ) -> AboutPaper:
     """The sentences of `abstract` that answer `question` (at most `limit`, in text order)."""
     kind = kind or question_type(question)
@@ -811,7 +823,7 @@ def answer_about(
                 statement=f"It is in the {collection} list; the list holds no other venue details.",
             )
         return AboutPaper(kind, statement="The list holds no venue details.")
-    sentences, texts, roles = _read(abstract)
+    _, texts, roles = _read(abstract)
     if kind is QuestionType.CODE:
         if urls:
             return AboutPaper(kind, statement="Code: " + " ".join(urls[:5]))
@@ -825,7 +837,7 @@ def answer_about(
         return AboutPaper(kind, statement=f"The abstract does not mention {names}.")
     wanted = frozenset(analysis.analyze(question)) - _QUESTION_TERMS
     if kind is QuestionType.SUMMARY:
-        chosen = _summary(sentences, texts, roles)
+        chosen = _summary(abstract, texts, roles, model or default_model())
         return AboutPaper(kind, tuple(_marked(texts[i], kind, frozenset()) for i in chosen))
     if (
         kind is QuestionType.RESULT
@@ -833,206 +845,436 @@ def answer_about(
         and not any(_NUMBER.search(text) for text in texts)
     ):
         return AboutPaper(kind, statement="The abstract gives no numbers.")
-    best = _ranked(kind, question, sentences, texts, roles, wanted, title)[:limit]
+    unsaid = _NOT_STATED.get(kind, _NOT_STATED[QuestionType.OTHER])
+    topic = frozenset(_topic(question, kind)) - frozenset(analysis.analyze(title))
+    # A quantity of something the abstract never speaks of ("how many parameters?"): a number
+    # it gives is of something else.
+    if (
+        kind is QuestionType.OTHER
+        and topic
+        and _ASKS_NUMBERS.search(question)
+        and not _topic_found(question, topic, texts, title)
+    ):
+        return AboutPaper(kind, statement=unsaid)
+    # "Any limitations?" where no sentence states one of the paper's own; a question naming
+    # what it loses at ("where does it still lose?") may be answered without the word.
+    if (
+        kind is QuestionType.LIMITATIONS
+        and _GENERIC_LIMITS.search(question)
+        and not _own_limitations(texts).any()
+    ):
+        return AboutPaper(kind, statement=unsaid)
+    model = model or default_model()
+    # What the question asks about is there ("any experiments?" and "we demonstrate ... on
+    # federated tasks"): the answer is a sentence, not "does not say".
+    cued = kind is QuestionType.OTHER and any(
+        asks.search(question) and said.search(abstract) for asks, said in _OTHER_CUES
+    )
+    best = _ranked(kind, question, abstract, title, model, may_be_unsaid=not cued)[:limit]
     if not best:
-        return AboutPaper(kind, statement=_NOT_STATED.get(kind, _NOT_STATED[QuestionType.OTHER]))
+        return AboutPaper(kind, statement=unsaid)
+    # The best first; a second when it is nearly as likely.
     top = best[0][0]
-    # Broad questions (how it works, what problem, what result) often take two sentences:
-    # the second is shown when it scores at least half the best.
-    share = 0.5 if kind in _BROAD else 0.75
-    chosen = sorted(index for score, index in best if score >= top * share)
+    chosen = [index for chance, index in best if chance >= top * model.second_share]
+    # A question naming nothing of its own ("what do they propose?", "how does it work?") asks
+    # for what the paper contributes: its own contribution sentence first.
+    own = _own_contribution(texts)
+    if kind is QuestionType.METHOD and not topic and own is not None:
+        chosen = [own, *(i for i in chosen if i != own)][:limit]
     return AboutPaper(kind, tuple(_marked(texts[i], kind, wanted) for i in chosen))
 
 
-class _Facts(NamedTuple):
-    """What each sentence of an abstract says whatever the question, computed once per
-    abstract (the patterns are most of a question's time); what only some types ask is
-    counted when first asked (`_counts`)."""
-
-    roles_own: tuple[Role, ...]  # `_own_role` of each
-    availability: tuple[bool, ...]
-    contribution: tuple[bool, ...]
-    points_back: tuple[bool, ...]
-    details: tuple[bool, ...]
-    gap: tuple[bool, ...]
-    contrast: tuple[bool, ...]
-    own_word: tuple[bool, ...]
-    prior_unless_own: tuple[bool, ...]  # no "we", "our" and no method detail
-    prior_opening: tuple[bool, ...]  # "Existing methods ...", "Gao et al. (2023) ..."
-
-
-@lru_cache(maxsize=2048)
-def _counts(texts: tuple[str, ...], pattern: re.Pattern[str]) -> tuple[int, ...]:
-    """How often `pattern` occurs in each sentence, once per abstract and pattern."""
-    return tuple(len(pattern.findall(text)) for text in texts)
+def _topic_found(question: str, topic: frozenset[str], texts: Sequence[str], title: str) -> bool:
+    """Whether the abstract or title speaks of any of the question's topic words: the word,
+    a word sharing its first five letters ("params", "parameters"), or what answers it
+    ("experiments" and "we demonstrate ... on federated tasks")."""
+    text = " ".join([title, *texts])
+    if topic & frozenset(analysis.analyze(text)):
+        return True
+    prefixes = {word[:5] for word in re.findall(r"[a-z0-9]{4,}", text.lower())}
+    words = [w for w in re.findall(r"[a-z0-9]+", question.lower()) if analysis.analyze(w)]
+    for word in words:
+        if not frozenset(analysis.analyze(word)) & topic:
+            continue
+        if len(word) >= 4 and word[:5] in prefixes:
+            return True
+        if any(asks.fullmatch(word) and said.search(text) for asks, said in _OTHER_CUES):
+            return True
+    return False
 
 
-@lru_cache(maxsize=256)
-def _facts(texts: tuple[str, ...], roles: tuple[Role, ...]) -> _Facts:
-
-    def each(pattern: re.Pattern[str]) -> tuple[bool, ...]:
-        return tuple(pattern.search(text) is not None for text in texts)
-
-    own_word = each(_OWN)
-    details = each(_DETAILS)
-    return _Facts(
-        roles_own=tuple(_own_role(text, role) for text, role in zip(texts, roles, strict=True)),
-        availability=each(_AVAILABILITY),
-        contribution=each(_CONTRIBUTION),
-        points_back=each(_POINTS_BACK),
-        details=details,
-        gap=each(_GAP),
-        contrast=each(_CONTRAST),
-        own_word=own_word,
-        prior_unless_own=tuple(
-            not (said or detail) for said, detail in zip(own_word, details, strict=True)
+def _own_contribution(texts: Sequence[str]) -> int | None:
+    """The first sentence stating the paper's own contribution ("In this paper, we propose
+    X"), not one opening on earlier work."""
+    return next(
+        (
+            index
+            for index, text in enumerate(texts)
+            if _CONTRIBUTION.search(text) and not _PRIOR.search(_opening(text))
         ),
-        prior_opening=tuple(_PRIOR.search(_opening(text)) is not None for text in texts),
+        None,
     )
 
 
-def _ranked(
-    kind: QuestionType,
+def _own_limitations(texts: tuple[str, ...]) -> npt.NDArray[np.float64]:
+    """Whether each sentence states a limitation of the paper's own work: a limitation word
+    or a hedge ("may introduce some training instability"), not in a limitation the paper
+    overcomes ("To address these limitations, we ...") nor in a sentence opening on earlier
+    work ("Previous methods are limited to ...")."""
+    cue = np.minimum(_counts(texts, _CUES[QuestionType.LIMITATIONS]) + _counts(texts, _HEDGE), 1.0)
+    overcomes = np.minimum(_counts(texts, _OVERCOMES), 1.0)
+    prior = np.array([_PRIOR.search(_opening(text)) is not None for text in texts], float)
+    own: npt.NDArray[np.float64] = cue * (1 - overcomes) * (1 - prior)
+    return own
+
+
+# The types the fitted scorer ranks sentences for; the weights file holds one block of
+# feature weights shared by all of them and one block for each.
+_SCORED = (
+    QuestionType.DATASET,
+    QuestionType.RESULT,
+    QuestionType.METHOD,
+    QuestionType.PROBLEM,
+    QuestionType.LIMITATIONS,
+    QuestionType.OTHER,
+)
+MODEL_PATH: Final = Path(__file__).with_name("paper_answers.json")
+# Per-sentence features, in the order of `_sentence_features`' columns.
+FEATURES: Final = (
+    *(f"role_{role.value}" for role in ROLES),
+    "position",
+    "first",
+    "second",
+    "last",
+    "length",
+    *(f"cue_{kind.value}" for kind in _CUES),
+    "strong_result",
+    "problem_more",
+    "gap",
+    "contrast",
+    "contribution",
+    "points_back",
+    "pointed_at",
+    "details",
+    "follows_contribution",
+    "hedge",
+    "overcomes",
+    "headline",
+    "aim",
+    "number",
+    "percent",
+    "than",
+    "own_word",
+    "prior",
+    "data_words",
+    "data_evidence",
+    "data_names",
+    "after_contribution_hedge",
+    "overlap_idf",
+    "overlap_any",
+    "overlap_best",
+    "overlap_asked",
+    "overlap_count",
+    "overlap_prefix",
+    "overlap_before",
+    "overlap_after",
+    "asked_cues",
+    "numbers_asked",
+    "details_asked",
+    "gap_asked",
+    "phrase_asked",
+    "limit_asked",
+    "own_contribution_asked",
+)
+# Features of the "the abstract does not say" option, against the sentences.
+NONE_FEATURES: Final = (
+    "no_numbers_asked",
+    "topic_absent",
+    "no_data_evidence",
+    "no_limit_cue",
+    "asked_cue_found",
+)
+
+
+def question_tokens(question: str) -> list[str]:
+    """What the fitted question type reads: the question's words, word pairs and first word."""
+    words = re.findall(r"[a-z0-9]+", question.lower())
+    pairs = [f"{first} {second}" for first, second in itertools.pairwise(words)]
+    return [*words, *pairs, *(f"^{word}" for word in words[:1])]
+
+
+@dataclass(frozen=True)
+class AnswerModel:
+    """Fitted weights (benchmarks/fit_paper_answers.py). `weights` is (1 + len(_SCORED))
+    blocks of `FEATURES` weights, the shared block first, then one per type; a question's
+    sentence weights are the shared block plus its type's, or with `vocabulary` the blocks
+    mixed by the fitted type probabilities (`type_weights`: one row a token of
+    `question_tokens`, a last row of biases). "The abstract does not say" scores the type's
+    `none_bias` plus `none_weights` times `NONE_FEATURES`. A second sentence is shown when
+    its probability is at least `second_share` of the best one's."""
+
+    weights: npt.NDArray[np.float64]
+    none_bias: npt.NDArray[np.float64]
+    none_weights: npt.NDArray[np.float64]
+    second_share: float
+    vocabulary: Mapping[str, int]
+    type_weights: npt.NDArray[np.float64]
+
+    @classmethod
+    def load(cls, path: Path = MODEL_PATH) -> AnswerModel:
+        data = json.loads(path.read_text())
+        if tuple(data["features"]) != FEATURES or tuple(data["none_features"]) != NONE_FEATURES:
+            raise ValueError(f"{path} was fitted on other features: refit it")
+        return cls(
+            weights=np.array(data["weights"], dtype=np.float64),
+            none_bias=np.array(data["none_bias"], dtype=np.float64),
+            none_weights=np.array(data["none_weights"], dtype=np.float64),
+            second_share=float(data["second_share"]),
+            vocabulary={token: row for row, token in enumerate(data["vocabulary"])},
+            type_weights=np.array(data["type_weights"], dtype=np.float64).reshape(
+                len(data["vocabulary"]) + 1, len(_SCORED)
+            ),
+        )
+
+    def type_probabilities(self, question: str, kind: QuestionType) -> npt.NDArray[np.float64]:
+        """How likely the question asks each of `_SCORED`: fitted, or all on `kind`."""
+        tokens = question_tokens(question)
+        if not self.vocabulary or not tokens:
+            return np.array([float(kind is scored) for scored in _SCORED])
+        rows = sorted({self.vocabulary[t] for t in tokens if t in self.vocabulary})
+        logits = self.type_weights[rows].sum(axis=0) + self.type_weights[-1]
+        return _softmax(logits)
+
+    def probabilities(
+        self,
+        types: npt.NDArray[np.float64],
+        base: npt.NDArray[np.float64],
+        none: npt.NDArray[np.float64],
+    ) -> npt.NDArray[np.float64]:
+        """Softmax over the sentences and, last, "the abstract does not say"."""
+        logits = base @ (self.weights[0] + types @ self.weights[1:])
+        return _softmax(np.append(logits, types @ self.none_bias + none @ self.none_weights))
+
+
+def _softmax(logits: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    odds: npt.NDArray[np.float64] = np.exp(logits - logits.max())
+    chances: npt.NDArray[np.float64] = odds / odds.sum()
+    return chances
+
+
+@functools.cache
+def default_model() -> AnswerModel:
+    return AnswerModel.load()
+
+
+@lru_cache(maxsize=2048)
+def _counts(texts: tuple[str, ...], pattern: re.Pattern[str]) -> npt.NDArray[np.float64]:
+    """How often `pattern` occurs in each sentence, once per abstract and pattern."""
+    return np.array([len(pattern.findall(text)) for text in texts], dtype=np.float64)
+
+
+@lru_cache(maxsize=256)
+def _abstract_features(texts: tuple[str, ...]) -> npt.NDArray[np.float64]:
+    """The columns of `FEATURES` that do not depend on the question, once per abstract."""
+    count = len(texts)
+
+    def has(pattern: re.Pattern[str]) -> npt.NDArray[np.float64]:
+        return np.minimum(_counts(texts, pattern), 1.0)
+
+    def upto(pattern: re.Pattern[str], most: float) -> npt.NDArray[np.float64]:
+        return np.minimum(_counts(texts, pattern), most) / most
+
+    position = np.arange(count, dtype=np.float64)
+    contribution = has(_CONTRIBUTION)
+    points_back = has(_POINTS_BACK)
+    first_contribution = int(np.argmax(contribution)) if contribution.any() else count
+    own = frozenset().union(*(_names_of_data(texts[i]) for i in np.flatnonzero(contribution)))
+    own_word = has(_OWN)
+    details = has(_DETAILS)
+    opening = np.array([_PRIOR.search(_opening(text)) is not None for text in texts], float)
+    roles = sentence_role_probabilities(texts).astype(np.float64)
+    background = roles[:, ROLES.index(Role.BACKGROUND)]
+    prior = (1 - own_word) * (1 - details) * np.maximum(opening, background > 0.5)
+    hedge = has(_HEDGE)
+    contrast = has(_CONTRAST)
+    columns = [
+        *roles.T,
+        position / max(count - 1, 1),
+        position == 0,
+        position == 1,
+        position == count - 1,
+        np.array([np.log1p(len(text.split())) / 4 for text in texts]),
+        *(upto(cue, 3.0) for cue in _CUES.values()),
+        upto(_STRONG_RESULT, 2.0),
+        upto(_PROBLEM_MORE, 2.0),
+        has(_GAP),
+        contrast,
+        contribution,
+        points_back,
+        np.append(points_back[1:], 0.0),
+        details,
+        np.insert(contribution[:-1], 0, 0.0),
+        hedge,
+        has(_OVERCOMES),
+        has(_HEADLINE),
+        has(_AIM),
+        has(_NUMBER),
+        has(_PERCENT),
+        has(_THAN),
+        own_word,
+        prior,
+        upto(_DATA_WORDS, 2.0),
+        has(_DATA_EVIDENCE),
+        np.array([min(len(_names_of_data(text) - own), 2) / 2 for text in texts]),
+        (position > first_contribution) * np.maximum(contrast, hedge),
+    ]
+    return np.column_stack(columns).astype(np.float64)
+
+
+def _question_features(
     question: str,
+    kind: QuestionType,
     sentences: Sequence[Sentence],
-    texts: Sequence[str],
-    roles: Sequence[Role],
+    texts: tuple[str, ...],
     wanted: frozenset[str],
-    title: str = "",
-) -> list[tuple[float, int]]:
-    """(score, index) of the sentences that answer a question of `kind`, best first. What
-    prior work did (background, or "existing methods ...") answers a method, result,
-    data or limitation question only when nothing about the paper's own work does."""
+    title: str,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The question's columns of `FEATURES` for each sentence, and the `NONE_FEATURES`."""
+    count = len(texts)
+    # Within the abstract, a word few sentences share says more about where the answer is;
+    # a title word names the whole paper.
+    title_terms = frozenset(analysis.analyze(title))
+    present = [term for term in wanted if any(term in s.terms for s in sentences)]
+    idf = {
+        term: np.log((count + 1) / (0.5 + sum(term in s.terms for s in sentences)))
+        * (0.5 if term in title_terms else 1.0)
+        for term in present
+    }
+    total = sum(idf.values())
+    overlap = np.array(
+        [
+            sum(w for t, w in idf.items() if t in s.terms) / total if total else 0.0
+            for s in sentences
+        ]
+    )
+    best = overlap == overlap.max() if overlap.max() > 0 else np.zeros(count)
+    asked = _asked_words(question, wanted, sentences, title)
+    asked_overlap = np.array(
+        [min(sum(w for words, w in asked if words & s.terms), 3.0) / 3 for s in sentences]
+    )
     extra = [said for asks, said in _OTHER_CUES if asks.search(question)]
-    # The question's own topic, without the words that only say what kind of answer it wants
-    # ("how many parameters?" is about parameters).
-    asked = question
-    for asks, _ in _OTHER_CUES:
-        asked = asks.sub(" ", asked)  # every kind of answer asked for, not one at a time
-    topic = wanted & frozenset(analysis.analyze(asked))
-    asked_words = _asked_words(question, wanted, sentences, title)
-    own_work = kind in _OWN_WORK
-    # "how many tasks?", "by how much?": a sentence with a number, whatever the type.
+    asked_cues = np.array(
+        [min(sum(len(said.findall(text)) for said in extra), 2) / 2 for text in texts]
+    )
     wants_numbers = _ASKS_NUMBERS.search(question) is not None
-    # The question's own phrase for what it wants ("the key idea", "the main result"), as
-    # the abstract may say it.
+    asks_how = kind is QuestionType.METHOD and _HOW.search(question) is not None
+    asks_gap = _ASKS_GAP.search(question) is not None
     heads = [match.group(1) for match in _KEY_PHRASE.finditer(question)]
     said_as = (
         re.compile(r"\b(?:key|main|core|central|primary) (?:" + "|".join(heads) + r")", re.I)
         if heads
         else None
     )
-    # "any limitations?", "drawbacks of X?" ask for a stated limitation, whatever X is; "does
-    # it only cover X?" is answered by where the paper says X.
     generic_limits = _GENERIC_LIMITS.search(question) is not None
-    # "what gap does it fill?", "what's missing": the sentence stating the gap, above all.
-    asks_gap = _ASKS_GAP.search(question) is not None
-    # Sentences the next one points back at ("To address this, ..."): they state the problem.
-    key = tuple(texts)
-    facts = _facts(key, tuple(roles))
-    pointed_at = {index - 1 for index, back in enumerate(facts.points_back) if index and back}
-    # "How does it work?" wants the workings, not only the name of what is proposed.
-    asks_how = kind is QuestionType.METHOD and _HOW.search(question) is not None
-    contributions = [index for index, said in enumerate(facts.contribution) if said]
-    first_contribution = contributions[0] if contributions else len(texts)
-    # The paper's own names: those in the sentences saying what it contributes.
-    own = frozenset().union(*(_names_of_data(texts[index]) for index in contributions))
-    follows_contribution = {index + 1 for index in contributions}
-    scored, fallback = [], []
-    for index, (sentence, role) in enumerate(zip(sentences, roles, strict=True)):
-        text = texts[index]
-        if kind in _NOT_AVAILABILITY and facts.availability[index]:
-            continue
-        cues = _counts(key, _CUES[kind])[index] if kind in _CUES else 0
-        if kind is QuestionType.DATASET:
-            # "benchmarks", "evaluated on" say data; a capitalised name may be the method's.
-            # Names of others' work ("MiniHack and Procgen tasks") are where it is tested.
-            data_evidence = _counts(key, _DATA_EVIDENCE)[index] > 0
-            cues = 2 * _counts(key, _DATA_WORDS)[index] + min(len(_names_of_data(text) - own), 2)
-            if not cues and data_evidence:
-                cues = 1  # "empirically (on synthetic and traffic data)"
-        if kind is QuestionType.RESULT:
-            cues += _counts(key, _STRONG_RESULT)[index]
-        if kind is QuestionType.PROBLEM:
-            cues += _counts(key, _PROBLEM_MORE)[index]
-        # What the question asks for besides its topic: a number for "how big", a time for
-        # "how long" (two matches say it more surely than one).
-        cues += sum(min(len(said.findall(text)), 2) for said in extra)
-        terms = sentence.terms
-        overlap = sum(weight for words, weight in asked_words if words & terms)
-        if kind is QuestionType.LIMITATIONS:
-            cues -= _counts(key, _OVERCOMES)[index]
-            # "However, ERNIE's regularization may introduce instability": after the paper
-            # says what it contributes, a contrast or a hedge is its own limitation.
-            if index > first_contribution and (
-                facts.contrast[index] or _counts(key, _HEDGE)[index] > 0
-            ):
-                cues += 1
-            if facts.points_back[index]:
-                cues -= 1  # "To reduce this instability, we ..." overcomes it
-        if kind in _NEEDS_CUE and cues <= 0 and overlap == 0:
-            continue
-        if kind is QuestionType.LIMITATIONS and cues <= 0 and generic_limits:
-            # "any limitations of using interactions to explain DNNs?": the paper's own topic
-            # words do not make a sentence a limitation; only a stated one answers.
-            continue
-        if kind is QuestionType.DATASET and overlap == 0 and not data_evidence:
-            continue  # a capitalised name alone may be the method's own
-        role = facts.roles_own[index]
-        # "How does it work?" is answered by the workings: words that name a method ("we
-        # propose a novel framework") count once.
-        score = (
-            2.0 * (role in _ROLES.get(kind, frozenset()))
-            + min(cues, 1 if asks_how else 3)
-            + 1.5 * overlap
-        )
-        if kind in (QuestionType.METHOD, QuestionType.RESULT) and (
-            facts.gap[index] or (kind is QuestionType.METHOD and facts.contrast[index])
-        ):
-            score -= 1.5  # "we still lack an algorithm for ..." states the problem
-        if asks_how and facts.details[index]:
-            score += 1.0  # "Specifically, we ..." says how it works
-        elif asks_how and role is Role.METHOD and index in follows_contribution:
-            score += 0.5  # the sentence after "we propose X" usually says how X works
-        if kind is QuestionType.PROBLEM:
-            states_gap = facts.gap[index] or facts.contrast[index]
-            score += (1.0 + asks_gap) * states_gap + 1.5 * (index in pointed_at)
-            if facts.contribution[index] and not states_gap:
-                # "This paper proposes X" is what they do; the problem only when nothing
-                # else states one.
-                score = max(score - 2.0, 0.25)
-            if role is Role.RESULT:
-                score -= 2.0  # a finding is not the problem
-        if kind is QuestionType.RESULT and _counts(key, _HEADLINE)[index]:
-            score += 1.0  # "In this paper, we show that ..." is the paper's main claim
-        if said_as and said_as.search(text):
-            score += 1.5  # "what's the key idea?" -> "The key idea behind this is ..."
-        if wants_numbers and _counts(key, _NUMBER)[index]:
-            score += 1.5
-        if score <= 0:
-            continue
-        # Earlier work or the field rather than this paper's: background, or its subject is
-        # ("Existing methods ...", "Gao et al. (2023) ..."; later in a sentence, "over prior
-        # work" is a comparison), and it never says "we" or "our", names the paper's own work
-        # ("However, ERNIE's regularization may ...") or details it ("The key idea ...").
-        prior = facts.prior_unless_own[index] and (
-            role is Role.BACKGROUND or facts.prior_opening[index]
-        )
-        prior = prior and not (own and _names_of_data(text) & own)
-        if prior and kind is QuestionType.LIMITATIONS:
-            continue  # what earlier methods lack is the problem, not this paper's limitation
-        if prior and (own_work or kind is QuestionType.OTHER):
-            fallback.append((score, index))
-        else:
-            scored.append((score + 0.5 * (own_work and facts.own_word[index]), index))
-    found = scored or fallback
-    if (
-        kind is QuestionType.OTHER
-        and topic
-        and not any(sentences[i].terms & topic for _, i in found)
-    ):
-        return []  # nothing in the abstract is about what the question names
-    # Another paper's work answers only when the paper's own sentences say nothing.
+    numbers = np.minimum(_counts(texts, _NUMBER), 1.0)
+    limits = _own_limitations(texts)
+    own = _own_contribution(texts)
+    # A method question naming nothing of its own ("what do they propose?") and the paper's
+    # own contribution sentence.
+    generic = kind is QuestionType.METHOD and not frozenset(_topic(question, kind)) - title_terms
+    cued = any(asks.search(question) and said.search(" ".join(texts)) for asks, said in _OTHER_CUES)
+    # Words sharing their first five letters ("params", "parameters"), weighted alike.
+    asked_prefixes = {
+        word[:5]
+        for word in re.findall(r"[a-z0-9]{4,}", question.lower())
+        if not frozenset(analysis.analyze(word)) <= _QUESTION_TERMS
+    }
+    prefixes = [
+        {word[:5] for word in re.findall(r"[a-z0-9]{4,}", text.lower())} & asked_prefixes
+        for text in texts
+    ]
+    prefix_idf = {
+        prefix: np.log((count + 1) / (0.5 + sum(prefix in found for found in prefixes)))
+        for prefix in set().union(*prefixes)
+    }
+    prefix_total = sum(prefix_idf.values())
+    prefix_overlap = np.array(
+        [
+            sum(prefix_idf[p] for p in found) / prefix_total if prefix_total else 0.0
+            for found in prefixes
+        ]
+    )
+    columns = [
+        overlap,
+        overlap > 0,
+        best,
+        asked_overlap,
+        np.array([min(len(wanted & s.terms), 3) / 3 for s in sentences]),
+        prefix_overlap,
+        np.insert(overlap[:-1], 0, 0.0),
+        np.append(overlap[1:], 0.0),
+        asked_cues,
+        numbers * wants_numbers,
+        np.minimum(_counts(texts, _DETAILS), 1.0) * asks_how,
+        np.minimum(_counts(texts, _GAP), 1.0) * asks_gap,
+        np.array([bool(said_as and said_as.search(text)) for text in texts]),
+        limits * generic_limits,
+        np.arange(count) == (own if generic and own is not None else -1),
+    ]
+    none = np.array(
+        [
+            wants_numbers and not numbers.any(),
+            bool(wanted) and not present,
+            not _counts(texts, _DATA_EVIDENCE).any(),
+            not limits.any(),
+            cued,
+        ],
+        dtype=np.float64,
+    )
+    return np.column_stack(columns).astype(np.float64), none
+
+
+def features(
+    question: str,
+    kind: QuestionType,
+    abstract: str,
+    title: str = "",
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """`FEATURES` of each sentence of `abstract` for `question` (one row a sentence), and the
+    `NONE_FEATURES`: what the scorer and its fitter both compute."""
+    sentences, texts, _ = _read(abstract)
+    wanted = frozenset(analysis.analyze(question)) - _QUESTION_TERMS
+    asked, none = _question_features(question, kind, sentences, texts, wanted, title)
+    return np.hstack([_abstract_features(texts), asked]), none
+
+
+def _ranked(
+    kind: QuestionType,
+    question: str,
+    abstract: str,
+    title: str = "",
+    model: AnswerModel | None = None,
+    *,
+    may_be_unsaid: bool = True,
+) -> list[tuple[float, int]]:
+    """(probability, index) of the sentences more likely to answer a question of `kind` than
+    "the abstract does not say" (when `may_be_unsaid`), best first. Where the code is answers
+    only a code question."""
+    _, texts, _ = _read(abstract)
+    if not texts:
+        return []
+    model = model or default_model()
+    base, none = features(question, kind, abstract, title)
+    chances = model.probabilities(model.type_probabilities(question, kind), base, none)
+    available = _counts(texts, _AVAILABILITY)
+    unsaid = chances[-1] if kind in MAY_BE_UNSAID and may_be_unsaid else 0.0
+    found = [
+        (float(chance), index)
+        for index, chance in enumerate(chances[:-1])
+        if chance > unsaid
+        and not (kind in _NOT_AVAILABILITY and available[index])
+        and len(texts[index].split()) >= _SHORTEST
+    ]
     return sorted(found, key=lambda item: (-item[0], item[1]))
 
 
@@ -1097,7 +1339,7 @@ def _opening(text: str) -> str:
 
 
 def _summary(
-    sentences: Sequence[Sentence], texts: Sequence[str], roles: Sequence[Role]
+    abstract: str, texts: Sequence[str], roles: Sequence[Role], model: AnswerModel
 ) -> list[int]:
     """At most three sentences, in abstract order: what the paper sets out to do (or the
     problem it takes on), how (its method) and what it finds (its result)."""
@@ -1105,7 +1347,7 @@ def _summary(
         return list(range(len(texts)))
 
     def best(kind: QuestionType, taken: Sequence[int], before: int | None = None) -> int | None:
-        ranked = _ranked(kind, "", sentences, texts, roles, frozenset())
+        ranked = _ranked(kind, "", abstract, model=model)
         return next(
             (i for _, i in ranked if i not in taken and (before is None or i < before)), None
         )
@@ -1145,8 +1387,8 @@ _ASPECTS = (QuestionType.METHOD, QuestionType.DATASET, QuestionType.RESULT)
 def aspects(abstract: str) -> Aspects:
     """What a paper proposes, is evaluated on and finds: one sentence each, a different one
     for each aspect (None where the abstract does not say)."""
-    sentences, texts, roles = _read(abstract)
-    ranked = [_ranked(kind, "", sentences, texts, roles, frozenset())[:4] for kind in _ASPECTS]
+    _, texts, _ = _read(abstract)
+    ranked = [_ranked(kind, "", abstract)[:4] for kind in _ASPECTS]
     # The distinct sentences with the highest total score; ties go to earlier sentences.
     best: tuple[float, tuple[int | None, ...]] = (0.0, (None, None, None))
     options = [[*found, (0.0, None)] for found in ranked]

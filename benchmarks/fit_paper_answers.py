@@ -1,0 +1,470 @@
+"""Fit retrieval/paper_answers.json, the scorer that picks an abstract's answering sentences.
+
+    PYTHONPATH=$PWD python benchmarks/fit_paper_answers.py [--pairs FILE ...]
+        [--database /tmp/paperbot-intent-eval.db] [--folds 5] [--out retrieval/paper_answers.json]
+
+Training pairs are the (paper, question, gold sentences) rows of the given files
+(benchmarks/data/paper_questions.README.md); the papers' abstracts, titles and links come from
+the database `benchmarks/paper_question_eval.py` builds (run it once first). For each pair whose
+question type (`question_type`, as the chat computes it) the scorer ranks, the target is a
+softmax over the abstract's sentences and "the abstract does not say": the gold sentences (any
+one answers), or the latter where the abstract does not say. The loss is the negative log of the
+gold's total probability plus an L2 penalty.
+
+The L2 strength and the share of the best sentence's probability a second sentence needs to be
+shown are picked by k-fold cross-validation grouped by paper, judged end to end: each held-out
+pair is answered by `answer_about` with that fold's weights and counted as the eval counts it
+(a shown sentence covering a gold one, or "does not say" with nothing quoted). The chosen
+setting is then refitted on all pairs and written to `--out`.
+"""
+
+from __future__ import annotations
+
+import os
+
+# One BLAS thread: the matrices are small, and threads fighting over a shared machine's cores
+# made a fit a hundred times slower.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse
+import asyncio
+import json
+import random
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from benchmarks.paper_question_eval import covers, unwrap_urls
+from config.settings import Settings
+from retrieval.engine import Engine
+from retrieval.paper_answers import (
+    _SCORED,
+    FEATURES,
+    MAY_BE_UNSAID,
+    MODEL_PATH,
+    NONE_FEATURES,
+    AboutPaper,
+    AnswerModel,
+    _read,
+    answer_about,
+    features,
+    question_tokens,
+    question_type,
+)
+
+HERE = Path(__file__).parent
+DATA = HERE / "data"
+PAIRS = [
+    DATA / f"paper_questions{tail}.jsonl"
+    for tail in ("", "_dev2", "_dev3", "_heldout", "_heldout3", "_train8")
+]
+L2S = (0.001, 0.003, 0.01, 0.03)
+SHARES = (0.3, 0.5, 0.7, 0.9, 1.01)
+STEPS = 600
+TYPE_L2 = 0.003
+INTENTS = sorted(DATA.glob("intents_*train*.jsonl"))
+Floats = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Pair:
+    row: dict[str, object]
+    abstract: str
+    title: str
+    urls: tuple[str, ...]
+    collection: str
+
+
+@dataclass(frozen=True)
+class Example:
+    """One pair the scorer ranks for: its type's block, features and gold positions (the last
+    position, one past the sentences, is "the abstract does not say")."""
+
+    question: str
+    kind: int  # the index in _SCORED of `question_type`
+    unsaid: bool  # whether "the abstract does not say" is an option
+    base: Floats
+    none: Floats
+    gold: list[int]
+
+
+async def load_papers(
+    database: Path, ids: set[str]
+) -> dict[str, tuple[str, str, tuple[str, ...], str]]:
+    settings = Settings(db_path=database, _env_file=None)
+    engine = await Engine.open(settings)
+    try:
+        found = {}
+        for paper_id in sorted(ids):
+            paper = await engine.paper(paper_id)
+            found[paper_id] = (paper.abstract, paper.title or "", paper.urls, paper.collection)
+        return found
+    finally:
+        await engine.close()
+
+
+def example(pair: Pair) -> Example | None:
+    question = str(pair.row["question"])
+    kind = question_type(question)
+    if kind not in _SCORED:
+        return None
+    _, texts, _ = _read(pair.abstract)
+    base, none = features(question, kind, pair.abstract, pair.title)
+    if pair.row["not_stated"]:
+        if kind not in MAY_BE_UNSAID:
+            return None
+        gold = [len(texts)]
+    else:
+        wanted = [str(g) for g in pair.row["gold_sentences"]]  # type: ignore[attr-defined]
+        gold = [i for i, text in enumerate(texts) if any(covers(text, g) for g in wanted)]
+    if not gold:
+        return None  # the splitter cuts the gold sentence: no sentence to learn from
+    return Example(question, _SCORED.index(kind), kind in MAY_BE_UNSAID, base, none, gold)
+
+
+def fit(examples: list[Example], l2: float, types: Floats) -> tuple[Floats, Floats, Floats]:
+    """Weights minimising the mean negative log probability of the gold plus `l2` times their
+    squared norm, by full-batch Adam over all pairs at once: each pair's rows are its
+    sentences and then its "does not say" row."""
+    width, kinds = len(FEATURES), len(_SCORED)
+    rows = [np.vstack([e.base, np.zeros((1, width))]) for e in examples]
+    x = np.vstack(rows)
+    sizes = np.array([len(r) for r in rows])
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    segment = np.repeat(np.arange(len(examples)), sizes)
+    is_none = np.zeros(len(x))
+    is_none[starts + sizes - 1] = 1.0
+    z = np.zeros((len(x), len(NONE_FEATURES)))
+    z[starts + sizes - 1] = np.array([e.none for e in examples])
+    gold = np.zeros(len(x))
+    for start, item in zip(starts, examples, strict=True):
+        gold[start + np.array(item.gold)] = 1.0
+    # Each row's mix of blocks: the shared one, and the pair's type probabilities.
+    mix = np.hstack([np.ones((len(x), 1)), np.repeat(types, sizes, axis=0)])
+    last = starts + sizes - 1
+    barred = np.zeros(len(x))  # -inf, in effect, where the type always has an answer
+    barred[last] = np.array([0.0 if e.unsaid else -1e9 for e in examples])
+    weights = np.zeros((1 + kinds, width))
+    bias = np.full(kinds, -2.0)
+    none_weights = np.zeros(len(NONE_FEATURES))
+    params = [weights, bias, none_weights]
+    moments = [np.zeros_like(p) for p in params]
+    squares = [np.zeros_like(p) for p in params]
+    rate, beta1, beta2 = 0.05, 0.9, 0.999
+    for step in range(1, STEPS + 1):
+        logits = (x * (mix @ weights)).sum(axis=1)
+        logits += is_none * (mix[:, 1:] @ bias + z @ none_weights) + barred
+        logits -= np.maximum.reduceat(logits, starts)[segment]
+        odds = np.exp(logits)
+        chances = odds / np.add.reduceat(odds, starts)[segment]
+        good = chances * gold
+        target = good / np.add.reduceat(good, starts)[segment]
+        delta = (chances - target) / len(examples)
+        grads = [
+            mix.T @ (x * delta[:, None]) + 2 * l2 * weights,
+            # The bias loosely held: few pairs say "no answer".
+            types.T @ delta[last] + 0.2 * l2 * (bias + 2.0),
+            z.T @ (delta * is_none) + 2 * l2 * none_weights,
+        ]
+        for param, grad, moment, square in zip(params, grads, moments, squares, strict=True):
+            moment *= beta1
+            moment += (1 - beta1) * grad
+            square *= beta2
+            square += (1 - beta2) * grad**2
+            step_size = rate * (moment / (1 - beta1**step))
+            param -= step_size / (np.sqrt(square / (1 - beta2**step)) + 1e-8)
+    return weights, bias, none_weights
+
+
+def fit_types(questions: list[str], labels: list[int], l2: float) -> tuple[dict[str, int], Floats]:
+    """A softmax regression from `question_tokens` (those seen twice) to the scored types."""
+    seen = Counter(token for question in questions for token in set(question_tokens(question)))
+    vocabulary = {
+        token: row for row, token in enumerate(sorted(t for t, n in seen.items() if n >= 2))
+    }
+    x = np.zeros((len(questions), len(vocabulary) + 1))
+    for number, question in enumerate(questions):
+        for token in question_tokens(question):
+            if token in vocabulary:
+                x[number, vocabulary[token]] = 1.0
+    x[:, -1] = 1.0
+    y = np.zeros((len(questions), len(_SCORED)))
+    y[np.arange(len(questions)), labels] = 1.0
+    weights = np.zeros((x.shape[1], len(_SCORED)))
+    moment, square = np.zeros_like(weights), np.zeros_like(weights)
+    for step in range(1, STEPS + 1):
+        logits = x @ weights
+        odds = np.exp(logits - logits.max(axis=1, keepdims=True))
+        chances = odds / odds.sum(axis=1, keepdims=True)
+        grad = x.T @ (chances - y) / len(questions) + 2 * l2 * weights
+        moment = 0.9 * moment + 0.1 * grad
+        square = 0.999 * square + 0.001 * grad**2
+        weights -= 0.05 * (moment / (1 - 0.9**step)) / (np.sqrt(square / (1 - 0.999**step)) + 1e-8)
+    return vocabulary, weights
+
+
+def intent_questions(paths: list[Path]) -> list[tuple[str, int]]:
+    """The question turns of intent sessions whose labelled type the scorer ranks for."""
+    values = [kind.value for kind in _SCORED]
+    found = []
+    for path in paths:
+        for line in path.read_text().splitlines():
+            if not line.strip():
+                continue
+            for turn in json.loads(line).get("turns", ()):
+                if turn.get("qtype") in values:
+                    found.append((str(turn["text"]), values.index(turn["qtype"])))
+    return found
+
+
+def judge(pair: Pair, about: AboutPaper) -> bool:
+    """As benchmarks/paper_question_eval.py counts a reply."""
+    row = pair.row
+    shown = [sentence.plain for sentence in about.sentences]
+    statement = about.statement or ""
+    if about.question_type.value == "code":
+        statement = "Code: " + " ".join(pair.urls) if pair.urls else "no code"
+    gold = [str(g) for g in row["gold_sentences"]]  # type: ignore[attr-defined]
+    if row["not_stated"]:
+        return not shown and bool(statement)
+    if row["qtype"] == "code":
+        urls = re.findall(r"https?://\S+?(?=[.,;)]?(?:\s|$))", unwrap_urls(gold))
+        if any(url in statement for url in urls):
+            return True
+    return any(covers(s, g) for s in shown for g in gold)
+
+
+def answered(pairs: list[Pair], model: AnswerModel) -> list[tuple[bool, str]]:
+    """Whether each pair is answered, and what was shown."""
+    found = []
+    for pair in pairs:
+        about = answer_about(
+            pair.abstract,
+            str(pair.row["question"]),
+            collection=pair.collection,
+            urls=pair.urls,
+            title=pair.title,
+            model=model,
+        )
+        shown = " | ".join(s.plain[:70] for s in about.sentences) or about.statement or ""
+        found.append((judge(pair, about), shown))
+    return found
+
+
+def shown_count(pairs: list[Pair], model: AnswerModel) -> float:
+    counts = [
+        len(answer_about(p.abstract, str(p.row["question"]), title=p.title, model=model).sentences)
+        for p in pairs
+    ]
+    return sum(counts) / len(counts)
+
+
+def model_of(
+    fitted: tuple[Floats, Floats, Floats],
+    share: float,
+    typed: tuple[dict[str, int], Floats] | None,
+) -> AnswerModel:
+    weights, bias, none_weights = fitted
+    vocabulary, type_weights = typed or ({}, np.zeros((1, len(_SCORED))))
+    return AnswerModel(weights, bias, none_weights, share, vocabulary, type_weights)
+
+
+def type_matrix(examples: list[Example], typed: tuple[dict[str, int], Floats] | None) -> Floats:
+    """Each example's type probabilities: one-hot on `question_type`, or fitted."""
+    model = model_of((np.zeros(1), np.zeros(1), np.zeros(1)), 0.0, typed)
+    return np.array([model.type_probabilities(e.question, _SCORED[e.kind]) for e in examples])
+
+
+def fit_on(
+    pairs: list[Pair],
+    examples: list[Example],
+    extra: list[tuple[str, int]],
+    l2: float,
+    fitted_types: bool,
+) -> tuple[tuple[Floats, Floats, Floats], tuple[dict[str, int], Floats] | None]:
+    """The type classifier (when `fitted_types`) and the sentence weights, on these pairs."""
+    values = [kind.value for kind in _SCORED]
+    typed = None
+    if fitted_types:
+        labelled = [
+            (str(p.row["question"]), values.index(str(p.row["qtype"])))
+            for p in pairs
+            if p.row["qtype"] in values
+        ] + extra
+        typed = fit_types([q for q, _ in labelled], [k for _, k in labelled], TYPE_L2)
+    return fit(examples, l2, type_matrix(examples, typed)), typed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=Path, nargs="+", default=PAIRS)
+    parser.add_argument("--database", type=Path, default=Path("/tmp/paperbot-intent-eval.db"))
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    parser.add_argument("--misses", action="store_true", help="print the chosen setting's misses")
+    parser.add_argument(
+        "--fit",
+        nargs=3,
+        metavar=("TYPES", "L2", "SHARE"),
+        help="skip cross-validation: fit this setting (TYPES fitted or rule) on all pairs",
+    )
+    parser.add_argument("--l2s", type=float, nargs="+", default=L2S)
+    parser.add_argument("--shares", type=float, nargs="+", default=SHARES)
+    parser.add_argument("--types", choices=("rule", "fitted", "both"), default="both")
+    args = parser.parse_args()
+    rows = [
+        {**json.loads(line), "file": path.name}
+        for path in args.pairs
+        for line in path.read_text().splitlines()
+        if line.strip()
+    ]
+    papers = asyncio.run(load_papers(args.database, {str(row["paper"]) for row in rows}))
+    pairs = [Pair(row, *papers[str(row["paper"])]) for row in rows]
+    examples = [example(pair) for pair in pairs]
+    extra = intent_questions(INTENTS)
+    print(
+        f"{len(pairs)} pairs from {len(args.pairs)} files, {len(papers)} papers; "
+        f"{sum(e is not None for e in examples)} ranked by the scorer; "
+        f"{len(extra)} typed questions from {len(INTENTS)} intent files",
+        flush=True,
+    )
+    if args.fit:
+        write(args.out, pairs, examples, extra, args.fit[0] == "fitted", *map(float, args.fit[1:]))
+        return 0
+    modes = {"rule": (False,), "fitted": (True,), "both": (False, True)}[args.types]
+    ids = sorted(papers)
+    random.Random(2026).shuffle(ids)
+    fold_of = {paper: number % args.folds for number, paper in enumerate(ids)}
+    Key = tuple[bool, float, float]
+    right: dict[Key, list[bool]] = {}
+    said: dict[Key, list[str]] = {}
+    sizes: dict[Key, list[float]] = {}
+    typing = Counter[str]()
+    order: list[Pair] = []  # the pairs in the order the folds judged them
+    values = [kind.value for kind in _SCORED]
+    for fold in range(args.folds):
+        inside = [p for p in pairs if fold_of[str(p.row["paper"])] != fold]
+        train = [
+            e
+            for p, e in zip(pairs, examples, strict=True)
+            if e and fold_of[str(p.row["paper"])] != fold
+        ]
+        test = [p for p in pairs if fold_of[str(p.row["paper"])] == fold]
+        order.extend(test)
+        for fitted_types in modes:
+            for l2 in args.l2s:
+                fitted, typed = fit_on(inside, train, extra, l2, fitted_types)
+                if typed and l2 == args.l2s[0]:
+                    probe = model_of(fitted, 1.0, typed)
+                    for p in test:
+                        if p.row["qtype"] in values:
+                            question = str(p.row["question"])
+                            rule = question_type(question)
+                            guess = probe.type_probabilities(question, rule).argmax()
+                            typing["rule"] += rule.value == p.row["qtype"]
+                            typing["fitted"] += values[guess] == p.row["qtype"]
+                            typing["all"] += 1
+                for share in args.shares:
+                    model = model_of(fitted, share, typed)
+                    key = (fitted_types, l2, share)
+                    for ok, shown in answered(test, model):
+                        right.setdefault(key, []).append(ok)
+                        said.setdefault(key, []).append(shown)
+                    sizes.setdefault(key, []).append(shown_count(test, model) * len(test))
+        print(f"fold {fold + 1}/{args.folds} done", flush=True)
+    print(
+        f"\nquestion type of the {typing['all']} pairs of a ranked type, CV: question_type "
+        f"{typing['rule'] / typing['all']:.3f}, fitted {typing['fitted'] / typing['all']:.3f}"
+    )
+    print(f"\n{args.folds}-fold CV by paper, end to end (answered / {len(pairs)}; mean shown):")
+    for fitted_types in modes:
+        print(f" types {'fitted' if fitted_types else 'question_type'}")
+        print("  l2     " + "".join(f"share {share:<10}" for share in args.shares))
+        for l2 in args.l2s:
+            cells = [
+                f"{sum(right[fitted_types, l2, s]) / len(pairs):.3f} "
+                f"({sum(sizes[fitted_types, l2, s]) / len(pairs):.2f})    "
+                for s in args.shares
+            ]
+            print(f"  {l2:<6} " + "".join(cells))
+    # The best accuracy; of settings within one pair of it, the fewest sentences shown.
+    top = max(sum(v) for v in right.values())
+    best = min(
+        (key for key, value in right.items() if sum(value) >= top - 1),
+        key=lambda key: (sum(sizes[key]), -sum(right[key])),
+    )
+    fitted_types, l2, share = best
+    chosen = right[best]
+    print(
+        f"\nchosen types={'fitted' if fitted_types else 'question_type'} l2={l2} share={share}: "
+        f"CV answered {sum(chosen)}/{len(pairs)} = {sum(chosen) / len(pairs):.3f}"
+    )
+    per, hit = Counter[str](), Counter[str]()
+    for pair, ok in zip(order, chosen, strict=True):
+        per[str(pair.row["qtype"])] += 1
+        hit[str(pair.row["qtype"])] += ok
+    for qtype in sorted(per):
+        print(f"  {qtype:<12} {hit[qtype]:>3}/{per[qtype]:<3}")
+    print("per file (each pair judged by the fold that did not train on its paper):")
+    files, hits = Counter[str](), Counter[str]()
+    for pair, ok in zip(order, chosen, strict=True):
+        files[str(pair.row["file"])] += 1
+        hits[str(pair.row["file"])] += ok
+    for name in sorted(files):
+        print(f"  {name:<34} {hits[name]:>3}/{files[name]:<3} = {hits[name] / files[name]:.3f}")
+    if args.misses:
+        for pair, ok, shown in zip(order, chosen, said[best], strict=True):
+            if not ok:
+                question = str(pair.row["question"])
+                print(
+                    f"  {pair.row['paper']} [{pair.row['qtype']}/{question_type(question).value}]"
+                    f" {question!r}\n      gold {pair.row['gold_indices']} -> {shown}"
+                )
+    write(args.out, pairs, examples, extra, fitted_types, l2, share)
+    return 0
+
+
+def write(
+    out: Path,
+    pairs: list[Pair],
+    examples: list[Example | None],
+    extra: list[tuple[str, int]],
+    fitted_types: bool,
+    l2: float,
+    share: float,
+) -> None:
+    """Fit the setting on all pairs and write the weights file."""
+    values = [kind.value for kind in _SCORED]
+    (weights, bias, none_weights), typed = fit_on(
+        pairs, [e for e in examples if e], extra, l2, fitted_types
+    )
+    vocabulary, type_weights = typed or ({}, np.zeros((1, len(_SCORED))))
+    out.write_text(
+        json.dumps(
+            {
+                "features": list(FEATURES),
+                "none_features": list(NONE_FEATURES),
+                "types": values,
+                "l2": l2,
+                "second_share": share,
+                "weights": np.round(weights, 4).tolist(),
+                "none_bias": np.round(bias, 4).tolist(),
+                "none_weights": np.round(none_weights, 4).tolist(),
+                "vocabulary": sorted(vocabulary, key=vocabulary.__getitem__),
+                "type_weights": np.round(type_weights, 4).tolist(),
+            },
+            indent=1,
+        )
+        + "\n"
+    )
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
