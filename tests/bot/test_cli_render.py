@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from dataclasses import replace
 
 from bot.terminal import console
 from bot.terminal.chat_console import render_reply
@@ -52,6 +53,14 @@ def test_the_paper_view_reduces_latex_to_text() -> None:
     shown = console.render_paper(_paper(abstract=abstract))
     assert "We release code at https://github.com/x/y; a dataset D of many papers." in shown
     assert "\\" not in shown and "$" not in shown
+
+
+def test_the_paper_view_and_json_name_the_authors_when_known() -> None:
+    known = replace(_paper(), authors=("Ada", "Bo"))
+    assert console.render_paper(known).splitlines()[1] == "Ada, Bo"
+    assert console.paper_json(known)["authors"] == ["Ada", "Bo"]
+    assert "Ada" not in console.render_paper(_paper())
+    assert console.paper_json(_paper())["authors"] == []
 
 
 def test_a_long_abstract_is_reduced_to_its_end() -> None:
