@@ -283,6 +283,24 @@ async def test_jsonl_and_list_of_the_same_papers_are_one_collection(
     assert paper.title == "Protein Folding at Scale"
 
 
+async def test_titles_for_papers_known_from_a_list_are_not_lost_silently(
+    tmp_path: Path, fixture_engine: Engine
+) -> None:
+    listing = write_list(tmp_path / "conf2024.txt", ["We fold proteins."], "CONF 2024 论文列表")
+    jsonl = tmp_path / "conf2024.jsonl"
+    jsonl.write_text(
+        '{"title": "Protein Folding at Scale", "authors": ["Ada"], "abstract": "We fold proteins."}'
+        "\n",
+        encoding="utf-8",
+    )
+    await fixture_engine.ingest([listing])
+    report = await fixture_engine.ingest([jsonl])
+    assert (report.papers_added, report.papers_skipped) == (0, 1)
+    [note] = [note for note in report.notes if "not applied" in note]
+    assert note.startswith(f"{jsonl}: 1 paper already known; the titles and authors")
+    assert "ingest this file into a new database" in note
+
+
 async def test_stored_terms_are_reanalyzed_when_the_analyzer_changes(
     fixture_seeds: Path, make_settings: Callable[..., Settings]
 ) -> None:
