@@ -170,6 +170,21 @@ async def test_paper_lookup_ignores_case_and_suggests(fixture_engine: Engine) ->
     assert "fixture2026-99" in str(caught.value)
 
 
+async def test_a_typed_id_is_suggested_only_what_it_plausibly_meant(
+    fixture_engine: Engine,
+) -> None:
+    # A word in some label ("routing", "experts") is not an id someone meant.
+    for typed in ("foo", "routing", "experts"):
+        with pytest.raises(PaperNotFound) as caught:
+            await fixture_engine.paper(typed)
+        assert caught.value.closest == ()
+        assert "Ids look like `fixture2026-1`" in str(caught.value)
+    for typed, meant in (("fixture2O26-3", "fixture2026-3"), ("fixture2026-", "fixture2026-1")):
+        with pytest.raises(PaperNotFound) as caught:
+            await fixture_engine.paper(typed)
+        assert caught.value.suggestion == meant
+
+
 async def test_similar_excludes_the_paper_itself(fixture_engine: Engine) -> None:
     answer = await fixture_engine.similar("fixture2026-1", limit=5)
     assert "fixture2026-1" not in ids(answer)
