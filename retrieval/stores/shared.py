@@ -183,6 +183,12 @@ class SqlStore:
 
         await self._write(work)
 
+    async def forget_node(self, node_id: str) -> None:
+        async def work(tx: Tx) -> None:
+            await tx.execute("DELETE FROM nodes WHERE node_id = :node_id", node_id=node_id)
+
+        await self._write(work)
+
     async def nodes(self) -> list[NodeRow]:
         rows = await self._rows(f"SELECT {NODE_COLUMNS} FROM nodes ORDER BY started_at, node_id")
         return [NodeRow(*row) for row in rows]
