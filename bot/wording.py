@@ -20,7 +20,7 @@ from retrieval.conversation import (
 from retrieval.conversation.chat import PaperNote, Reply, ReplyKind
 from retrieval.conversation.errors import NoEarlierList, NoMoreResults, NumberedFromOne
 from retrieval.conversation.help_topics import HelpTopic
-from retrieval.errors import CollectionNotFound, PaperbotError, PaperNotFound
+from retrieval.errors import CollectionNotFound, PaperbotError, PaperNotFound, id_format
 from retrieval.models import Answer, Excerpt
 from retrieval.paper_answers import QuestionType
 
@@ -226,6 +226,8 @@ def problem(error: PaperbotError, reply: Reply | None = None) -> str:
     if isinstance(error, PaperNotFound):
         close = ", ".join(f"`{paper_id}`" for paper_id in error.closest)
         hint = f" Closest: {close}." if close else ""
+        if not close and error.example:
+            hint = f" {id_format(error.example)}"
         return f"No paper has the id `{error.paper_id}`.{hint}"
     if isinstance(error, CollectionNotFound):
         return str(error)

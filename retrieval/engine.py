@@ -196,8 +196,12 @@ class Engine:
         paper = await self.store.paper(paper_id)
         if paper is not None:
             return paper
-        close = await asyncio.to_thread(closest_ids, self.corpus, paper_id, 3)
-        raise PaperNotFound(paper_id[:100], close[0] if close else None, tuple(close))
+        corpus = self.corpus
+        close = await asyncio.to_thread(closest_ids, corpus, paper_id, 3)
+        example = corpus.papers.paper_id(0) if corpus.index.size else "icml2026-7"
+        raise PaperNotFound(
+            paper_id[:100], close[0] if close else None, tuple(close), example=example
+        )
 
     async def random_paper(self, collection: str | None = None) -> Paper:
         known = await self.store.collections() if collection else []

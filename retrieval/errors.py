@@ -20,16 +20,32 @@ class ListFormatError(PaperbotError):
         super().__init__(f"{where}: {problem}")
 
 
+def id_format(example: str) -> str:
+    """What a paper id looks like, for someone who typed something else."""
+    return f"Ids look like `{example}`: a collection's short name, a dash, a number."
+
+
 class PaperNotFound(PaperbotError):
     """No paper has the id the user gave."""
 
     def __init__(
-        self, paper_id: str, suggestion: str | None = None, closest: tuple[str, ...] = ()
+        self,
+        paper_id: str,
+        suggestion: str | None = None,
+        closest: tuple[str, ...] = (),
+        example: str | None = None,
     ) -> None:
         self.paper_id = paper_id
         self.suggestion = suggestion
         self.closest = closest or ((suggestion,) if suggestion else ())
-        hint = f" Did you mean `{suggestion}`?" if suggestion else ""
+        self.example = example
+        if suggestion:
+            hint = f" Did you mean `{suggestion}`?"
+        elif example:
+            # Nothing plausibly meant: say what an id looks like instead.
+            hint = f" {id_format(example)}"
+        else:
+            hint = ""
         super().__init__(f"No paper has the id `{paper_id}`.{hint}")
 
 

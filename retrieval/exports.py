@@ -104,6 +104,8 @@ def _markdown(items: Sequence[ExportEntry], title: str) -> str:
     for item in items:
         paper = item.paper
         parts.append(f"## {line(paper.display_title)}")
+        if paper.authors:
+            parts.append(line(", ".join(paper.authors)))
         parts.append(f"`{paper.id}` · {line(paper.collection)}")
         provenance = _provenance(item)
         if provenance:
@@ -119,6 +121,7 @@ def _text(items: Sequence[ExportEntry], title: str) -> str:
         paper = item.paper
         lines = [
             line(paper.display_title),
+            *([f"authors: {line(', '.join(paper.authors))}"] if paper.authors else []),
             f"id: {paper.id}",
             f"collection: {line(paper.collection)}",
         ]
@@ -165,7 +168,9 @@ def bibtex_entry(item: ExportEntry | Paper) -> str:
     return f"@misc{{{bibtex_key(paper)},\n{body}\n}}\n"
 
 
-_CSV_COLUMNS = ("id", "title", "label", "collection", "year", "urls", "abstract")
+_CSV_COLUMNS = ("id", "title", "authors", "label", "collection", "year", "urls", "abstract")
+# Names can hold commas ("Smith, J."); a semicolon keeps them apart in one cell.
+_AUTHOR_SEPARATOR = "; "
 _CSV_SHARED = ("added_by", "added_at", "note")
 
 
@@ -179,6 +184,7 @@ def _csv(items: Sequence[ExportEntry], title: str) -> str:
         row = [
             paper.id,
             paper.title or "",
+            _AUTHOR_SEPARATOR.join(paper.authors),
             paper.label,
             paper.collection,
             collection_year(paper.collection) or "",
@@ -202,6 +208,7 @@ def _jsonl(items: Sequence[ExportEntry], title: str) -> str:
             "collection": paper.collection,
             "label": paper.label,
             "title": paper.title,
+            "authors": list(paper.authors),
             "abstract": paper.abstract,
             "urls": list(paper.urls),
         }

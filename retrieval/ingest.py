@@ -118,7 +118,7 @@ async def ingest_file(
     if found is None:
         return IngestReport(files_skipped=1, notes=(f"{path}: already ingested",))
     result, summary = found
-    return await _report(store, result, summary)
+    return await _report(store, result, summary, str(path))
 
 
 async def ingest_upload(
@@ -187,11 +187,11 @@ async def store_parsed(
     result = await store.add_file(
         origin=origin, sha256=parsed.sha256, collection=parsed.collection, papers=prepared
     )
-    return await _report(store, result, parsed)
+    return await _report(store, result, parsed, origin)
 
 
 async def _report(
-    store: IngestStore, result: FileResult, parsed: ParsedList | ListSummary
+    store: IngestStore, result: FileResult, parsed: ParsedList | ListSummary, origin: str
 ) -> IngestReport:
     if parsed.collection_from_header and result.collection == result.slug != parsed.collection:
         # A JSONL file named the collection after itself ("icml2024"); a list header
@@ -202,7 +202,21 @@ async def _report(
         papers_added=result.added,
         papers_skipped=result.skipped,
         collections=(parsed.collection if parsed.collection_from_header else result.collection,),
-        notes=tuple(parsed.notes),
+        notes=tuple(parsed.notes) + unapplied_note(origin, result),
+    )
+
+
+def unapplied_note(origin: str, result: FileResult) -> tuple[str, ...]:
+    """One line when the file's titles or authors were not stored: a paper already known
+    (the same abstract, say from the conference's .txt list) keeps what it was stored with."""
+    if not result.unapplied:
+        return ()
+    known = f"{result.skipped:,} paper{'' if result.skipped == 1 else 's'}"
+    return (
+        f"{origin}: {known} already known; the titles and authors this file gives for "
+        f"{result.unapplied:,} of them were not applied (a stored paper keeps the text it "
+        "was first ingested with). To have them, ingest this file into a new database "
+        "(PAPERBOT_DB_PATH) before any .txt list of the same papers.",
     )
 
 

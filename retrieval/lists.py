@@ -456,9 +456,12 @@ class _LineReader:
 
     def _check_first_line(self, raw: bytes) -> None:
         problem = None
-        # UTF-16 without a BOM shows as text with every other byte NUL.
-        if raw.startswith(_UTF16_BOMS) or (len(raw) >= 4 and raw.count(b"\x00") * 3 >= len(raw)):
+        if raw.startswith(_UTF16_BOMS) or _utf16_without_bom(raw):
             problem = "file is UTF-16; save it as UTF-8"
+        elif b"\x00" in raw:
+            problem = (
+                "is not a text file (binary data); save the papers as a UTF-8 .txt or .jsonl file"
+            )
         elif raw.startswith(b"%PDF"):
             problem = "is a PDF, not text; paste the abstracts into a UTF-8 .txt file"
         elif raw.startswith(b"PK\x03\x04"):
@@ -473,6 +476,19 @@ class _LineReader:
         raise ListFormatError(
             self._name, number, f"line is longer than {self._max_line_bytes:,} bytes; {hint}"
         )
+
+
+def _utf16_without_bom(raw: bytes) -> bool:
+    """UTF-16 text without a BOM: its ASCII characters put a NUL in every other byte, on one
+    side only (odd bytes little-endian, even bytes big-endian), while the other side, holding
+    the characters, has next to none. Binary data (an executable, an image) has NULs anywhere."""
+    if len(raw) < 4:
+        return False
+    even, odd = raw[0::2], raw[1::2]
+    for nuls, chars in ((odd, even), (even, odd)):
+        if nuls.count(0) * 2 >= len(nuls) and chars.count(0) * 10 <= len(chars):
+            return True
+    return False
 
 
 def _sniff_jsonl(

@@ -124,6 +124,10 @@ class NodeRegistry:
         )
         await self._store.heartbeat(row, forget_before=now - self.retention)
 
+    async def leave(self) -> None:
+        """Remove this process's row: a process that stops cleanly is gone, not stale."""
+        await self._store.forget_node(self.node_id)
+
     async def list(self) -> list[NodeRow]:
         """Every process that has reported, oldest first."""
         return await self._store.nodes()
@@ -154,6 +158,10 @@ class ClusterStore(Protocol):
         """Record `node` as it is now: insert it, or replace the row with its `node_id`. In the
         same transaction, delete other rows whose heartbeat is older than `forget_before`
         (stopped processes; None keeps them all)."""
+        ...
+
+    async def forget_node(self, node_id: str) -> None:
+        """Delete the row of `node_id` (a process stopping cleanly); no row is no error."""
         ...
 
     async def nodes(self) -> list[NodeRow]:

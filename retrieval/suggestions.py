@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 from retrieval import text as analysis
 from retrieval.corpus import Corpus
 from retrieval.ids import paper_key
@@ -29,15 +31,30 @@ def suggest_papers(
     return found[:limit]
 
 
+# How alike a typed collection name must be to a loaded one ("icml2O26" -> icml2026).
+SLUG_CUTOFF = 0.75
+
+
 def closest_ids(corpus: Corpus, typed: str, limit: int = 3) -> list[str]:
-    """Real ids close to a typed one that does not exist: in the same collection, the nearest
-    numbers ('icml2026-999' -> icml2026-38, the last one); otherwise id and label prefixes."""
+    """Real ids plausibly meant by a typed one that does not exist: in the same collection (or
+    one whose short name is a small typo away), the nearest numbers ('icml2026-999' ->
+    icml2026-38, the last one); otherwise ids that start with what was typed. Nothing else:
+    a paper whose label merely shares a word ('foo' -> a label with 'Foolproof') is no
+    suggestion for an id."""
     key = paper_key(typed)
     if key is not None:
         slug, _, number = key.rpartition("-")
-        numbers = corpus.numbers_by_slug.get(slug)
+        numbers_by_slug = corpus.numbers_by_slug
+        if slug not in numbers_by_slug:
+            close = difflib.get_close_matches(slug, list(numbers_by_slug), 1, SLUG_CUTOFF)
+            slug = close[0] if close else slug
+        numbers = numbers_by_slug.get(slug)
         if numbers:
             wanted = int(number)
             nearest = sorted(numbers, key=lambda n: (abs(n - wanted), n))[:limit]
             return [f"{slug}-{n}" for n in nearest]
-    return [paper_id for paper_id, _ in corpus.autocomplete.suggest(typed[:100], limit)]
+    prefix = typed.strip().lower()[:100]
+    if not prefix:
+        return []
+    found = corpus.autocomplete.suggest(prefix, limit)
+    return [paper_id for paper_id, _ in found if paper_id.startswith(prefix)]

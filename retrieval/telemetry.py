@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-import statistics
+import math
 import time
 from collections import deque
+from collections.abc import Sequence
 
 from retrieval.corpus import Corpus
 from retrieval.models import EngineStats
 from retrieval.stores.protocol import PaperStore
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile (q in [0, 1]) of a non-empty sequence: always one of the values,
+    and never smaller for a larger q. (Mixing definitions breaks that: a median averaging the
+    two middle values exceeds a p95 picking a lower one when there are few samples.)"""
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q * len(ordered)))
+    return ordered[rank - 1]
 
 
 class LatencyLog:
@@ -23,10 +33,9 @@ class LatencyLog:
 
     def percentiles(self) -> tuple[float | None, float | None]:
         """(p50, p95) in milliseconds, None before the first answer."""
-        values = sorted(self._millis)
-        if not values:
+        if not self._millis:
             return None, None
-        return statistics.median(values), values[int(0.95 * (len(values) - 1))]
+        return percentile(self._millis, 0.5), percentile(self._millis, 0.95)
 
 
 async def engine_stats(store: PaperStore, corpus: Corpus, latencies: LatencyLog) -> EngineStats:

@@ -51,6 +51,16 @@ def main_words(options: RankOptions, text: str) -> list[str]:
     return list(dict.fromkeys(analysis.analyze(text)))[: options.max_terms]
 
 
+def watch_words(options: RankOptions, parsed: ParsedQuery) -> list[str]:
+    """The words a new paper must hold to match: the query's main words, or with only phrases,
+    the phrases' words. Empty when every word is a stopword: such a watch could never fire."""
+    words = main_words(options, parsed.text)
+    if not words:
+        # Only phrases: ranking already requires every phrase word of every match.
+        words = main_words(options, " ".join(parsed.phrases))
+    return words
+
+
 def normaliser(corpus: Corpus, words: Sequence[str], k1: float) -> float:
     """(k1 + 1) x the idf sum of the known `words`; 0.0 when none is known."""
     index = corpus.index
@@ -161,10 +171,7 @@ def matching_docs(
     if not new:
         return []
     parsed = parse_query(text)
-    words = main_words(options, parsed.text)
-    if not words:
-        # Only phrases: ranking already requires every phrase word of every match.
-        words = main_words(options, " ".join(parsed.phrases))
+    words = watch_words(options, parsed)
     holding = holds_all(corpus, words)
     docs = [
         doc for doc in _candidates(corpus, options, parsed, new)

@@ -22,9 +22,10 @@ from retrieval.answering import best_sentences, query_weights
 from retrieval.corpus import Corpus
 from retrieval.errors import PaperbotError
 from retrieval.models import Paper
+from retrieval.query import parse_query
 from retrieval.questions import rank_question
 from retrieval.ranking import RankOptions
-from retrieval.watch_matching import matching_docs, model_matching_docs
+from retrieval.watch_matching import matching_docs, model_matching_docs, watch_words
 
 DIGEST_PAPERS = 5
 # The terminal's user (LOCAL_USER of bot/terminal/chat_console.py): no Discord id is 0, so the
@@ -161,6 +162,12 @@ class Watches:
             await asyncio.to_thread(rank_question, self._corpus(), self._options, query, None, 300)
         except PaperbotError as error:
             raise WatchError(f"That query cannot be watched: {error}") from error
+        if not watch_words(self._options, parse_query(query)):
+            raise WatchError(
+                f"That query cannot be watched: “{query}” has only common words "
+                "(like “the” or “of”) that searches skip, so no paper would ever match it. "
+                "Add a word papers are about, e.g. “mixture of experts routing”."
+            )
         mine, guild = await self._store.watch_counts(user_id, guild_id)
         limits = self._limits
         if mine >= limits.max_per_user:

@@ -16,6 +16,7 @@ from bot.text import clip, render_excerpt
 from config.settings import Settings
 from retrieval.conversation.chat import Reply, ReplyKind
 from retrieval.conversation.help_topics import help_topic
+from retrieval.links import code_links
 from retrieval.models import Excerpt
 from retrieval.paper_answers import QuestionType
 
@@ -65,10 +66,9 @@ def notes_embed(reply: Reply) -> discord.Embed:
         paper = note.paper
         name = clip(f"{paper.display_title} ({paper.id})", 250)
         if reply.intent.wants_code:
+            code = code_links(paper.urls, paper.abstract)
             value = (
-                "\n".join(paper.urls[:5])
-                if paper.urls
-                else "No code or project link appears in its abstract."
+                "\n".join(code[:5]) if code else "No code or project link appears in its abstract."
             )
         else:
             value = "\n".join(wording.about_lines(note, _excerpt))

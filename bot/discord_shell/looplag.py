@@ -12,11 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import math
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+
+from retrieval.telemetry import percentile
 
 log = logging.getLogger(__name__)
 
@@ -33,13 +34,6 @@ class LagStats:
     p50_ms: float | None
     p99_ms: float | None
     max_ms: float | None
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """Nearest-rank percentile (q in [0, 1]) of a non-empty sequence."""
-    ordered = sorted(values)
-    rank = max(1, math.ceil(q * len(ordered)))
-    return ordered[rank - 1]
 
 
 class LoopLag:

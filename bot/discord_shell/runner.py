@@ -103,6 +103,14 @@ async def run_bot(settings: Settings) -> None:
     finally:
         follower.cancel()
         beats.cancel()
+        # The heartbeat task must be gone before the row is removed, or a last beat could
+        # write it back; a stopped process then leaves no "stale" row behind for /stats.
+        with contextlib.suppress(asyncio.CancelledError):
+            await beats
+        try:
+            await engine.nodes.leave()
+        except Exception as error:  # any store failure: the row goes stale, as after a crash
+            log.warning("node row not removed: %s: %s", type(error).__name__, error)
         await engine.close()
         log.info("database closed")
 

@@ -22,6 +22,7 @@ from retrieval.conversation.chat import ChatService, Conversation, Reply, ReplyK
 from retrieval.conversation.help_topics import help_topic
 from retrieval.engine import Engine
 from retrieval.errors import PaperbotError
+from retrieval.links import code_links
 from retrieval.models import Excerpt
 
 # The console's one conversation: user 0 in a scope of its own for each run.
@@ -103,7 +104,7 @@ def render_reply(reply: Reply, colour: bool) -> str:
             prefix = f"{number}. " if len(reply.papers) > 1 else ""
             lines.append(f"{prefix}{paper.display_title}  [{paper.id}]")
             if reply.intent.wants_code:
-                lines.append(_code_line(paper.urls))
+                lines.append(_code_line(code_links(paper.urls, paper.abstract)))
             else:
                 for line in wording.about_lines(note, excerpt):
                     lines.append(_indented(line))

@@ -125,6 +125,15 @@ async def _export(engine: Engine, args: argparse.Namespace) -> int:
         _name, data, count = await engine.exports.saved(args.user_id, args.format)
     else:
         _name, data, count = await engine.exports.papers(args.collection, args.format)
+    if not count:
+        # An empty file with exit 0 read as a successful export of an empty list.
+        if args.export_kind == "saved":
+            raise PaperbotError(
+                f"user {args.user_id} has no saved papers; nothing exported. USER_ID is the "
+                "Discord user id (Developer Mode: Copy User ID) of someone who saved papers "
+                "with /save."
+            )
+        raise PaperbotError("no papers to export; add some with paperbot ingest PATH")
     if args.output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()

@@ -126,7 +126,10 @@ def render_answer(answer: Answer, colour: bool = False) -> str:
 
 
 def render_paper(paper: Paper) -> str:
-    lines = [_clean(readable(paper.display_title)), f"{paper.id} · {paper.collection}"]
+    lines = [_clean(readable(paper.display_title))]
+    if paper.authors:
+        lines.append(_clean(", ".join(paper.authors)))
+    lines.append(f"{paper.id} · {paper.collection}")
     if paper.also_in:
         lines.append("also in: " + ", ".join(paper.also_in))
     lines.append(f"source: {paper.external_id}")
@@ -192,6 +195,7 @@ def paper_json(paper: Paper) -> dict[str, Any]:
         "also_in": list(paper.also_in),
         "label": paper.label,
         "title": paper.title,
+        "authors": list(paper.authors),
         "abstract": paper.abstract,
         "urls": list(paper.urls),
     }

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from retrieval import ids
 from retrieval.stores.protocol import NewPaper, PaperChunks
@@ -35,15 +36,40 @@ class Membership:
     external_id: str
 
 
+class Known(NamedTuple):
+    """A stored paper a file lists again: its key, whether it is already a member of the
+    file's collection, and whether it has a title and authors."""
+
+    key: int
+    member: bool
+    titled: bool
+    authored: bool
+
+
 @dataclass(frozen=True, slots=True)
 class FilePlan:
-    """Rows one file adds. `next_number` is the collection's counter after the file."""
+    """Rows one file adds. `next_number` is the collection's counter after the file.
+
+    `unapplied` counts stored papers the file lists with a title or authors they lack: a
+    stored paper keeps the text it was first ingested with, so the caller says so.
+    """
 
     papers: tuple[PlannedPaper, ...]
     memberships: tuple[Membership, ...]
     acronyms: Counter[tuple[str, str]]
     skipped: int
     next_number: int
+    unapplied: int = 0
+
+
+class FileCounts(NamedTuple):
+    """What a whole file did: papers added and skipped, the collection's next number, and
+    stored papers whose title or authors in the file were not applied."""
+
+    added: int
+    skipped: int
+    next_number: int
+    unapplied: int = 0
 
 
 def new_paper_count(papers: Sequence[NewPaper], stored: Mapping[str, object]) -> int:
@@ -54,7 +80,7 @@ def new_paper_count(papers: Sequence[NewPaper], stored: Mapping[str, object]) ->
 def plan_file(
     papers: Sequence[NewPaper],
     *,
-    stored: Mapping[str, tuple[int, bool]],
+    stored: Mapping[str, Known],
     slug: str,
     next_number: int,
     next_position: int,
@@ -62,7 +88,7 @@ def plan_file(
 ) -> FilePlan:
     """Decide, for each paper in file order, whether it is new or a membership of a stored one.
 
-    `stored` maps content hash -> (key, already a member of this collection). New papers take
+    `stored` maps content hash -> what is known of that stored paper. New papers take
     the next values of `keys` (ascending, allocated by the database) and numbers from
     `next_number` on, in file order; a repeat within the file is skipped like a stored paper.
     An acronym defined twice in one abstract counts once.
@@ -70,11 +96,16 @@ def plan_file(
     planned: list[PlannedPaper] = []
     memberships: list[Membership] = []
     acronyms: Counter[tuple[str, str]] = Counter()
-    skipped = 0
-    members = {key for key, member in stored.values() if member}
-    known = {content_hash: key for content_hash, (key, _) in stored.items()}
+    skipped = unapplied = 0
+    members = {found.key for found in stored.values() if found.member}
+    known = {content_hash: found.key for content_hash, found in stored.items()}
     for paper in papers:
         key = known.get(paper.content_hash)
+        before = stored.get(paper.content_hash)
+        if before is not None and (
+            (paper.title and not before.titled) or (paper.authors and not before.authored)
+        ):
+            unapplied += 1
         if key is None:
             key = next(keys)
             known[paper.content_hash] = key
@@ -87,10 +118,10 @@ def plan_file(
             members.add(key)
             memberships.append(Membership(key, next_position, paper.external_id))
             next_position += 1
-    return FilePlan(tuple(planned), tuple(memberships), acronyms, skipped, next_number)
+    return FilePlan(tuple(planned), tuple(memberships), acronyms, skipped, next_number, unapplied)
 
 
-Stored = dict[str, tuple[int, bool]]
+Stored = dict[str, Known]
 
 
 async def write_chunks(
@@ -102,14 +133,14 @@ async def write_chunks(
     stored: Callable[[Sequence[NewPaper]], Awaitable[Stored]],
     keys: Callable[[Sequence[NewPaper], Stored], Awaitable[Iterator[int]]],
     write: Callable[[FilePlan], Awaitable[None]],
-) -> tuple[int, int, int]:
+) -> FileCounts:
     """Plan and write a file one chunk at a time, inside the backend's one transaction.
 
     For each chunk the backend reads which hashes are stored (earlier chunks included), hands
     out keys for the new papers, and writes the plan; numbers and positions run on across
-    chunks. Returns (papers added, papers skipped, the collection's next number).
+    chunks.
     """
-    added = skipped = 0
+    added = skipped = unapplied = 0
     async for chunk in chunks.read():
         known = await stored(chunk)
         plan = plan_file(
@@ -125,4 +156,5 @@ async def write_chunks(
         next_position += len(plan.memberships)
         added += len(plan.papers)
         skipped += plan.skipped
-    return added, skipped, next_number
+        unapplied += plan.unapplied
+    return FileCounts(added, skipped, next_number, unapplied)

@@ -24,7 +24,7 @@ from retrieval.models import Paper
 from retrieval.stores import shared
 from retrieval.stores.community import CommunitySql
 from retrieval.stores.dialect import POSTGRES
-from retrieval.stores.plan import FilePlan, Stored, new_paper_count, write_chunks
+from retrieval.stores.plan import FilePlan, Known, Stored, new_paper_count, write_chunks
 from retrieval.stores.postgres_connect import (
     BULK_SECONDS,
     QUICK_SECONDS,
@@ -195,8 +195,14 @@ class PostgresStore(CommunitySql):
                 raise _Collided  # the same file, committed by another process meanwhile
             # Any recorded file may change what the index holds (papers or memberships).
             await _bump_generation(db)
-            added, skipped, _ = counts
-            return FileResult(added, skipped, name, slug, already_ingested=False)
+            return FileResult(
+                counts.added,
+                counts.skipped,
+                name,
+                slug,
+                already_ingested=False,
+                unapplied=counts.unapplied,
+            )
 
         return await self._transaction(work, seconds=BULK_SECONDS)
 
@@ -426,12 +432,14 @@ async def _set_meta(db: Db, key: str, value: str) -> None:
 
 
 async def _stored_papers(db: Db, chunk: Sequence[NewPaper], collection_id: int) -> Stored:
-    """content hash -> (key, is a member of the collection), earlier chunks included."""
+    """content hash -> (key, is a member of the collection, has a title, has authors),
+    earlier chunks included."""
     return {
-        row[0]: (int(row[1]), bool(row[2]))
+        row[0]: Known(int(row[1]), bool(row[2]), bool(row[3]), bool(row[4]))
         for row in await db.fetch(
             "SELECT p.content_hash, p.key, EXISTS (SELECT 1 FROM paper_collections AS m "
-            "WHERE m.paper_key = p.key AND m.collection_id = $1) "
+            "WHERE m.paper_key = p.key AND m.collection_id = $1), "
+            "coalesce(p.title, '') <> '', coalesce(cardinality(p.authors), 0) > 0 "
             "FROM papers AS p WHERE p.content_hash = ANY($2::text[])",
             collection_id,
             list({paper.content_hash for paper in chunk}),

@@ -56,13 +56,15 @@ class PaperChunks:
 
 @dataclass(frozen=True, slots=True)
 class FileResult:
-    """What `add_file` did. `collection` is the stored name, which wins over a new spelling."""
+    """What `add_file` did. `collection` is the stored name, which wins over a new spelling.
+    `unapplied`: skipped papers whose title or authors in the file the stored paper lacks."""
 
     added: int
     skipped: int
     collection: str
     slug: str
     already_ingested: bool
+    unapplied: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from retrieval.errors import PaperNotFound
 from retrieval.models import CollectionInfo, Paper
 from retrieval.nodes import NodeRow
 from retrieval.stores.dialect import Dialect
-from retrieval.stores.plan import FilePlan, PlannedPaper
+from retrieval.stores.plan import FileCounts, FilePlan, PlannedPaper
 from retrieval.stores.protocol import ConversationRow, StoredText
 
 _T = TypeVar("_T")
@@ -180,6 +180,12 @@ class SqlStore:
                     before=forget_before,
                     node_id=node.node_id,
                 )
+
+        await self._write(work)
+
+    async def forget_node(self, node_id: str) -> None:
+        async def work(tx: Tx) -> None:
+            await tx.execute("DELETE FROM nodes WHERE node_id = :node_id", node_id=node_id)
 
         await self._write(work)
 
@@ -360,11 +366,11 @@ def paper_values(
 
 
 async def record_file(
-    tx: Tx, origin: str, sha256: str, collection_id: int, counts: tuple[int, int, int]
+    tx: Tx, origin: str, sha256: str, collection_id: int, counts: FileCounts
 ) -> bool:
-    """Advance the collection's counter and record the file, `counts` being (added, skipped,
-    next number); False if another process recorded the same file meanwhile."""
-    added, skipped, next_number = counts
+    """Advance the collection's counter and record the file; False if another process
+    recorded the same file meanwhile."""
+    added, skipped, next_number = counts.added, counts.skipped, counts.next_number
     await tx.execute(
         "UPDATE collections SET next_number = :next WHERE id = :id",
         next=next_number,

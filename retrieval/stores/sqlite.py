@@ -35,7 +35,7 @@ from retrieval.models import Paper
 from retrieval.stores import shared
 from retrieval.stores.community import CommunitySql
 from retrieval.stores.dialect import SQLITE
-from retrieval.stores.plan import FilePlan, Stored, write_chunks
+from retrieval.stores.plan import FilePlan, Known, Stored, write_chunks
 from retrieval.stores.protocol import FileResult, IndexRow, NewPaper, PaperChunks
 from retrieval.stores.shared import Tx
 from retrieval.stores.sqlite_migrations import check_compatible, migrate
@@ -216,8 +216,14 @@ class SqliteStore(CommunitySql):
             await shared.record_file(_SqliteTx(db), origin, sha256, collection_id, counts)
             # Any recorded file may change what the index holds (papers or memberships).
             await _bump_generation(db)
-            added, skipped, _ = counts
-        return FileResult(added, skipped, name, slug, already_ingested=False)
+        return FileResult(
+            counts.added,
+            counts.skipped,
+            name,
+            slug,
+            already_ingested=False,
+            unapplied=counts.unapplied,
+        )
 
     async def index_rows(self, *, with_terms: bool = True, after_key: int = 0) -> list[IndexRow]:
         """Index input of papers with rowid > `after_key`, by rowid, in one query.
@@ -474,18 +480,23 @@ async def _write_plan(db: aiosqlite.Connection, plan: FilePlan, collection_id: i
 
 async def _stored_papers(
     db: aiosqlite.Connection, collection_id: int, hashes: Sequence[str]
-) -> dict[str, tuple[int, bool]]:
-    """content hash -> (rowid, is a member of the collection) for the hashes already stored."""
-    found: dict[str, tuple[int, bool]] = {}
+) -> Stored:
+    """content hash -> (rowid, is a member of the collection, has a title, has authors) for
+    the hashes already stored."""
+    found: Stored = {}
     for chunk in _chunks(hashes):
         marks = ", ".join("?" * len(chunk))
         rows = await db.execute_fetchall(
             "SELECT p.content_hash, p.rowid, EXISTS (SELECT 1 FROM paper_collections AS m "
-            "WHERE m.paper_rowid = p.rowid AND m.collection_id = ?) "
+            "WHERE m.paper_rowid = p.rowid AND m.collection_id = ?), "
+            "coalesce(p.title, '') <> '', coalesce(p.authors, '[]') <> '[]' "
             f"FROM papers AS p WHERE p.content_hash IN ({marks})",
             (collection_id, *chunk),
         )
-        found.update((str(row[0]), (int(row[1]), bool(row[2]))) for row in rows)
+        found.update(
+            (str(row[0]), Known(int(row[1]), bool(row[2]), bool(row[3]), bool(row[4])))
+            for row in rows
+        )
     return found
 
 

@@ -105,6 +105,9 @@ class FakeNodes:
     async def beat(self, shard_ids: str, generation: int, guilds: int = 0) -> None:
         self.rows = [NodeRow("host:1:0", "host", 1, shard_ids, generation, 0.0, 0.0, guilds)]
 
+    async def leave(self) -> None:
+        self.rows = [row for row in self.rows if row.node_id != "host:1:0"]
+
     async def list(self) -> list[NodeRow]:
         return list(self.rows)
 

@@ -47,6 +47,14 @@ async def test_export_saved_csv_to_a_file(tmp_path: Path) -> None:
     assert [row["id"] for row in rows] == ["icml2026-13", "icml2026-6"]
 
 
+def test_export_of_an_empty_reading_list_says_so_and_writes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "reading-list.bib"
+    result = run(tmp_path, "export", "saved", "123456789012345678", "-o", str(out))
+    assert result.returncode == 1
+    assert result.stderr.startswith("paperbot: user 123456789012345678 has no saved papers;")
+    assert result.stdout == "" and not out.exists()
+
+
 def test_export_papers_of_a_collection_as_jsonl(tmp_path: Path) -> None:
     result = run(tmp_path, "export", "papers", "--collection", "icml2026", "--format", "jsonl")
     assert result.returncode == 0, result.stderr

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 import textwrap
+from dataclasses import replace
 
+from bot.discord_shell.chat_render import notes_embed
 from bot.terminal import console
 from bot.terminal.chat_console import render_reply
 from retrieval.conversation import IntentKind
-from retrieval.conversation.chat import Reply, ReplyKind
+from retrieval.conversation.chat import PaperNote, Reply, ReplyKind
 from retrieval.conversation.model import Intent
 from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery, Span
 
@@ -52,6 +54,29 @@ def test_the_paper_view_reduces_latex_to_text() -> None:
     shown = console.render_paper(_paper(abstract=abstract))
     assert "We release code at https://github.com/x/y; a dataset D of many papers." in shown
     assert "\\" not in shown and "$" not in shown
+
+
+def test_the_paper_view_and_json_name_the_authors_when_known() -> None:
+    known = replace(_paper(), authors=("Ada", "Bo"))
+    assert console.render_paper(known).splitlines()[1] == "Ada, Bo"
+    assert console.paper_json(known)["authors"] == ["Ada", "Bo"]
+    assert "Ada" not in console.render_paper(_paper())
+    assert console.paper_json(_paper())["authors"] == []
+
+
+def test_a_code_question_never_answers_with_the_paper_page() -> None:
+    forum = "https://openreview.net/forum?id=MfiK69Ga6p"
+    without = replace(_paper(), urls=(forum,))
+    code = "https://github.com/x/y"
+    with_code = replace(_paper(abstract=f"Code: {code}."), urls=(forum, code))
+    intent = Intent(IntentKind.QUESTION_ABOUT_PAPER, wants_code=True)
+    for paper, expected in ((without, "No code or project link"), (with_code, f"Code: {code}")):
+        reply = Reply(ReplyKind.PAPER_QUESTION, intent, papers=(PaperNote(paper),))
+        text = render_reply(reply, colour=False)
+        assert expected in text and forum not in text
+        [field] = notes_embed(reply).fields  # Discord's chat reply says the same
+        assert forum not in str(field.value)
+        assert (code in str(field.value)) == (paper is with_code)
 
 
 def test_a_long_abstract_is_reduced_to_its_end() -> None:

@@ -58,6 +58,33 @@ async def test_sigterm_closes_gateway_then_database(
     assert events[-2:] == ["gateway closed", "database closed"]
 
 
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+async def test_a_clean_stop_removes_this_process_from_the_registry(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch, sig: signal.Signals
+) -> None:
+    engine = FakeEngine()
+    engine.live.current = SimpleNamespace(generation=7)  # type: ignore[attr-defined]
+    started = asyncio.Event()
+
+    async def open_engine(_: Settings) -> FakeEngine:
+        return engine
+
+    async def start(self: PaperBot, token: str, *, reconnect: bool = True) -> None:
+        started.set()
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(runner.Engine, "open", open_engine)
+    monkeypatch.setattr(PaperBot, "start", start)
+    monkeypatch.setattr(runner, "configure_logging", lambda _: None)
+    with_token = settings.model_copy(update={"discord_token": SecretStr("tok")})
+    task = asyncio.create_task(runner.run_bot(with_token))
+    await asyncio.wait_for(started.wait(), 5)
+    await until(lambda: bool(engine.nodes.rows))  # the first heartbeat is in
+    os.kill(os.getpid(), sig)
+    await asyncio.wait_for(task, 5)
+    assert engine.nodes.rows == []  # /stats and `paperbot status` show no stale process
+
+
 async def test_login_failure_still_closes_the_database(
     settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -192,6 +192,21 @@ async def test_paper_lookup_ignores_case_and_suggests(fixture_engine: Engine) ->
     assert "fixture2026-99" in str(caught.value)
 
 
+async def test_a_typed_id_is_suggested_only_what_it_plausibly_meant(
+    fixture_engine: Engine,
+) -> None:
+    # A word in some label ("routing", "experts") is not an id someone meant.
+    for typed in ("foo", "routing", "experts"):
+        with pytest.raises(PaperNotFound) as caught:
+            await fixture_engine.paper(typed)
+        assert caught.value.closest == ()
+        assert "Ids look like `fixture2026-1`" in str(caught.value)
+    for typed, meant in (("fixture2O26-3", "fixture2026-3"), ("fixture2026-", "fixture2026-1")):
+        with pytest.raises(PaperNotFound) as caught:
+            await fixture_engine.paper(typed)
+        assert caught.value.suggestion == meant
+
+
 async def test_similar_excludes_the_paper_itself(fixture_engine: Engine) -> None:
     answer = await fixture_engine.similar("fixture2026-1", limit=5)
     assert "fixture2026-1" not in ids(answer)
@@ -303,6 +318,24 @@ async def test_jsonl_and_list_of_the_same_papers_are_one_collection(
     assert infos["conf2024"].name == "CONF 2024" and infos["conf2024"].papers == 1
     paper = await fixture_engine.paper("conf2024-1")
     assert paper.title == "Protein Folding at Scale"
+
+
+async def test_titles_for_papers_known_from_a_list_are_not_lost_silently(
+    tmp_path: Path, fixture_engine: Engine
+) -> None:
+    listing = write_list(tmp_path / "conf2024.txt", ["We fold proteins."], "CONF 2024 论文列表")
+    jsonl = tmp_path / "conf2024.jsonl"
+    jsonl.write_text(
+        '{"title": "Protein Folding at Scale", "authors": ["Ada"], "abstract": "We fold proteins."}'
+        "\n",
+        encoding="utf-8",
+    )
+    await fixture_engine.ingest([listing])
+    report = await fixture_engine.ingest([jsonl])
+    assert (report.papers_added, report.papers_skipped) == (0, 1)
+    [note] = [note for note in report.notes if "not applied" in note]
+    assert note.startswith(f"{jsonl}: 1 paper already known; the titles and authors")
+    assert "ingest this file into a new database" in note
 
 
 async def test_stored_terms_are_reanalyzed_when_the_analyzer_changes(

@@ -32,6 +32,7 @@ def paper(
     title: str | None = None,
     collection: str = "ICML 2026",
     urls: tuple[str, ...] = (),
+    authors: tuple[str, ...] = (),
 ) -> Paper:
     return Paper(
         id=f"icml2026-{number}",
@@ -42,6 +43,7 @@ def paper(
         label=f"Eyes-on-Me: label {number}",
         title=title,
         urls=urls,
+        authors=authors,
     )
 
 
@@ -143,6 +145,18 @@ def test_csv_reads_back_and_neutralises_formulas() -> None:
     assert rows[0]["abstract"] == "'=HYPERLINK(1)"
     assert rows[1]["abstract"] == 'quote " and, comma newline'
     assert rows[0]["year"] == "2026" and "added_by" not in rows[0]
+
+
+def test_every_format_carries_the_authors() -> None:
+    with_authors = paper(authors=("Smith, J.", "Ana Lee"))
+    data = export_papers([with_authors, paper(14)], "csv")[1].decode()
+    assert data.splitlines()[0] == "id,title,authors,label,collection,year,urls,abstract"
+    rows = list(csv.DictReader(io.StringIO(data)))
+    assert [row["authors"] for row in rows] == ["Smith, J.; Ana Lee", ""]
+    assert "Smith, J., Ana Lee" in export_papers([with_authors], "md")[1].decode()
+    assert "authors: Smith, J., Ana Lee" in export_papers([with_authors], "txt")[1].decode()
+    [record] = [json.loads(r) for r in export_papers([with_authors], "jsonl")[1].splitlines()]
+    assert record["authors"] == ["Smith, J.", "Ana Lee"]
 
 
 def test_csv_of_a_shared_list_has_who_when_and_note() -> None:

@@ -200,6 +200,17 @@ def test_utf16_says_save_as_utf8(tmp_path: Path, encoding: str) -> None:
     assert "save it as UTF-8" in str(error)
 
 
+def test_an_executable_is_not_text_and_not_utf16(tmp_path: Path) -> None:
+    # The start of an ELF executable: NULs on both byte parities, unlike UTF-16 text.
+    elf = (
+        b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x03\x00>\x00\x01\x00\x00\x00"
+        b"\x10k\x00\x00\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\xa8\x23\x02\x00\n"
+    )
+    error = raises_at(write(tmp_path, "bin.txt", elf + bytes(range(256)) * 4), 1)
+    assert "is not a text file" in str(error)
+    assert "UTF-16" not in str(error)
+
+
 def test_nul_bytes_are_binary(tmp_path: Path) -> None:
     error = raises_at(write(tmp_path, "bin.txt", f"{HEADER}\n\nab\x00cd\n"), 3)
     assert "binary" in str(error)

@@ -163,6 +163,15 @@ async def test_limits_and_bad_queries(make_settings: Callable[..., Settings]) ->
         assert [w.query for w in await engine.watches.of(1)] == ["rag"]
 
 
+async def test_a_watch_of_only_common_words_is_refused(engine: Engine) -> None:
+    for query in ("the", "of the and", '"the of"'):
+        with pytest.raises(WatchError, match="only common words") as caught:
+            await engine.watches.add(1, query)
+        assert "\n" not in str(caught.value)
+    assert await engine.watches.of(1) == []
+    assert [w.query for w in [await engine.watches.add(1, "the routing")]] == ["the routing"]
+
+
 async def test_watch_unrelated_to_new_papers_gets_nothing(engine: Engine, tmp_path: Path) -> None:
     await engine.watches.add(1, "mixture of experts routing")
     await engine.ingest([write_list(tmp_path / "a.txt", [UNRELATED])])

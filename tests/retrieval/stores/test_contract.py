@@ -157,6 +157,22 @@ async def test_duplicates_within_and_across_files_of_one_collection_are_skipped(
     ]
 
 
+async def test_a_known_paper_listed_with_a_title_or_authors_is_counted_unapplied(
+    store: Store,
+) -> None:
+    await add(store, "txt", "ICML 2024", papers(1, 2, 3))
+    richer = [
+        new_paper(1, title="One"),
+        new_paper(2, authors=("Ada",)),
+        new_paper(3),  # nothing new
+        new_paper(4, title="Four"),  # a new paper: stored whole
+    ]
+    result = await add(store, "jsonl", "ICML 2024", richer)
+    assert (result.added, result.skipped, result.unapplied) == (1, 3, 2)
+    again = await add(store, "jsonl2", "ICML 2024", [new_paper(4, title="Four")])
+    assert (again.skipped, again.unapplied) == (1, 0)  # already stored with its title
+
+
 async def test_names_with_the_same_slug_share_a_collection(store: Store) -> None:
     await add(store, "a", "ICML 2026", papers(1))
     result = await add(store, "b", "icml-2026", papers(2))

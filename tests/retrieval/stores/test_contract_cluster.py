@@ -49,3 +49,14 @@ async def test_heartbeats_record_guilds_and_forget_silent_processes(store: Clust
     await store.heartbeat(kept)
     await store.heartbeat(again)
     assert await store.nodes() == [kept, again]  # ordered by started_at
+
+
+async def test_a_node_that_leaves_is_removed_and_only_it(store: ClusterStore) -> None:
+    leaving = NodeRow("a:1:100", "a", 1, "0", 3, 100.0, 101.0)
+    staying = NodeRow("b:2:200", "b", 2, "1", 3, 200.0, 201.0)
+    await store.heartbeat(leaving)
+    await store.heartbeat(staying)
+    await store.forget_node(leaving.node_id)
+    assert await store.nodes() == [staying]
+    await store.forget_node(leaving.node_id)  # already gone: no error
+    assert await store.nodes() == [staying]
