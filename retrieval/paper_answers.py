@@ -810,11 +810,15 @@ def answer_about(
     urls: Sequence[str] = (),
     limit: int = 2,
     title: str = "",
+    authors: Sequence[str] = (),
     model: AnswerModel | None = None,
 ) -> AboutPaper:
-    """The sentences of `abstract` that answer `question` (at most `limit`, in text order)."""
+    """The sentences of `abstract` that answer `question` (at most `limit`, in text order).
+    `urls` are the paper's code links; `authors` as its list gives them (JSONL files do)."""
     kind = kind or question_type(question)
     if kind is QuestionType.AUTHORS:
+        if authors:
+            return AboutPaper(kind, statement="Authors: " + ", ".join(authors))
         return AboutPaper(kind, statement="Paper lists hold no authors, only abstracts.")
     if kind is QuestionType.VENUE:
         if collection:

@@ -39,6 +39,7 @@ from retrieval.conversation.memory import (
 )
 from retrieval.conversation.model import FocusRef, Intent, IntentKind
 from retrieval.errors import CollectionNotFound, PaperbotError
+from retrieval.links import code_links
 from retrieval.models import Answer, Excerpt, Paper
 from retrieval.paper_answers import (
     AboutPaper,
@@ -353,8 +354,9 @@ class ChatService:
                 intent.query,
                 kind=kind,
                 collection=paper.collection,
-                urls=paper.urls,
+                urls=code_links(paper.urls, paper.abstract),
                 title=paper.title or "",
+                authors=paper.authors,
             )
             return PaperNote(paper, about.sentences[0] if about.sentences else None, about=about)
         if intent.kind is IntentKind.COMPARE:

@@ -407,3 +407,8 @@ def test_a_metric_question_finds_the_named_measure() -> None:
     for question in ("what metric do they report?", "what's the evaluation metric?"):
         about = answer_about(abstract, question)
         assert any("recall@1" in s.plain for s in about.sentences), question
+
+
+def test_authors_are_named_when_the_list_gives_them() -> None:
+    about = answer_about(PRIOR_FIRST, "who wrote it?", authors=("Ada Lovelace", "Alan Turing"))
+    assert about.statement == "Authors: Ada Lovelace, Alan Turing" and about.sentences == ()

@@ -556,3 +556,22 @@ async def test_a_number_out_of_reach_is_not_called_the_end_of_the_list(
     far = await chat.handle("compare 2 and 99", ALICE)
     assert far.kind is ReplyKind.PROBLEM and isinstance(far.error, PositionOutOfRange)
     assert not far.error.exhausted and far.error.available == 2
+
+
+async def test_a_code_question_is_answered_by_code_links_not_the_paper_page(over: Over) -> None:
+    page = "https://openreview.net/forum?id=abc123"
+    lists = {
+        "ICML 2026": [
+            f"We propose RouteX for expert routing. Reviews: {page}",
+            "We propose CodeY for expert routing. Code: https://github.com/example/codey",
+        ]
+    }
+    async with over(lists) as chat:
+        await chat.handle("icml2026-1", ALICE)
+        none = await chat.handle("does it have code?", ALICE)
+        await chat.handle("icml2026-2", ALICE)
+        some = await chat.handle("does it have code?", ALICE)
+    about_none, about_some = none.papers[0].about, some.papers[0].about
+    assert about_none is not None and about_some is not None
+    assert about_none.statement == "No code or project link appears in it."
+    assert about_some.statement == "Code: https://github.com/example/codey"
