@@ -3,24 +3,20 @@ commands' output, a real subprocess where the process itself is the point.
 
 A subprocess costs 1.5-2.5 s of CPU (interpreter, numpy, numba, discord.py imports, the kernels
 loaded from their cache); `run_here` calls the same `main()` with the same environment, folder,
-stdin and captured streams for a few milliseconds once the worker has imported the engine. What
-only a process shows stays a subprocess: the console script and `python -m bot` agreeing (below),
-Ctrl-C (test_cli_console.py), a broken pipe and the password never printed (test_cli_edges.py),
-the canary and crash tests (tests/reliability/).
+stdin and captured streams (tests/inprocess.py). What only a process shows stays a subprocess:
+the console script and `python -m bot` agreeing (below), Ctrl-C (test_cli_console.py), a broken
+pipe and the password never printed (test_cli_edges.py), the canary and crash tests
+(tests/reliability/).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import io
 import json
-import logging
 import os
 import subprocess
 import sys
 import time
-import traceback
 from pathlib import Path
 
 import pytest
@@ -28,6 +24,7 @@ import pytest
 from retrieval.nodes import NodeRow
 from retrieval.stores.sqlite import SqliteStore
 from tests.conftest import FIXTURE_ABSTRACTS, ROOT, SEEDS, write_list
+from tests.inprocess import run_main
 
 # run.py installs the console script into .venv, beside the interpreter running the tests
 CONSOLE_SCRIPT = Path(sys.executable).with_name("paperbot")
@@ -59,55 +56,14 @@ def run(
 def run_here(
     tmp_path: Path, *args: str, stdin: str = "", **env: str
 ) -> subprocess.CompletedProcess[str]:
-    """`run` in this process: `main(args)` with the environment `run` gives the child (only
-    these PAPERBOT_ variables), `tmp_path` as the working folder (no .env), `stdin` as input, and
-    stdout and stderr captured; an exit or an uncaught exception becomes the exit status and
-    traceback the child would have had. The root logger starts with no handlers, as in a new
-    process, so what `main` logs lands in the captured stderr."""
-    from bot.terminal.cli import main
-
+    """`run` in this process (tests/inprocess.py): `main(args)` with the environment `run` gives
+    the child, in `tmp_path` (no .env)."""
     environment = {
         key: value for key, value in os.environ.items() if not key.startswith("PAPERBOT_")
     }
     environment.update(PAPERBOT_DB_PATH=str(tmp_path / "cli.db"), PAPERBOT_SEEDS_DIR=str(SEEDS))
     environment.update(env)
-    saved_environment, saved_folder = dict(os.environ), Path.cwd()
-    root = logging.getLogger()
-    saved_handlers, saved_level = root.handlers[:], root.level
-    # Text over bytes, as a pipe is: `export` writes its file's bytes to sys.stdout.buffer.
-    out, err = (io.TextIOWrapper(io.BytesIO(), encoding="utf-8") for _ in range(2))
-    saved_stdin = sys.stdin
-    os.environ.clear()
-    os.environ.update(environment)
-    os.chdir(tmp_path)
-    root.handlers.clear()
-    sys.stdin = io.StringIO(stdin)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = main(list(args))
-            except SystemExit as exit:  # argparse, as `python -m bot` would exit
-                if isinstance(exit.code, str):
-                    print(exit.code, file=sys.stderr)
-                code = exit.code if isinstance(exit.code, int) else int(exit.code is not None)
-            except Exception:
-                traceback.print_exc()
-                code = 1
-    finally:
-        sys.stdin = saved_stdin
-        root.handlers[:] = saved_handlers
-        root.setLevel(saved_level)
-        os.chdir(saved_folder)
-        os.environ.clear()
-        os.environ.update(saved_environment)
-    return subprocess.CompletedProcess(list(args), code, _read(out), _read(err))
-
-
-def _read(stream: io.TextIOWrapper) -> str:
-    """What `stream` was given, decoded as `subprocess.run(text=True)` decodes a pipe."""
-    stream.flush()
-    written = stream.buffer.getvalue()
-    return io.TextIOWrapper(io.BytesIO(written), encoding="utf-8").read()
+    return run_main(args, folder=tmp_path, environment=environment, stdin=stdin)
 
 
 def test_search_json_ranks_eyes_on_me_first(tmp_path: Path) -> None:
