@@ -15,6 +15,7 @@ import hashlib
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import venv
@@ -135,6 +136,47 @@ def _test_commands() -> list[list[str]]:
     ]
 
 
+def _lower_priority() -> None:
+    os.nice(10)
+
+
+def _run_tests(commands: list[list[str]]) -> int:
+    """ruff's checks one after the other (a second or two; a lint error is the usual failure, so
+    it stops there), then mypy beside pytest: mypy on an empty cache (a fresh checkout) is about
+    20 s of CPU, which pytest's waits on subprocesses and PostgreSQL leave room for. mypy runs at
+    a lower priority with its output held in a file, printed under its own `$` line after
+    pytest's; the run fails if either fails, and says which."""
+    *lint, typecheck, tests = commands
+    for command in lint:
+        print("$", " ".join(command[2:]), flush=True)
+        if subprocess.run(command, cwd=ROOT).returncode != 0:
+            return 1
+    shown = " ".join(typecheck[2:])
+    print(f"$ {shown}  (beside pytest; its output follows pytest's)", flush=True)
+    with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as held:
+        checker = subprocess.Popen(
+            typecheck,
+            cwd=ROOT,
+            stdout=held,
+            stderr=subprocess.STDOUT,
+            text=True,
+            preexec_fn=_lower_priority if os.name == "posix" else None,
+        )
+        try:
+            print("$", " ".join(tests[2:]), flush=True)
+            tested = subprocess.run(tests, cwd=ROOT).returncode
+        finally:
+            checked = checker.wait()  # Ctrl-C reached mypy too; let it stop
+        held.seek(0)
+        print("$", shown, flush=True)
+        print(held.read(), end="", flush=True)
+    failed = [name for name, code in (("mypy", checked), ("pytest", tested)) if code != 0]
+    if failed:
+        print(f"paperbot: test failed: {' and '.join(failed)}", flush=True)
+        return 1
+    return 0
+
+
 def main() -> int:
     # No chdir: paths on the command line (`ingest inputs/x.jsonl`, `-o out.csv`) and a `.env`
     # are the caller's, relative to where they run this, as with `.venv/bin/paperbot`.
@@ -148,11 +190,7 @@ def main() -> int:
         print("paperbot: interrupted", file=sys.stderr)
         return 130
     if sys.argv[1:2] == ["test"]:
-        for command in _test_commands():
-            print("$", " ".join(command[2:]), flush=True)
-            if subprocess.run(command, cwd=ROOT).returncode != 0:
-                return 1
-        return 0
+        return _run_tests(_test_commands())
     arguments = sys.argv[1:] or ["start"]
     os.execv(str(BIN / "paperbot"), [str(BIN / "paperbot"), *arguments])
     return 0  # not reached: execv replaces this process

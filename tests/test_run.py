@@ -33,39 +33,72 @@ def test_pytest_lists_skips_with_reasons_and_uses_every_core() -> None:
     assert pytest_command[pytest_command.index("-n") + 1] == "auto"
 
 
-@pytest.mark.parametrize(("failing", "code"), [("pytest", 5), ("pytest", 1), ("mypy", 1)])
-def test_a_failing_step_fails_the_run(
-    monkeypatch: pytest.MonkeyPatch, failing: str, code: int
+class _Steps:
+    """run.py's test steps played by fakes: `codes` gives a step's exit status (0 when not
+    named), `ran` the steps in the order they started; mypy (started with Popen) writes
+    `typecheck` to its output file."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, **codes: int) -> None:
+        self.run = load_run()
+        self.ran: list[str] = []
+        self.codes = codes
+        self.typecheck = "src/x.py:1: error: mypy's own words\n"
+        steps = self
+
+        def fake_run(command: list[str], *args: Any, **kwargs: Any) -> Any:
+            steps.ran.append(command[2])
+            return subprocess.CompletedProcess(command, codes.get(command[2], 0))
+
+        class FakePopen:
+            def __init__(self, command: list[str], *args: Any, stdout: Any, **kwargs: Any):
+                steps.ran.append(command[2])
+                stdout.write(steps.typecheck)
+                self.code = codes.get(command[2], 0)
+
+            def wait(self) -> int:
+                return self.code
+
+        monkeypatch.setattr(self.run, "_ensure_environment", lambda: None)
+        monkeypatch.setattr(self.run.subprocess, "run", fake_run)
+        monkeypatch.setattr(self.run.subprocess, "Popen", FakePopen)
+        monkeypatch.setattr(self.run.sys, "argv", ["run.py", "test"])
+        monkeypatch.chdir(ROOT)
+
+
+@pytest.mark.parametrize(
+    ("failing", "code"), [("pytest", 5), ("pytest", 1), ("mypy", 1), ("mypy", 2)]
+)
+def test_a_failing_mypy_or_pytest_fails_the_run_after_both_ran(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], failing: str, code: int
 ) -> None:
-    run = load_run()
-    ran: list[str] = []
-
-    def fake_run(command: list[str], *args: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:
-        ran.append(command[2])
-        return subprocess.CompletedProcess(command, code if command[2] == failing else 0)
-
-    monkeypatch.setattr(run, "_ensure_environment", lambda: None)
-    monkeypatch.setattr(run.subprocess, "run", fake_run)
-    monkeypatch.setattr(run.sys, "argv", ["run.py", "test"])
-    monkeypatch.chdir(ROOT)
-    assert run.main() == 1
-    assert ran[-1] == failing  # stops at the failing step
-    assert ran == ["ruff", "ruff", "mypy", "pytest"][: len(ran)]
+    steps = _Steps(monkeypatch, **{failing: code})
+    assert steps.run.main() == 1
+    assert steps.ran == ["ruff", "ruff", "mypy", "pytest"]  # mypy beside pytest, both to the end
+    out = capsys.readouterr().out
+    assert out.rstrip().splitlines()[-1] == f"paperbot: test failed: {failing}"
+    # mypy's output is printed after pytest's, under its own command line
+    assert out.index("$ pytest") < out.rindex("$ mypy") < out.index(steps.typecheck)
 
 
-def test_all_steps_passing_passes(monkeypatch: pytest.MonkeyPatch) -> None:
-    run = load_run()
-    ran: list[str] = []
+def test_both_failing_are_both_named(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    steps = _Steps(monkeypatch, mypy=1, pytest=1)
+    assert steps.run.main() == 1
+    assert capsys.readouterr().out.rstrip().endswith("paperbot: test failed: mypy and pytest")
 
-    def fake_run(command: list[str], *args: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:
-        ran.append(command[2])
-        return subprocess.CompletedProcess(command, 0)
 
-    monkeypatch.setattr(run, "_ensure_environment", lambda: None)
-    monkeypatch.setattr(run.subprocess, "run", fake_run)
-    monkeypatch.setattr(run.sys, "argv", ["run.py", "test"])
-    assert run.main() == 0
-    assert ran == ["ruff", "ruff", "mypy", "pytest"]
+def test_a_failing_ruff_step_stops_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    steps = _Steps(monkeypatch, ruff=1)
+    assert steps.run.main() == 1
+    assert steps.ran == ["ruff"]  # neither mypy nor pytest started
+
+
+def test_all_steps_passing_passes(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    steps = _Steps(monkeypatch)
+    assert steps.run.main() == 0
+    assert steps.ran == ["ruff", "ruff", "mypy", "pytest"]
+    assert "test failed" not in capsys.readouterr().out
 
 
 def _fake_install(

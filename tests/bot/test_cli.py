@@ -1,4 +1,13 @@
-"""The `paperbot` command line, run as a real subprocess against a temporary database."""
+"""The `paperbot` command line against a temporary database: `main()` in this process for the
+commands' output, a real subprocess where the process itself is the point.
+
+A subprocess costs 1.5-2.5 s of CPU (interpreter, numpy, numba, discord.py imports, the kernels
+loaded from their cache); `run_here` calls the same `main()` with the same environment, folder,
+stdin and captured streams (tests/inprocess.py). What only a process shows stays a subprocess:
+the console script and `python -m bot` agreeing (below), Ctrl-C (test_cli_console.py), a broken
+pipe and the password never printed (test_cli_edges.py), the canary and crash tests
+(tests/reliability/).
+"""
 
 from __future__ import annotations
 
@@ -15,6 +24,7 @@ import pytest
 from retrieval.nodes import NodeRow
 from retrieval.stores.sqlite import SqliteStore
 from tests.conftest import FIXTURE_ABSTRACTS, ROOT, SEEDS, write_list
+from tests.inprocess import run_main
 
 # run.py installs the console script into .venv, beside the interpreter running the tests
 CONSOLE_SCRIPT = Path(sys.executable).with_name("paperbot")
@@ -43,8 +53,21 @@ def run(
     )
 
 
+def run_here(
+    tmp_path: Path, *args: str, stdin: str = "", **env: str
+) -> subprocess.CompletedProcess[str]:
+    """`run` in this process (tests/inprocess.py): `main(args)` with the environment `run` gives
+    the child, in `tmp_path` (no .env)."""
+    environment = {
+        key: value for key, value in os.environ.items() if not key.startswith("PAPERBOT_")
+    }
+    environment.update(PAPERBOT_DB_PATH=str(tmp_path / "cli.db"), PAPERBOT_SEEDS_DIR=str(SEEDS))
+    environment.update(env)
+    return run_main(args, folder=tmp_path, environment=environment, stdin=stdin)
+
+
 def test_search_json_ranks_eyes_on_me_first(tmp_path: Path) -> None:
-    result = run(
+    result = run_here(
         tmp_path, "search", "poisoning attacks on retrieval-augmented generation", "--json"
     )
     assert result.returncode == 0, result.stderr
@@ -84,12 +107,14 @@ def test_ask_reads_a_collection_named_in_words_as_chat_does(tmp_path: Path) -> N
         "ICLR 2024",
     )
     env = {"PAPERBOT_SEEDS_DIR": str(lists), "PAPERBOT_DB_PATH": str(tmp_path / "two.db")}
-    assert run(tmp_path, "ingest", str(SEEDS), **env).returncode == 0
-    result = run(tmp_path, "ask", "which ICML 2026 papers attack RAG retrievers?", "--json", **env)
+    assert run_here(tmp_path, "ingest", str(SEEDS), **env).returncode == 0
+    result = run_here(
+        tmp_path, "ask", "which ICML 2026 papers attack RAG retrievers?", "--json", **env
+    )
     assert result.returncode == 0, result.stderr
     hits = json.loads(result.stdout)["hits"]
     assert hits and all(hit["collection"] == "ICML 2026" for hit in hits)
-    unknown = run(tmp_path, "ask", "CVPR 2023 papers on RAG poisoning", **env)
+    unknown = run_here(tmp_path, "ask", "CVPR 2023 papers on RAG poisoning", **env)
     assert unknown.returncode == 0, unknown.stderr
     assert unknown.stdout.startswith("No collection called “CVPR 2023” is loaded")
     # As in chat, a word no paper uses is corrected and the corrected question answered.
@@ -100,10 +125,10 @@ def test_ask_reads_a_collection_named_in_words_as_chat_does(tmp_path: Path) -> N
 
 
 def test_paper_json_and_unknown_id(tmp_path: Path) -> None:
-    ok = run(tmp_path, "paper", "ICML2026-1", "--json")
+    ok = run_here(tmp_path, "paper", "ICML2026-1", "--json")
     assert ok.returncode == 0, ok.stderr
     assert json.loads(ok.stdout)["id"] == "icml2026-1"
-    missing = run(tmp_path, "paper", "icml2026-999")
+    missing = run_here(tmp_path, "paper", "icml2026-999")
     assert missing.returncode == 1
     assert missing.stderr.count("\n") == 1 and "“icml2026-999”" in missing.stderr
     assert "`" not in missing.stderr  # Discord's code spans are quotes in a terminal
@@ -112,19 +137,19 @@ def test_paper_json_and_unknown_id(tmp_path: Path) -> None:
 
 def test_ingest_reports_counts_then_skips(tmp_path: Path) -> None:
     listing = write_list(tmp_path / "extra.txt", FIXTURE_ABSTRACTS)
-    first = run(tmp_path, "ingest", str(listing))
+    first = run_here(tmp_path, "ingest", str(listing))
     assert first.returncode == 0, first.stderr
     assert "6 papers added" in first.stdout
-    again = run(tmp_path, "ingest", str(listing))
+    again = run_here(tmp_path, "ingest", str(listing))
     assert "0 papers added" in again.stdout and "1 already ingested" in again.stdout
-    collections = run(tmp_path, "collections")
+    collections = run_here(tmp_path, "collections")
     assert "Fixture 2026" in collections.stdout and "ICML 2026" in collections.stdout
 
 
 def test_ingest_bad_file_is_one_line_and_nonzero(tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"\x00\x01binary")
-    result = run(tmp_path, "ingest", str(bad))
+    result = run_here(tmp_path, "ingest", str(bad))
     assert result.returncode == 1
     assert "bad.txt" in result.stderr and "Traceback" not in result.stderr
 
@@ -132,7 +157,7 @@ def test_ingest_bad_file_is_one_line_and_nonzero(tmp_path: Path) -> None:
 def test_batch_mode_writes_one_json_line_per_query(tmp_path: Path) -> None:
     queries = tmp_path / "queries.tsv"
     queries.write_text("q1\tMoE routing\nq2\tzzzz nothing\n", encoding="utf-8")
-    result = run(tmp_path, "search", "--batch", str(queries), "--top-k", "2")
+    result = run_here(tmp_path, "search", "--batch", str(queries), "--top-k", "2")
     assert result.returncode == 0, result.stderr
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [line["query_id"] for line in lines] == ["q1", "q2"]
@@ -143,19 +168,19 @@ def test_batch_mode_writes_one_json_line_per_query(tmp_path: Path) -> None:
 def test_batch_ids_only_ranks_the_same_papers_without_excerpts(tmp_path: Path) -> None:
     queries = tmp_path / "queries.tsv"
     queries.write_text("q1\tMoE routing\nq2\tzzzz nothing\n", encoding="utf-8")
-    full = run(tmp_path, "search", "--batch", str(queries), "--top-k", "3")
-    ids = run(tmp_path, "search", "--batch", str(queries), "--top-k", "3", "--ids-only")
+    full = run_here(tmp_path, "search", "--batch", str(queries), "--top-k", "3")
+    ids = run_here(tmp_path, "search", "--batch", str(queries), "--top-k", "3", "--ids-only")
     assert ids.returncode == 0, ids.stderr
     expected = [[h["id"] for h in json.loads(line)["hits"]] for line in full.stdout.splitlines()]
     lines = [json.loads(line) for line in ids.stdout.splitlines()]
     assert [[h["id"] for h in line["hits"]] for line in lines] == expected
     assert len(expected[0]) == 3 and set(lines[0]["hits"][0]) == {"id", "score"}
-    refused = run(tmp_path, "search", "MoE", "--ids-only")
+    refused = run_here(tmp_path, "search", "MoE", "--ids-only")
     assert refused.returncode == 1 and "--ids-only" in refused.stderr
 
 
 def test_chat_console_answers_and_opens_papers(tmp_path: Path) -> None:
-    result = run(
+    result = run_here(
         tmp_path, "chat", stdin="which papers study MoE routing?\npaper icml2026-1\nquit\n"
     )
     assert result.returncode == 0, result.stderr
@@ -164,13 +189,13 @@ def test_chat_console_answers_and_opens_papers(tmp_path: Path) -> None:
 
 
 def test_start_without_token_opens_console(tmp_path: Path) -> None:
-    result = run(tmp_path, stdin="")
+    result = run_here(tmp_path, stdin="")
     assert result.returncode == 0
     assert "paperbot console" in result.stdout
 
 
 def test_run_without_token_says_how(tmp_path: Path) -> None:
-    result = run(tmp_path, "run")
+    result = run_here(tmp_path, "run")
     assert result.returncode == 2
     assert "PAPERBOT_DISCORD_TOKEN" in result.stderr and "paperbot chat" in result.stderr
 
@@ -186,7 +211,7 @@ def test_run_without_token_says_how(tmp_path: Path) -> None:
 def test_invalid_setting_is_one_clear_line(
     tmp_path: Path, name: str, value: str, expected: str
 ) -> None:
-    result = run(tmp_path, "stats", **{name: value})
+    result = run_here(tmp_path, "stats", **{name: value})
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and expected in result.stderr
     assert "Traceback" not in result.stderr
@@ -210,7 +235,7 @@ def test_eval_labels_prints_both_measures_per_file(tmp_path: Path) -> None:
     ]
     path = tmp_path / "conf.jsonl"
     path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
-    result = run(tmp_path, "eval", "labels", str(path))
+    result = run_here(tmp_path, "eval", "labels", str(path))
     assert result.returncode == 0, result.stderr
     row = next(line for line in result.stdout.splitlines() if line.startswith("conf.jsonl"))
     # papers, named, named rate, baseline named rate, recall, baseline recall, recall all, punct
@@ -228,17 +253,19 @@ def test_eval_labels_writes_a_blind_reader_sheet_and_its_key(tmp_path: Path) -> 
     other.write_text("".join(f"c-{n}\told label {n}\n" for n in range(5)), encoding="utf-8")
     key = tmp_path / "key.tsv"
     args = ["eval", "labels", str(path), "--other", str(other), "--sample", "3", "--key", str(key)]
-    result = run(tmp_path, *args)
+    result = run_here(tmp_path, *args)
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("## Paper ") == 3
     assert "Paper 0" not in result.stdout.replace("## Paper ", "")  # titles stay hidden
     assert len(key.read_text(encoding="utf-8").splitlines()) == 4
-    compared = run(tmp_path, "eval", "labels", str(path), "--other", str(other), "--pairs", "2")
+    compared = run_here(
+        tmp_path, "eval", "labels", str(path), "--other", str(other), "--pairs", "2"
+    )
     assert compared.returncode == 0, compared.stderr
     assert "conf.jsonl (other)" in compared.stdout
     assert compared.stdout.count("→") == 2
     # --sample without a key is one line and nonzero
-    refused = run(tmp_path, "eval", "labels", str(path), "--sample", "3")
+    refused = run_here(tmp_path, "eval", "labels", str(path), "--sample", "3")
     assert refused.returncode == 2
     assert refused.stderr.strip().count("\n") == 0
 
@@ -246,14 +273,14 @@ def test_eval_labels_writes_a_blind_reader_sheet_and_its_key(tmp_path: Path) -> 
 def test_eval_labels_without_titles_is_one_line_and_nonzero(tmp_path: Path) -> None:
     path = tmp_path / "list.txt"
     path.write_text("ICML 2026 论文列表\n\nWe propose FooNet, a network.\n", encoding="utf-8")
-    result = run(tmp_path, "eval", "labels", str(path))
+    result = run_here(tmp_path, "eval", "labels", str(path))
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0
     assert "needs JSONL lists with titles" in result.stderr
 
 
 def test_status_without_processes_says_so(tmp_path: Path) -> None:
-    result = run(tmp_path, "status")
+    result = run_here(tmp_path, "status")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "No bot process has reported yet."
 
@@ -267,7 +294,7 @@ def test_status_lists_processes_and_flags_the_silent_one(tmp_path: Path) -> None
 
     asyncio.run(report())
     # 600 s beats: "new" turns STALE only after 30 minutes, however slowly `status` starts.
-    result = run(tmp_path, "status", PAPERBOT_HEARTBEAT_SECONDS="600")
+    result = run_here(tmp_path, "status", PAPERBOT_HEARTBEAT_SECONDS="600")
     assert result.returncode == 0, result.stderr
     old, new = result.stdout.strip().splitlines()  # oldest start first
     assert old.startswith("old  pid 7  shards 0  generation 2  guilds 0  heartbeat ")
@@ -290,7 +317,7 @@ def test_bad_run_flags_are_one_line_naming_the_flag(
     tmp_path: Path, flags: tuple[str, ...], expected: str
 ) -> None:
     # A token is set, so only the flags can stop the bot before it connects.
-    result = run(tmp_path, "run", *flags, PAPERBOT_DISCORD_TOKEN="x")
+    result = run_here(tmp_path, "run", *flags, PAPERBOT_DISCORD_TOKEN="x")
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and expected in result.stderr, result.stderr
     assert "Traceback" not in result.stderr and "PAPERBOT_SHARD_IDS" not in result.stderr
@@ -318,7 +345,7 @@ def test_run_flags_override_the_shard_settings(
 
 
 def test_chat_console_summarises_an_opened_paper(tmp_path: Path) -> None:
-    result = run(tmp_path, "chat", stdin="paper icml2026-1\ntl;dr\nquit\n")
+    result = run_here(tmp_path, "chat", stdin="paper icml2026-1\ntl;dr\nquit\n")
     assert result.returncode == 0, result.stderr
     assert "Summary:" in result.stdout
 

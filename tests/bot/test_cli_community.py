@@ -1,7 +1,8 @@
-"""`paperbot export saved|papers` and `paperbot watch add|list|remove` as real subprocesses."""
+"""`paperbot export saved|papers` and `paperbot watch add|list|remove` through `main()`."""
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
@@ -9,11 +10,10 @@ import re
 from pathlib import Path
 
 import bibtexparser
-import pytest
 
 from config.settings import Settings
 from retrieval.engine import Engine
-from tests.bot.test_cli import run
+from tests.bot.test_cli import run_here
 from tests.conftest import SEEDS
 
 
@@ -28,9 +28,9 @@ async def save_two(tmp_path: Path) -> None:
         await engine.save_paper(77, "icml2026-6")
 
 
-async def test_export_saved_bibtex_parses(tmp_path: Path) -> None:
-    await save_two(tmp_path)
-    result = run(tmp_path, "export", "saved", "77", "--format", "bibtex")
+def test_export_saved_bibtex_parses(tmp_path: Path) -> None:
+    asyncio.run(save_two(tmp_path))
+    result = run_here(tmp_path, "export", "saved", "77", "--format", "bibtex")
     assert result.returncode == 0, result.stderr
     entries = bibtexparser.loads(result.stdout).entries
     assert [entry["ID"] for entry in entries] == ["paperbot:icml2026-13", "paperbot:icml2026-6"]
@@ -38,10 +38,10 @@ async def test_export_saved_bibtex_parses(tmp_path: Path) -> None:
     assert "2 paper(s) exported" in result.stderr
 
 
-async def test_export_saved_csv_to_a_file(tmp_path: Path) -> None:
-    await save_two(tmp_path)
+def test_export_saved_csv_to_a_file(tmp_path: Path) -> None:
+    asyncio.run(save_two(tmp_path))
     out = tmp_path / "list.csv"
-    result = run(tmp_path, "export", "saved", "77", "--format", "csv", "-o", str(out))
+    result = run_here(tmp_path, "export", "saved", "77", "--format", "csv", "-o", str(out))
     assert result.returncode == 0, result.stderr
     rows = list(csv.DictReader(io.StringIO(out.read_text())))
     assert [row["id"] for row in rows] == ["icml2026-13", "icml2026-6"]
@@ -56,7 +56,7 @@ def test_export_of_an_empty_reading_list_says_so_and_writes_nothing(tmp_path: Pa
 
 
 def test_export_papers_of_a_collection_as_jsonl(tmp_path: Path) -> None:
-    result = run(tmp_path, "export", "papers", "--collection", "icml2026", "--format", "jsonl")
+    result = run_here(tmp_path, "export", "papers", "--collection", "icml2026", "--format", "jsonl")
     assert result.returncode == 0, result.stderr
     records = [json.loads(row) for row in result.stdout.splitlines()]
     assert len(records) == 38 and records[0]["id"] == "icml2026-1"
@@ -64,37 +64,36 @@ def test_export_papers_of_a_collection_as_jsonl(tmp_path: Path) -> None:
 
 
 def test_export_papers_of_an_unknown_collection_is_one_line(tmp_path: Path) -> None:
-    result = run(tmp_path, "export", "papers", "--collection", "nips1999", "--format", "csv")
+    result = run_here(tmp_path, "export", "papers", "--collection", "nips1999", "--format", "csv")
     assert result.returncode == 1
     assert result.stderr.startswith("paperbot: No collection is called “nips1999”")
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.slow
 def test_watch_add_list_ingest_prints_matches_once_then_remove(tmp_path: Path) -> None:
     from tests.conftest import write_list
     from tests.retrieval.test_watches import MOE, UNRELATED
 
-    added = run(tmp_path, "watch", "add", "mixture", "of", "experts", "routing")
+    added = run_here(tmp_path, "watch", "add", "mixture", "of", "experts", "routing")
     assert added.returncode == 0, added.stderr
     assert added.stdout.startswith("watch 1: mixture of experts routing")
-    listed = run(tmp_path, "watch", "list")
+    listed = run_here(tmp_path, "watch", "list")
     assert listed.stdout == "   1  mixture of experts routing  (not fired yet)\n"
     new = write_list(tmp_path / "new.txt", [UNRELATED, MOE])
-    ingested = run(tmp_path, "ingest", str(new))
+    ingested = run_here(tmp_path, "ingest", str(new))
     assert ingested.returncode == 0, ingested.stderr
     lines = ingested.stdout.splitlines()
     start = lines.index("watch 1 (mixture of experts routing): new matching papers")
     assert lines[start + 1].split()[0] == "fixture2026-2"
     assert "fixture2026-1" not in ingested.stdout
-    again = run(tmp_path, "ingest", str(new))
+    again = run_here(tmp_path, "ingest", str(new))
     assert "new matching papers" not in again.stdout
-    fired = run(tmp_path, "watch", "list").stdout
+    fired = run_here(tmp_path, "watch", "list").stdout
     assert re.fullmatch(
         r"   1  mixture of experts routing  \(last fired \d{4}-\d\d-\d\d \d\d:\d\d UTC\)\n", fired
     ), fired
-    assert run(tmp_path, "watch", "remove", "1").stdout.strip() == "watch 1 removed"
-    missing = run(tmp_path, "watch", "remove", "1")
+    assert run_here(tmp_path, "watch", "remove", "1").stdout.strip() == "watch 1 removed"
+    missing = run_here(tmp_path, "watch", "remove", "1")
     assert missing.returncode == 1 and missing.stderr.strip() == (
         "paperbot: no watch 1; see paperbot watch list"
     )

@@ -1,4 +1,7 @@
-"""Command-line edges: JSON errors for --json, quiet broken pipes, ids that are missing."""
+"""Command-line edges: JSON errors for --json, quiet broken pipes, ids that are missing.
+
+The pipe and the password (which the bot's logging prints) run a real process; the rest run
+`main()` in process (tests/inprocess.py)."""
 
 from __future__ import annotations
 
@@ -10,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.test_cli import run
+from tests.bot.test_cli import run, run_here
 from tests.conftest import SEEDS
 
 
 def test_search_json_errors_are_json_with_a_failing_exit(tmp_path: Path) -> None:
-    result = run(tmp_path, "search", "moe", "--in", "nosuchcollection", "--json")
+    result = run_here(tmp_path, "search", "moe", "--in", "nosuchcollection", "--json")
     assert result.returncode == 1
     error = json.loads(result.stdout)["error"]
     assert "nosuchcollection" in error
@@ -24,7 +27,7 @@ def test_search_json_errors_are_json_with_a_failing_exit(tmp_path: Path) -> None
 
 def test_paper_and_similar_without_an_id_say_what_they_need(tmp_path: Path) -> None:
     for command in ("paper", "similar"):
-        result = run(tmp_path, command)
+        result = run_here(tmp_path, command)
         assert result.returncode == 1
         assert f"{command} needs a paper id, e.g. paperbot {command} icml2026-7" in result.stderr
 

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 import discord
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.discord_shell import render
@@ -18,6 +18,7 @@ from retrieval.models import Answer, EngineStats, Excerpt, Hit, Paper, ParsedQue
 from retrieval.nodes import ClusterStats, NodeRow, NodeStatus
 from tests.bot.limits import component_problems, embed_problems
 from tests.bot.test_chat_console import _answer
+from tests.budgets import examples
 
 NASTY = "*_~`|>#-[]()<>@:\\\n\t \u200b\u200c\u200d\u2060\ufeff\u202e\u00adé😀中\u0301"
 nasty_text = st.text(alphabet=st.sampled_from(NASTY) | st.characters(), max_size=300).map(
@@ -124,6 +125,7 @@ def test_split_chunks_fit_and_lose_only_whitespace(text: str, limit: int) -> Non
         assert_safe(chunk)
 
 
+@settings(max_examples=examples(20))
 @given(answers(), st.sampled_from(["Answer", "Search", "Similar"]), st.booleans())
 def test_answer_embeds_fit(answer: Answer, heading: str, paged: bool) -> None:
     embed = render.answer_embed(answer, heading=heading, page=(3, 9) if paged else None)
@@ -150,6 +152,7 @@ def components_of(view: discord.ui.View) -> list[dict[str, Any]]:
     return view.to_components()  # type: ignore[return-value]
 
 
+@settings(max_examples=examples(20))
 @given(answers(), papers)
 def test_views_fit_the_component_limits(answer: Answer, paper_: Paper) -> None:
     async def build() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

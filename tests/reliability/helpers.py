@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from config.settings import Settings
+from tests.inprocess import run_main
 from tests.unprivileged import child_python
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -176,6 +177,14 @@ def cli_env(db_path: Path, workdir: Path, **extra: str) -> dict[str, str]:
 
 def paperbot(*args: str) -> list[str]:
     return [sys.executable, "-m", "bot", *args]
+
+
+def run_cli_here(
+    workdir: Path, db_path: Path, *args: str, **extra: str
+) -> subprocess.CompletedProcess[str]:
+    """`run_cli` in this process (tests/inprocess.py): for a command whose output ends when
+    `main` returns, such as a settings failure before any store is opened."""
+    return run_main(args, folder=workdir, environment=cli_env(db_path, workdir, **extra))
 
 
 def run_cli(

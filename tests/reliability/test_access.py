@@ -15,7 +15,7 @@ import pytest
 from bot.logs import FORMAT, RedactToken
 from config.settings import Settings, SettingsError, env_file_warning, load_settings
 from tests.reliability.conftest import Base
-from tests.reliability.helpers import abstracts, record, run_cli, write_list
+from tests.reliability.helpers import abstracts, record, run_cli, run_cli_here, write_list
 
 # Shaped like a real token (so shape-based redaction is exercised too) and easy to grep for.
 CANARY = "MTAxMjM0NTY3ODkwMTIzNDU2Nzg5.GcAnRy.canaryXYZcanaryXYZcanaryXYZcanary12"
@@ -119,7 +119,8 @@ def test_canary_never_printed_on_a_settings_failure(base: Base, case: str) -> No
     extra, env_lines, code, expected = FAILURES[case]
     if env_lines:
         _write_env(base, 0o600, *env_lines)
-    result = run_cli(base.workdir, base.db_path, "stats", **extra)
+    # In process: settings fail before a store or thread exists, so the output ends with main.
+    result = run_cli_here(base.workdir, base.db_path, "stats", **extra)
     assert result.returncode == code, result
     assert expected in result.stderr and "Traceback" not in result.stderr
     _assert_no_canary(result, CANARY, PLAIN_CANARY)
