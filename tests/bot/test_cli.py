@@ -118,7 +118,7 @@ def test_ask_reads_a_collection_named_in_words_as_chat_does(tmp_path: Path) -> N
     assert unknown.returncode == 0, unknown.stderr
     assert unknown.stdout.startswith("No collection called “CVPR 2023” is loaded")
     # As in chat, a word no paper uses is corrected and the corrected question answered.
-    typo = run(tmp_path, "ask", "retreivers poisoning", "--json", **env)
+    typo = run_here(tmp_path, "ask", "retreivers poisoning", "--json", **env)
     assert typo.returncode == 0, typo.stderr
     assert typo.stderr.startswith("Searched for “retrievers” instead of “retreivers”")
     assert json.loads(typo.stdout)["query"] == "retrievers poisoning"
@@ -353,7 +353,7 @@ def test_chat_console_summarises_an_opened_paper(tmp_path: Path) -> None:
 def test_a_bad_batch_line_stops_the_run_before_any_result(tmp_path: Path) -> None:
     queries = tmp_path / "queries.tsv"
     queries.write_text("q1\tMoE routing\nnot a query line\nq3\trouting\n", encoding="utf-8")
-    result = run(tmp_path, "search", "--batch", str(queries), "--top-k", "2")
+    result = run_here(tmp_path, "search", "--batch", str(queries), "--top-k", "2")
     assert result.returncode == 1
     assert result.stdout == ""  # no partial result file that looks complete
     assert "queries.tsv:2:" in result.stderr and "Traceback" not in result.stderr
