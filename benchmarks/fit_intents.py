@@ -2,7 +2,7 @@
 
     python benchmarks/fit_intents.py [--train benchmarks/data/intents_train.jsonl ...]
                                      [--dev benchmarks/data/intents_dev.jsonl ...] [--l2 1e-4]
-                                     [--prior-weight 0.5]
+                                     [--prior-weight 0.25]
 
 Training data only: the held-out sets (benchmarks/data/intents_heldout*.jsonl) are never read
 here; `benchmarks/intent_eval.py` judges the fitted model on them. A file holds either one
@@ -94,9 +94,10 @@ def main() -> int:
             DATA / "intents_table.jsonl",
             DATA / "intents_train6.jsonl",
             DATA / "intents_train7.jsonl",
+            DATA / "intents_train8.jsonl",
         ],
         help="training files: the generated set, the former rules' table of 228 messages and "
-        "the sixth and seventh batches' sessions (written blind)",
+        "the sixth to eighth batches' sessions (written blind)",
     )
     parser.add_argument(
         "--dev",
@@ -106,15 +107,20 @@ def main() -> int:
             DATA / "intents_dev.jsonl",
             DATA / "intents_dev6.jsonl",
             DATA / "intents_dev7.jsonl",
+            DATA / "intents_dev8.jsonl",
         ],
-        help="development files: 300 hand-written messages and the sixth and seventh batches' "
+        help="development files: 300 hand-written messages and the sixth to eighth batches' "
         "dev sessions",
     )
     parser.add_argument(
         "--prior",
         type=Path,
         nargs="*",
-        default=[DATA / "intents_train6.jsonl", DATA / "intents_train7.jsonl"],
+        default=[
+            DATA / "intents_train6.jsonl",
+            DATA / "intents_train7.jsonl",
+            DATA / "intents_train8.jsonl",
+        ],
         help="sessions whose intent shares are a real conversation's: the model's log_prior "
         "moves its training shares to these (none: no correction)",
     )
