@@ -1,8 +1,8 @@
 """Fit the chat intent classifier and write retrieval/conversation/intent_model.npz.
 
     python benchmarks/fit_intents.py [--train benchmarks/data/intents_train.jsonl ...]
-                                     [--dev benchmarks/data/intents_dev.jsonl ...] [--l2 1e-4]
-                                     [--prior-weight 0.25]
+                                     [--dev benchmarks/data/intents_dev.jsonl ...] [--l2 5e-5]
+                                     [--prior-weight 0.75]
 
 Training data only: the held-out sets (benchmarks/data/intents_heldout*.jsonl) are never read
 here; `benchmarks/intent_eval.py` judges the fitted model on them. A file holds either one
@@ -130,7 +130,7 @@ def main() -> int:
         default=None,
         help="use this log_prior weight instead of the one that gets the most dev messages right",
     )
-    parser.add_argument("--l2", type=float, default=1e-4)
+    parser.add_argument("--l2", type=float, default=5e-5)
     parser.add_argument("--epochs", type=int, default=300)
     parser.add_argument("--out", type=Path, default=MODEL_FILE)
     args = parser.parse_args()
