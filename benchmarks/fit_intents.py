@@ -1,8 +1,8 @@
 """Fit the chat intent classifier and write retrieval/conversation/intent_model.npz.
 
     python benchmarks/fit_intents.py [--train benchmarks/data/intents_train.jsonl ...]
-                                     [--dev benchmarks/data/intents_dev.jsonl ...] [--l2 1e-4]
-                                     [--prior-weight 0.5]
+                                     [--dev benchmarks/data/intents_dev.jsonl ...] [--l2 5e-5]
+                                     [--prior-weight 0.75]
 
 Training data only: the held-out sets (benchmarks/data/intents_heldout*.jsonl) are never read
 here; `benchmarks/intent_eval.py` judges the fitted model on them. A file holds either one
@@ -94,9 +94,10 @@ def main() -> int:
             DATA / "intents_table.jsonl",
             DATA / "intents_train6.jsonl",
             DATA / "intents_train7.jsonl",
+            DATA / "intents_train8.jsonl",
         ],
         help="training files: the generated set, the former rules' table of 228 messages and "
-        "the sixth and seventh batches' sessions (written blind)",
+        "the sixth to eighth batches' sessions (written blind)",
     )
     parser.add_argument(
         "--dev",
@@ -106,15 +107,20 @@ def main() -> int:
             DATA / "intents_dev.jsonl",
             DATA / "intents_dev6.jsonl",
             DATA / "intents_dev7.jsonl",
+            DATA / "intents_dev8.jsonl",
         ],
-        help="development files: 300 hand-written messages and the sixth and seventh batches' "
+        help="development files: 300 hand-written messages and the sixth to eighth batches' "
         "dev sessions",
     )
     parser.add_argument(
         "--prior",
         type=Path,
         nargs="*",
-        default=[DATA / "intents_train6.jsonl", DATA / "intents_train7.jsonl"],
+        default=[
+            DATA / "intents_train6.jsonl",
+            DATA / "intents_train7.jsonl",
+            DATA / "intents_train8.jsonl",
+        ],
         help="sessions whose intent shares are a real conversation's: the model's log_prior "
         "moves its training shares to these (none: no correction)",
     )
@@ -124,7 +130,7 @@ def main() -> int:
         default=None,
         help="use this log_prior weight instead of the one that gets the most dev messages right",
     )
-    parser.add_argument("--l2", type=float, default=1e-4)
+    parser.add_argument("--l2", type=float, default=5e-5)
     parser.add_argument("--epochs", type=int, default=300)
     parser.add_argument("--out", type=Path, default=MODEL_FILE)
     args = parser.parse_args()

@@ -216,6 +216,9 @@ async def main() -> int:
     try:
         if sum(info.papers for info in await engine.loaded_collections()) < 1000:
             lists = sorted(args.data.glob("*.txt"))
+            if not lists:
+                # An empty engine would judge every reference and filter against nothing.
+                parser.error(f"no paper lists (*.txt) in {args.data}; pass --data")
             print(f"ingesting {len(lists)} lists into {args.database} (once) ...", flush=True)
             await engine.ingest(lists)
         model = shipped_model()

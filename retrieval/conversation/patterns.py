@@ -82,6 +82,19 @@ COUNTS: dict[str, int] = {
     "4": 4,
     "5": 5,
 }
+# A number written out, alone as a message after a list: "two" is the second result.
+SPELLED: dict[str, int] = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
 _ORDINAL = "|".join(sorted((re.escape(word) for word in ORDINALS), key=len, reverse=True))
 _COUNT = "|".join(re.escape(word) for word in COUNTS if word != "both")
 _NOUN = r"(?:one|ones|paper|papers|result|results|article|abstract|hit|entry|item|link)"
@@ -91,7 +104,9 @@ POSITION = _rule(
     "position",
     r"(?:the )?(?P<ord>" + _ORDINAL + r")(?: (?P<count>" + _COUNT + r"))?(?: " + _NOUN + r")?"
     r"|(?:#|no\.? ?|number |num |n[or]\.? ?|result |paper |item |option |entry )(?P<num>\d{1,3})"
-    r"|(?P<bare>\d{1,2})(?:\.|\))?|(?P<both>both)(?: of them)?|(?:them|these|those)(?: two)?"
+    r"|(?P<bare>\d{1,2})(?:\.|\))?|(?P<spelled>"
+    + "|".join(SPELLED)
+    + r")|(?P<both>both)(?: of them)?|(?:them|these|those)(?: two)?"
     r"|(?:the |these |those )?(?:top|first) (?P<topn>\d{1,2})",
     "the second one",
     "#3",
@@ -99,6 +114,7 @@ POSITION = _rule(
     "the last one",
     "the first two",
     "2",
+    "two",
     "second",
     "the 3rd paper",
     "both",

@@ -34,6 +34,9 @@ def _position(match: re.Match[str]) -> PositionRef | ZeroRef | None:
         if index < 0 and count > 1:  # "the last two": start `count` from the end
             return PositionRef(-count, count)
         return PositionRef(index, count)
+    spelled = groups.get("spelled")
+    if spelled:
+        return PositionRef(patterns.SPELLED[spelled.lower()] - 1)
     if groups.get("both"):
         return PositionRef(0, 2)
     number = groups.get("num") or groups.get("num2") or groups.get("bare")

@@ -123,6 +123,12 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("top 3", P, {"refs": (pos(0, 3),)}),
     ("2", P, {"refs": (pos(1),)}),
     ("1.", P, {"refs": (pos(0),)}),
+    # a number written out, alone or after a show verb, is a position like "2"
+    ("two", P, {"refs": (pos(1),)}),
+    ("open one", P, {"refs": (pos(0),)}),
+    ("Three.", P, {"refs": (pos(2),)}),
+    ("one sec", ST, {}),
+    ("two papers on graph pruning", S, {}),
     ("show me the third one", P, {"refs": (pos(2),)}),
     ("open the first paper", P, {"refs": (pos(0),)}),
     ("what about number 3?", P, {"refs": (pos(2),)}),
