@@ -49,7 +49,7 @@ def test_export_saved_csv_to_a_file(tmp_path: Path) -> None:
 
 def test_export_of_an_empty_reading_list_says_so_and_writes_nothing(tmp_path: Path) -> None:
     out = tmp_path / "reading-list.bib"
-    result = run(tmp_path, "export", "saved", "123456789012345678", "-o", str(out))
+    result = run_here(tmp_path, "export", "saved", "123456789012345678", "-o", str(out))
     assert result.returncode == 1
     assert result.stderr.startswith("paperbot: user 123456789012345678 has no saved papers;")
     assert result.stdout == "" and not out.exists()
