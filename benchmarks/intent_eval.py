@@ -221,6 +221,9 @@ async def main() -> int:
                 parser.error(f"no paper lists (*.txt) in {args.data}; pass --data")
             print(f"ingesting {len(lists)} lists into {args.database} (once) ...", flush=True)
             await engine.ingest(lists)
+        # As the bot and the console do before their first message: reply times are a serving
+        # process's, not a cold start's (until stop 31 the first replies paid the loads).
+        await engine.warm_up()
         model = shipped_model()
         texts = [t["text"] for s in sessions for t in s["turns"]]
         started = time.perf_counter()
