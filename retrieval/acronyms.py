@@ -36,6 +36,13 @@ FILLER_WORDS = frozenset(
         "fyi",
         "omg",
         "hmm",
+        "cool",
+        "nah",
+        "nope",
+        "yeah",
+        "yep",
+        "huh",
+        "meh",
     ]
 )
 CHAT_WORDS = FILLER_WORDS | {"bot", "hi", "hey", "yo"}

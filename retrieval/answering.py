@@ -162,15 +162,20 @@ async def _did_you_mean(
     store: PaperStore, corpus: Corpus, terms: Sequence[str], typed: dict[str, str]
 ) -> str | None:
     """A did-you-mean built from real words of the corpus, or None if nothing is close."""
-    close = await asyncio.to_thread(close_terms, corpus, terms)
+    close = await asyncio.to_thread(close_terms, corpus, terms, typed)
     if not close:
         return None
     words = []
     # A suggestion is a short query to click or retype, not an echo of a huge question.
     for term in list(dict.fromkeys(terms))[:MAX_SUGGESTION_WORDS]:
         candidates = close.get(term)
-        if candidates:
-            words.append(await _closest_word(store, corpus, candidates, typed.get(term, term)))
+        closest = (
+            await _closest_word(store, corpus, candidates, typed.get(term, term))
+            if candidates
+            else None
+        )
+        if closest is not None:
+            words.append(closest)
         elif term in corpus.index:
             words.append(term)
         # A word no paper uses and nothing is close to is left out, not echoed back.
@@ -198,25 +203,28 @@ async def _corrections(
     store: PaperStore, corpus: Corpus, unmatched: dict[str, str]
 ) -> tuple[tuple[str, str], ...]:
     """(typed word, the closest word papers use) for each unmatched word that has one."""
-    close = await asyncio.to_thread(close_terms, corpus, list(unmatched))
+    close = await asyncio.to_thread(close_terms, corpus, list(unmatched), unmatched)
     pairs = []
     for term, word in unmatched.items():
         if term in close:
-            pairs.append((word, await _closest_word(store, corpus, close[term], word)))
+            closest = await _closest_word(store, corpus, close[term], word)
+            if closest is not None:
+                pairs.append((word, closest))
     return tuple(pairs)
 
 
 async def _closest_word(
     store: PaperStore, corpus: Corpus, candidates: Sequence[str], typed: str
-) -> str:
+) -> str | None:
     """Of the words papers write for the close `candidates` (stems), the one closest to what was
     `typed`; ties go to the word more papers use ("detecton" is one letter from "detection" and
-    from "detector": the common word is the likelier meant), then to the closer stem."""
+    from "detector": the common word is the likelier meant), then to the closer stem. None when
+    even the closest is no plausible typo of it."""
     words = [await _surface(store, corpus, term, typed) for term in candidates]
     wanted = typed.lower()
     papers = [len(corpus.index.postings(term)) for term in candidates]
     best = min(range(len(words)), key=lambda i: (edit_distance(wanted, words[i]), -papers[i], i))
-    return words[best]
+    return words[best] if plausible_typo(typed, words[best]) else None
 
 
 async def _surface(store: PaperStore, corpus: Corpus, term: str, typed: str) -> str:
@@ -248,15 +256,25 @@ def corrected_question(question: str, corrections: Sequence[tuple[str, str]]) ->
 
 
 def edit_distance(a: str, b: str) -> int:
-    """Levenshtein distance (insertions, deletions, substitutions each cost 1)."""
-    if len(a) < len(b):
-        a, b = b, a
-    previous = list(range(len(b) + 1))
-    for i, char_a in enumerate(a, start=1):
-        current = [i]
-        for j, char_b in enumerate(b, start=1):
-            current.append(
-                min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b))
-            )
-        previous = current
-    return previous[-1]
+    """Edit distance where an insertion, a deletion, a substitution or two neighbouring letters
+    swapped ("desing" -> "design") each cost 1 (optimal string alignment)."""
+    rows = [list(range(len(b) + 1))]
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            row[j] = min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], rows[i - 2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
+
+
+def plausible_typo(typed: str, word: str) -> bool:
+    """Whether `word` is close enough to what was `typed` to be what was meant: one edit in a
+    short word, one per three letters in a longer one ("desing" is no typo of "des", "nah" of
+    "nash")."""
+    typed = typed.lower()
+    if len(typed) <= 3:
+        return False
+    return edit_distance(typed, word) <= max(1, len(typed) // 3)

@@ -9,7 +9,7 @@ bonus for query words that stand next to each other in the paper, as they do in 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -230,7 +230,9 @@ def did_you_mean(corpus: Corpus, terms: Sequence[str]) -> dict[str, str]:
     return {term: close[0] for term, close in close_terms(corpus, terms).items()}
 
 
-def close_terms(corpus: Corpus, terms: Sequence[str]) -> dict[str, list[str]]:
+def close_terms(
+    corpus: Corpus, terms: Sequence[str], typed: Mapping[str, str] | None = None
+) -> dict[str, list[str]]:
     """Up to three close vocabulary terms, closest stem first, for each of the first few unknown
     terms that has one. Stems are compared, so the caller compares the words papers write:
     "hallucinaton" is closer to the stem "hallucinatori" than to "hallucin", but to the word
@@ -251,6 +253,15 @@ def close_terms(corpus: Corpus, terms: Sequence[str]) -> dict[str, list[str]]:
             for word in difflib.get_close_matches(term, pool, n=3, cutoff=0.75)
             if len(word) > 3 or len(word) >= len(term) - 1
         ]
+        # The word as typed too: stemming a typo can move it away from the word meant
+        # ("desing" stems to "dese", far from "design").
+        written = (typed or {}).get(term, "").lower()
+        if written and written != term:
+            close += [
+                word
+                for word in difflib.get_close_matches(written, pool, n=3, cutoff=0.6)
+                if word not in close
+            ]
         if close:
             found[term] = close
     return found

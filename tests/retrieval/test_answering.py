@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from config.settings import Settings
-from retrieval.answering import LEAD_MARGIN, _lead_position, edit_distance
+from retrieval.answering import LEAD_MARGIN, _lead_position, edit_distance, plausible_typo
 from retrieval.engine import Engine
 from retrieval.models import Excerpt, Span
 from tests.conftest import write_list
@@ -129,6 +129,17 @@ def _over(tmp_path: Path, make_settings: Callable[..., Settings], abstracts: lis
             "detecton",
             "detection",
         ),
+        # Two letters swapped: "desing" stems to "dese", far from "design", so the word as
+        # typed is compared too, and a swap costs one edit.
+        (
+            [
+                "Protein design with transformers.",
+                "Drug design by transformers.",
+                "Chip design and transformers.",
+            ],
+            "desing",
+            "design",
+        ),
     ],
 )
 async def test_a_correction_is_written_as_the_closest_form_papers_use(
@@ -160,7 +171,15 @@ async def test_a_suggestion_neither_echoes_nonsense_nor_shortens_a_word(
     assert mixed.suggestion == "generation"
 
 
+def test_a_far_or_short_word_is_no_typo() -> None:
+    assert plausible_typo("desing", "design")
+    assert not plausible_typo("desing", "des")  # three edits in six letters
+    assert not plausible_typo("nah", "nash")  # three letters are too few to guess from
+    assert plausible_typo("Oversmothing", "oversmoothing")  # case does not count
+
+
 def test_edit_distance() -> None:
+    assert edit_distance("desing", "design") == 1  # a swap is one edit
     assert edit_distance("genration", "generation") == 1
     assert edit_distance("genration", "generate") == 4
     assert edit_distance("", "abc") == edit_distance("abc", "") == 3
