@@ -329,8 +329,12 @@ class ChatService:
             return await self._search(intent, state)
         ids, state = await self._resolve(intent, state, now, max_idle)
         if kind is IntentKind.SIMILAR:
-            answer = await self._engine.similar(ids[0], limit=self._page_size)
-            return self._answered(intent, answer, state, None, 0, None, similar_to=ids[0])
+            answer = await self._engine.similar(
+                ids[0], limit=self._page_size, collection=intent.collection
+            )
+            return self._answered(
+                intent, answer, state, None, 0, intent.collection, similar_to=ids[0]
+            )
         papers = [await self._engine.paper(paper_id) for paper_id in ids]
         notes = tuple(self._note(intent, paper) for paper in papers)
         reply_kind = {

@@ -32,7 +32,15 @@ from retrieval.conversation.entities import (
     venue_named,
     year_collections,
 )
-from retrieval.conversation.model import FocusRef, Intent, IntentKind, PositionRef, Ref, ZeroRef
+from retrieval.conversation.model import (
+    FocusRef,
+    IdRef,
+    Intent,
+    IntentKind,
+    PositionRef,
+    Ref,
+    ZeroRef,
+)
 from retrieval.conversation.refs import whole_refs
 from retrieval.ids import find_paper_keys
 from retrieval.paper_answers import question_type
@@ -195,7 +203,11 @@ def _understood(
             return _search(clean, collections)
         return Intent(IntentKind.PAPER, refs=refs)
     if label == "similar":
-        return Intent(IntentKind.SIMILAR, refs=refs[:1] or (FocusRef(),))
+        # "similar to #4 but only iclr": papers like #4, in ICLR.
+        within = _search(clean, collections).collection
+        if any(isinstance(ref, IdRef) and ref.key.startswith(f"{within}-") for ref in refs):
+            within = None  # "similar to icml2026 6": the id's own collection, not a filter
+        return Intent(IntentKind.SIMILAR, refs=refs[:1] or (FocusRef(),), collection=within)
     if label == "compare":
         if not refs:
             return _search(clean, collections)  # "compare transformers and RNNs"

@@ -192,11 +192,16 @@ FAREWELL = _rule(
 # `more` / `next` mark the next results rather than the list again from the top.
 LIST_LENGTH = _rule(
     "list_length",
-    r"(?:(?:show|give|list|get|display|see|want)(?: me| us)? )?(?:the )?"
+    r"(?:(?:show|give|list|get|display|see|want)(?: me| us)? )?(?:(?:like|about|maybe) )?"
+    r"(?:the )?"
     r"(?:(?:top|first|best) (?P<top>\d{1,3})(?: (?:results?|papers?|hits|ones|matches))?"
     r"|(?P<count>\d{1,3}) (?P<more>more )?(?:results?|papers?|hits|ones|matches)"
-    r"|(?P<next>\d{1,3}) more)",
+    r"|(?P<next>\d{1,3}) more)"
+    # "15 papers on that": the same question, not a topic of its own.
+    r"(?: (?:on|about|for|of|like) (?:that|this|it|these|those|them))?",
     "show me 10 results",
+    "give me like 15 papers on that",
+    "show me 15 papers on this",
     "top 5",
     "list 8 papers",
     "give me 5 more",
@@ -209,6 +214,7 @@ BACK = _rule(
     "back",
     r"(?:go |take me |get )?back to (?:the |my )?(?:previous|last|earlier|old|other|original)"
     r"(?: (?:list|results?|search|query|page|answer))?"
+    r"|(?:go |take me |get )?back to (?:the |my )?first (?:list|results|search|query)"
     r"|(?:go|take me|get) back"
     r"|(?:(?:show|open)(?: me)? )?(?:the )?(?:previous|earlier) (?:list|results|search|query)"
     r"|undo",
@@ -216,6 +222,7 @@ BACK = _rule(
     "go back to the previous list",
     "previous results",
     "back to the earlier search",
+    "back to the first list",
     "undo",
 )
 

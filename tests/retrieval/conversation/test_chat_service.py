@@ -575,3 +575,13 @@ async def test_a_code_question_is_answered_by_code_links_not_the_paper_page(over
     assert about_none is not None and about_some is not None
     assert about_none.statement == "No code or project link appears in it."
     assert about_some.statement == "Code: https://github.com/example/codey"
+
+
+async def test_similar_papers_in_a_named_collection(over: Over) -> None:
+    others = ["Sorting networks on graphs.", "Protein folding with diffusion.", "Image denoising."]
+    async with over(TWO_LISTS | {"ICML 2026": [*TWO_LISTS["ICML 2026"], *others]}) as chat:
+        first = await chat.handle("sparse expert routing", ALICE)
+        like = await chat.handle("similar to #1 but only iclr", ALICE)
+    assert ids(first)[0] == "icml2026-1"
+    assert like.intent.kind is IntentKind.SIMILAR and like.intent.collection == "iclr2024"
+    assert ids(like) and all(paper.startswith("iclr2024-") for paper in ids(like))

@@ -170,6 +170,9 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("top 5 please", MORE, {"count": 5, "from_top": True}),
     ("list 50 papers", MORE, {"count": 10, "from_top": True}),
     ("give me 5 more", MORE, {"count": 5}),
+    ("give me like 15 papers on that", MORE, {"count": 10, "from_top": True}),
+    ("15 papers on graph pruning", S, {}),
+    ("back to the first list", K.BACK, {}),
     ("3 more results", MORE, {"count": 3}),
     # back to the list before: never help or small talk
     ("go back to the previous list", K.BACK, {}),
