@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from retrieval import text as analysis
 from retrieval.corpus import Corpus
+from retrieval.ids import paper_key
 from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery
 from retrieval.ranking import Ranking, RankOptions, close_terms
 from retrieval.snapshot.page_excerpts import ExcerptAndLead, covers, page_excerpts
@@ -206,7 +207,7 @@ async def _corrections(
     close = await asyncio.to_thread(close_terms, corpus, list(unmatched), unmatched)
     pairs = []
     for term, word in unmatched.items():
-        if term in close:
+        if term in close and paper_key(word) is None:  # an id is no misspelt word
             closest = await _closest_word(store, corpus, close[term], word)
             if closest is not None:
                 pairs.append((word, closest))

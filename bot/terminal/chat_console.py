@@ -138,14 +138,25 @@ def _code_line(urls: tuple[str, ...]) -> str:
     return "    Code: " + "  ".join(urls)
 
 
-async def run_chat(engine: Engine) -> int:
+def _service(engine: Engine) -> ChatService:
     settings = engine.settings
-    service = ChatService(
+    return ChatService(
         engine,
         engine.memory,
         idle_seconds=settings.conversation_idle_minutes * 60,
         page_size=settings.answer_results,
     )
+
+
+async def one_reply(engine: Engine, text: str) -> str:
+    """`text` as the first message of a new console conversation, rendered: what `paperbot ask`
+    prints for a question about a paper it names by id."""
+    reply = await _service(engine).handle(text, console_conversation())
+    return render_reply(reply, sys.stdout.isatty())
+
+
+async def run_chat(engine: Engine) -> int:
+    service = _service(engine)
     who = console_conversation()
     await engine.warm_up()  # before the prompt, so the first answer is as quick as the rest
     papers = sum(info.papers for info in await engine.loaded_collections())

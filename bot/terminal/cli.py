@@ -16,11 +16,12 @@ from typing import Any
 from bot import wording
 from bot.logs import redactor
 from bot.terminal import console
-from bot.terminal.chat_console import run_chat
+from bot.terminal.chat_console import one_reply, run_chat
 from bot.wording import plural
 from config.settings import Settings, SettingsError, env_file_warning, load_settings
 from retrieval.answering import corrected_question
-from retrieval.conversation.intents import search_in_words
+from retrieval.conversation.intents import parse_message, search_in_words
+from retrieval.conversation.model import IdRef, IntentKind
 from retrieval.engine import Engine
 from retrieval.errors import PaperbotError
 from retrieval.query_files import read_query_file
@@ -216,8 +217,15 @@ def _print_answer(answer: Any, as_json: bool) -> None:
 
 
 async def _ask(engine: Engine, question: str, as_json: bool) -> None:
-    """One question read as chat reads it: "which ICML 2026 papers ..." searches ICML 2026."""
-    searched = search_in_words(question, await engine.loaded_collections())
+    """One question read as chat reads it: "which ICML 2026 papers ..." searches ICML 2026, and
+    "what is the main result of icml2024-155" asks that paper."""
+    collections = await engine.loaded_collections()
+    about = parse_message(question, collections)
+    named = about.refs and all(isinstance(ref, IdRef) for ref in about.refs)
+    if about.kind is IntentKind.QUESTION_ABOUT_PAPER and named and not as_json:
+        print(await one_reply(engine, question))
+        return
+    searched = search_in_words(question, collections)
     if searched.unknown_collection:
         note = wording.unknown_collection(searched.unknown_collection)
         print(note, file=sys.stderr if as_json else sys.stdout)

@@ -357,3 +357,11 @@ def test_a_bad_batch_line_stops_the_run_before_any_result(tmp_path: Path) -> Non
     assert result.returncode == 1
     assert result.stdout == ""  # no partial result file that looks complete
     assert "queries.tsv:2:" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_ask_about_a_paper_named_by_id_answers_about_that_paper(tmp_path: Path) -> None:
+    result = run_here(tmp_path, "ask", "does icml2026-6 have code?")
+    assert result.returncode == 0, result.stderr
+    assert "[icml2026-6]" in result.stdout
+    assert "https://github.com/2020-qqtcg/DRIFT" in result.stdout
+    assert "matching papers" not in result.stdout  # an answer about one paper, not a search
