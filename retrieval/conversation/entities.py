@@ -22,18 +22,7 @@ from retrieval.conversation.model import ALL, PositionRef, Ref, RelativeRef, Zer
 from retrieval.conversation.refs import refs_in_text
 from retrieval.ids import find_paper_keys
 
-_NUMBER_WORDS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-}
+_NUMBER_WORDS = patterns.SPELLED  # one list of number words, in patterns.py
 _ORDINAL = "|".join(sorted((re.escape(word) for word in patterns.ORDINALS), key=len, reverse=True))
 _NUMBER_WORD = "|".join(_NUMBER_WORDS)
 # Looser position forms, for messages the classifier already says point at papers.
