@@ -126,12 +126,7 @@ class Engine:
         """Rank papers for a question; `hits` is the page [offset, offset + limit). A
         `collection` argument replaces any `in:` filter written in the question."""
         started = time.perf_counter()
-        corpus, settings = self.corpus, self.settings
-        parsed, ranking, notice = await asyncio.to_thread(
-            rank_question, corpus, self.options, question, collection, settings.max_query_chars
-        )
-        page = Page(question, parsed, limit or 0, offset, notice, started)
-        answer = await self._answer(corpus, ranking, page)
+        answer = await self._ranked(question, limit or 0, offset, collection, started)
         self.latencies.record(started)
         return answer
 
@@ -139,16 +134,21 @@ class Engine:
         """Answer one question and compare one abstract, and forget them (no latency recorded):
         a serving process's first real question then finds the compiled kernels and models
         loaded (cold, a newcomer's first answer took 1-3 s on a busy 2-core machine)."""
-        started = time.perf_counter()
-        corpus = self.corpus
-        if corpus.index.size == 0:
+        if self.corpus.index.size == 0:
             return
-        parsed, ranking, notice = await asyncio.to_thread(
-            rank_question, corpus, self.options, WARM_UP_QUESTION, None, 1000
-        )
-        await self._answer(corpus, ranking, Page(WARM_UP_QUESTION, parsed, 3, 0, notice, started))
+        await self._ranked(WARM_UP_QUESTION, 3, 0, None, time.perf_counter())
         # Sentence roles and the answer scorer, as a comparison reads them.
         await asyncio.to_thread(aspects, WARM_UP_ABSTRACT)
+
+    async def _ranked(
+        self, question: str, limit: int, offset: int, collection: str | None, started: float
+    ) -> Answer:
+        corpus, settings = self.corpus, self.settings
+        parsed, ranking, notice = await asyncio.to_thread(
+            rank_question, corpus, self.options, question, collection, settings.max_query_chars
+        )
+        page = Page(question, parsed, limit, offset, notice, started)
+        return await self._answer(corpus, ranking, page)
 
     async def rank_text(self, text: str, *, depth: int = 100) -> list[tuple[str, float]]:
         """(paper id, score) for free text, best first, `depth` deep, no excerpts: evaluation."""

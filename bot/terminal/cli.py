@@ -24,6 +24,7 @@ from retrieval.conversation.intents import parse_message, search_in_words
 from retrieval.conversation.model import IdRef, IntentKind
 from retrieval.engine import Engine
 from retrieval.errors import PaperbotError
+from retrieval.ids import find_paper_keys
 from retrieval.query_files import read_query_file
 from retrieval.watches import CONSOLE_USER
 
@@ -220,11 +221,14 @@ async def _ask(engine: Engine, question: str, as_json: bool) -> None:
     """One question read as chat reads it: "which ICML 2026 papers ..." searches ICML 2026, and
     "what is the main result of icml2024-155" asks that paper."""
     collections = await engine.loaded_collections()
-    about = parse_message(question, collections)
-    named = about.refs and all(isinstance(ref, IdRef) for ref in about.refs)
-    if about.kind is IntentKind.QUESTION_ABOUT_PAPER and named and not as_json:
-        print(await one_reply(engine, question))
-        return
+    slugs = frozenset(info.slug for info in collections)
+    if not as_json and find_paper_keys(question, slugs):
+        # Only a question naming an id is read by chat's classifier (loaded once per run).
+        about = parse_message(question, collections)
+        named = all(isinstance(ref, IdRef) for ref in about.refs)
+        if about.kind is IntentKind.QUESTION_ABOUT_PAPER and about.refs and named:
+            print(await one_reply(engine, question))
+            return
     searched = search_in_words(question, collections)
     if searched.unknown_collection:
         note = wording.unknown_collection(searched.unknown_collection)
