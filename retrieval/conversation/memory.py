@@ -122,14 +122,7 @@ def next_state(
 
 def shown_list(state: ConversationState) -> ConversationState:
     """Just the list `state` shows (what "go back" needs): no focus, comparison or history."""
-    return ConversationState(
-        paper_ids=state.paper_ids,
-        query=state.query,
-        offset=state.offset,
-        collection=state.collection,
-        updated_at=state.updated_at,
-        similar_to=state.similar_to,
-    )
+    return replace(state, focus=None, compared=(), previous=None, suggested=None)
 
 
 def compared_in(
