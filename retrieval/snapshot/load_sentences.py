@@ -158,8 +158,15 @@ async def completed_sentences(
     log.info("sentence table: %d documents analysed", sum(part.size for part in added))
     joined = await asyncio.to_thread(SentenceTable.joined, parts)
     path = sentences_path(index_dir)
+    saving = asyncio.ensure_future(asyncio.to_thread(joined.save, path, _stamp()))
     try:
-        await asyncio.to_thread(joined.save, path, _stamp())
+        await asyncio.shield(saving)
+    except asyncio.CancelledError:
+        # Closing: the thread writing the files cannot be stopped, so the build ends only once
+        # it has, and no file appears in the index folder after the engine closed (a caller may
+        # delete that folder next, as `paperbot eval` does with its temporary one).
+        await asyncio.gather(saving, return_exceptions=True)
+        raise
     except OSError as error:
         log.warning("could not save the sentence table to %s (%s)", path, error)
         return joined

@@ -4,7 +4,9 @@ are the same with it, without it, and while it is being built."""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -214,3 +216,28 @@ async def test_a_damaged_table_is_rebuilt_and_answers_never_fail_while_it_is(
         await wait_complete(engine)
     finally:
         await engine.close()
+
+
+async def test_closing_during_a_save_waits_for_its_files(
+    make_settings: Callable[..., Settings], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The thread writing the table cannot be stopped; close() must outlast it, or a caller
+    deleting the index folder next (paperbot eval's temporary engine) races its writes."""
+    started, release = threading.Event(), threading.Event()
+    save = SentenceTable.save
+
+    def slow_save(self: SentenceTable, path: Path, stamp: dict[str, Any]) -> None:
+        started.set()
+        release.wait(10)
+        save(self, path, stamp)
+
+    monkeypatch.setattr(SentenceTable, "save", slow_save)
+    settings = make_settings(seeds_dir=SEEDS)
+    engine = await Engine.open(settings)
+    await until(started.is_set)
+    closing = asyncio.ensure_future(engine.close())
+    await asyncio.sleep(0.05)
+    assert not closing.done()  # still waiting for the file write
+    release.set()
+    await closing
+    assert (settings.index_location / "sentences" / "stamp.json").exists()
