@@ -13,6 +13,11 @@ from dataclasses import dataclass, field
 # A second meaning is kept only when the corpus uses it often enough to be a real sense.
 _MIN_SHARE = 0.25
 _MAX_MEANINGS = 2
+# An acronym that is also a common word ("SPACE", "CaSED" stemmed to "case", "FAST") is not
+# expanded: when many more papers use the word than define the acronym, a query's "space" is
+# the word. Real acronyms sit far below this (LLM 1.2, RL 1.4, CLIP 14, AI 21 papers using the
+# word per paper defining it, on the conference lists); word-acronyms far above (FAST 269).
+COMMON_WORD_RATIO = 25
 
 
 # Chat words that corpora also define as acronyms ("ok" option keyboard, "pls" partial labels,
@@ -75,8 +80,11 @@ class AcronymTable:
         cls,
         rows: Iterable[tuple[str, str, int]],
         analyze: Callable[[str], list[str]],
+        document_frequency: Callable[[str], int] | None = None,
     ) -> AcronymTable:
-        """rows: (acronym, long form, number of papers defining it), as the store keeps them."""
+        """rows: (acronym, long form, number of papers defining it), as the store keeps them;
+        `document_frequency` (papers holding an analyzed term) leaves out acronyms that are
+        common words (COMMON_WORD_RATIO)."""
         counts: dict[str, dict[tuple[str, ...], int]] = defaultdict(lambda: defaultdict(int))
         surface: dict[str, str] = {}
         long_surface: dict[tuple[str, ...], str] = {}
@@ -92,6 +100,9 @@ class AcronymTable:
         short_to_long: dict[str, tuple[tuple[str, ...], ...]] = {}
         long_to_short: dict[tuple[str, ...], str] = {}
         for short, meanings in counts.items():
+            defined = sum(meanings.values())
+            if document_frequency and document_frequency(short) > COMMON_WORD_RATIO * defined:
+                continue
             ranked = sorted(meanings.items(), key=lambda item: (-item[1], item[0]))
             best = ranked[0][1]
             kept = tuple(

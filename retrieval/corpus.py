@@ -141,7 +141,10 @@ async def load_corpus(
     autocomplete = await asyncio.to_thread(corpus_autocomplete, index_dir, stamp, papers)
     sentences = await asyncio.to_thread(saved_sentences, index_dir, index, earlier_sentences)
     acronyms = await asyncio.to_thread(
-        AcronymTable.build, await store.acronym_table(), analysis.analyze
+        AcronymTable.build,
+        await store.acronym_table(),
+        analysis.analyze,
+        lambda term: len(index.postings(term)),
     )
     collections = await store.collections()
     corpus = assemble_corpus(index, papers, autocomplete, collections, acronyms, generation)

@@ -376,16 +376,23 @@ class ChatService:
         try:
             return resolve_refs(intent.refs, state, now, max_idle), state
         except PositionOutOfRange as error:
-            if state is None or error.wanted > MAX_REACH or error.wanted <= error.available:
+            if state is None or error.wanted <= error.available:
                 raise
             if state.query is None and state.similar_to is None:
                 raise
             page = next_page(state, now, max_idle)
-            wanted = error.wanted - page.offset
-            answer = await self._page(page, wanted)
+            # "#60" is fetched only as far as MAX_REACH: enough to tell a list of 13 ("there
+            # were only 13") from a long one ("only 1-3 have been shown").
+            reach = min(error.wanted, MAX_REACH)
+            answer = await self._page(page, reach - page.offset)
             ids = [hit.paper.id for hit in answer.hits]
             if not ids:
-                raise
+                raise PositionOutOfRange(
+                    wanted=error.wanted,
+                    available=error.available,
+                    first=error.first,
+                    exhausted=True,
+                ) from None
             longer = next_state(
                 state,
                 answer_ids=ids,
@@ -399,6 +406,8 @@ class ChatService:
             try:
                 return resolve_refs(intent.refs, longer, now, max_idle), longer
             except PositionOutOfRange as short:
+                if len(ids) >= reach - page.offset:
+                    raise error from None  # past MAX_REACH in a list that goes on
                 # Fetched up to the number asked for and the list ended before it.
                 raise PositionOutOfRange(
                     wanted=short.wanted,

@@ -43,7 +43,7 @@ from retrieval.conversation.model import (
 )
 from retrieval.conversation.refs import whole_refs
 from retrieval.ids import find_paper_keys
-from retrieval.paper_answers import question_type
+from retrieval.paper_answers import QuestionType, question_type
 from retrieval.stopwords import ENGLISH as STOPWORDS
 
 # Control and invisible characters become spaces; typographic apostrophes become "'".
@@ -95,6 +95,19 @@ def parse_message(
     model = model or shipped_model()
     probabilities = model.probabilities(clean)
     label = max(probabilities, key=probabilities.__getitem__)
+    lead = patterns.CHIT_CHAT_LEAD.match(clean)
+    if lead is not None and lead.end() < len(clean):
+        # "ok cool, anything on mamba?", "thanks! and what about neurips": the reaction in
+        # front is not the message, and never a search word.
+        rest = clean[lead.end() :]
+        if label not in _CHIT_CHAT:
+            clean = rest
+        else:
+            rest_probabilities = model.probabilities(rest)
+            rest_label = max(rest_probabilities, key=rest_probabilities.__getitem__)
+            # Only a request the model is sure of: "thanks, super useful" stays thanks.
+            if rest_label not in _CHIT_CHAT and rest_probabilities[rest_label] >= 0.5:
+                clean, probabilities, label = rest, rest_probabilities, rest_label
     if patterns.FAREWELL.pattern.fullmatch(fold(clean)):
         # A goodbye is chit-chat whatever else the model reads in it ("thanks, bye").
         kind = _SIMPLE_KINDS.get(label, IntentKind.SMALL_TALK)
@@ -136,6 +149,10 @@ def parse_message(
     return replace(intent, message=clean, confidence=confidence)
 
 
+# Questions with one fact per paper: asked of several papers, they are not a comparison.
+_FACT_TYPES = frozenset({QuestionType.CODE, QuestionType.AUTHORS, QuestionType.VENUE})
+_CHIT_CHAT = frozenset({"greeting", "thanks", "small_talk"})
+
 _SIMPLE_KINDS = {
     "greeting": IntentKind.GREETING,
     "thanks": IntentKind.THANKS,
@@ -152,6 +169,9 @@ def _understood(
     if label in _SIMPLE_KINDS:
         return Intent(_SIMPLE_KINDS[label])
     slugs = frozenset(collection.slug for collection in collections)
+    if label == "compare" and question_type(clean) in _FACT_TYPES:
+        # "which of these have code?" asks each paper one thing; nothing is weighed.
+        label = "question"
     if label == "refine":
         searched = _search(clean, collections)
         if searched.collection is None:
@@ -365,6 +385,7 @@ _REFINE_LEAD = re.compile(
 # neurips", "now only icml 24". Anything else is a topic of its own.
 _REFINE_WORDS = patterns.words(
     "same but for what about how now only just instead also again the a an thing things one ones "
+    "wait meant mean sorry oops actually oh hmm no rather i "
     "paper papers result results search query those these them that this it question do "
     "please pls show me find give list any there with and or of on in at from by to too as "
     "ok okay so then well let's lets try check look switch like more stuff "

@@ -274,6 +274,14 @@ OUTER_FILLER = re.compile(
     # "thanks, more like the first one": chit-chat in front, only when punctuated.
     r"|(?:thanks|thank you|ty|thx|cool|nice|great|perfect|awesome|hi|hello|hey)[,!.]+ ?){0,3}"
 )
+# A chit-chat clause in front of a request ("ok cool, anything on mamba?", "thanks! now the
+# iclr ones"): only words of reaction, ended by punctuation. The rest is read on its own.
+CHIT_CHAT_LEAD = re.compile(
+    r"^(?:(?:ok(?:ay)?|k|cool|nice|great|neat|perfect|awesome|wow|lol|haha+|hmm+|oh|ah|"
+    r"yeah|yep|yes|alright|sure|interesting|thanks|thank you|ty|thx|got it|good|sweet|"
+    r"hi|hello|hey|so|and|well|right)[ ,!.]*)+[,!.]\s*",
+    re.IGNORECASE,
+)
 TRAILING_FILLER = re.compile(
     r"(?:[, ]+(?:please|pls|plz|thanks|thank you|ty|thx|then|now|too|again))+$"
 )

@@ -88,6 +88,25 @@ async def test_acronym_query_finds_paper_that_only_spells_it_out(
         assert "fixture2026-2" in ids(reverse)
 
 
+async def test_an_acronym_that_is_a_common_word_is_not_expanded(
+    tmp_path: Path, make_settings: Callable[..., Settings]
+) -> None:
+    seeds = tmp_path / "s"
+    seeds.mkdir()
+    spaces = [f"State space models of kind {n} scale to long sequences." for n in range(27)]
+    defining = (
+        "Single-round Participants Amalgamation for Contribution Evaluation (SPACE) values clients."
+    )
+    write_list(seeds / "a.txt", [defining, *spaces, "Retrieval-augmented generation (RAG) helps."])
+    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+        answer = await engine.ask("state space models", limit=3)
+        # 27 papers use "space" as a word, one defines SPACE: the query's word is the word.
+        assert answer.expansions == ()
+        assert "fixture2026-1" not in ids(answer)
+        rag = await engine.ask("RAG", limit=3)
+        assert rag.expansions == ("RAG → retrieval-augmented generation",)
+
+
 async def test_a_word_of_the_long_form_alone_does_not_stand_in_for_the_acronym(
     tmp_path: Path, make_settings: Callable[..., Settings]
 ) -> None:

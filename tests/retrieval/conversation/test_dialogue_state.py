@@ -115,3 +115,37 @@ async def test_compare_by_numbers_puts_papers_side_by_side(chat: ChatService) ->
     assert compared.kind is ReplyKind.COMPARE
     assert ids(compared) == ids(shown)[:2]
     assert all(note.aspects is not None for note in compared.papers)
+
+
+async def test_a_number_far_past_a_short_list_says_how_long_the_list_is(
+    chat: ChatService,
+) -> None:
+    await chat.handle("iclr 2024 papers on mixture of experts routing", WHO)
+    reply = await chat.handle("#60", WHO)
+    assert isinstance(reply.error, PositionOutOfRange)
+    assert reply.error.exhausted and reply.error.available == 8
+
+
+async def test_a_reaction_in_front_of_a_request_does_not_hide_it(chat: ChatService) -> None:
+    found = await chat.handle("ok cool, anything on expert offloading?", WHO)
+    assert found.kind is ReplyKind.ANSWER
+    assert "cool" not in found.answer.question  # type: ignore[union-attr]
+    again = await chat.handle("thanks! and what about icml", WHO)
+    assert again.intent.kind is IntentKind.REFINE
+    assert ids(again) and all(paper_id.startswith("icml2024-") for paper_id in ids(again))
+
+
+async def test_i_meant_another_venue_reruns_the_topic_there(chat: ChatService) -> None:
+    first = await chat.handle("expert offloading latency in iclr 2024", WHO)
+    again = await chat.handle("wait i meant icml", WHO)
+    assert again.intent.kind is IntentKind.REFINE
+    assert again.answer is not None and again.answer.question == first.answer.question  # type: ignore[union-attr]
+    assert ids(again)[0] == "icml2024-7"
+
+
+async def test_which_of_these_have_code_asks_each_shown_paper(chat: ChatService) -> None:
+    first = await chat.handle("iclr 2024 mixture of experts routing", WHO)
+    reply = await chat.handle("which of these have code", WHO)
+    assert reply.kind is ReplyKind.PAPER_QUESTION
+    assert ids(reply) == ids(first)
+    assert all(note.about is not None for note in reply.papers)
