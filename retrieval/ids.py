@@ -24,6 +24,7 @@ _PAPER_ID = re.compile(r"^\s*((?=[a-z0-9]*[a-z])[a-z0-9]+)[-_# ]+0*(\d{1,18})\s*
 _PAPER_ID_IN_TEXT = re.compile(
     r"(?<![\w#-])([a-z][a-z0-9]{0,30}?)(?:[-_#]|[-_#]? )0*(\d{1,18})(?![\w-])", re.IGNORECASE
 )
+_ZERO_PADDED = re.compile(r"[a-z][a-z0-9]*-0\d+")
 _SLUG_WITH_YEAR = re.compile(r"[a-z][a-z0-9]*(?:19|20)\d\d")
 
 
@@ -73,6 +74,13 @@ def find_paper_keys(text: str, slugs: Collection[str] = ()) -> list[tuple[int, i
             if key is not None:
                 found.append((match.start(), match.end(), key))
     return found
+
+
+def record_id(typed: str) -> str | None:
+    """'NeurIPS2023-00444' -> 'neurips2023-00444': an id written with leading zeros after a
+    hyphen, the way JSONL records number themselves; None for any other spelling."""
+    folded = typed.strip().lower()
+    return folded if _ZERO_PADDED.fullmatch(folded) else None
 
 
 def lookup_key(text: str) -> str:

@@ -176,7 +176,7 @@ def resolve_refs(
         if isinstance(ref, ZeroRef):
             raise NumberedFromOne()
         if isinstance(ref, IdRef):
-            ids.append(ref.key)
+            ids.append(ref.written or ref.key)
         elif isinstance(ref, PositionRef):
             fresh = _fresh(state, now, max_idle)
             ids.extend(fresh.paper_ids[i] for i in _positions(ref, fresh))

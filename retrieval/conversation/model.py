@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 # PositionRef.index counted from the end, like Python: -1 is the last result.
@@ -28,9 +28,12 @@ class IntentKind(Enum):
 
 @dataclass(frozen=True, slots=True)
 class IdRef:
-    """A typed paper id, already canonical (`retrieval.ids.paper_key`)."""
+    """A typed paper id, already canonical (`retrieval.ids.paper_key`). `written` is the id as
+    typed when it may be a JSONL record's own id ('neurips2023-00444', `ids.record_id`): looked
+    up first, it opens that record rather than neurips2023-444."""
 
     key: str
+    written: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

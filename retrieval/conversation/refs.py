@@ -11,7 +11,7 @@ from collections.abc import Collection
 
 from retrieval.conversation import patterns
 from retrieval.conversation.model import ALL, FocusRef, IdRef, PositionRef, Ref, ZeroRef
-from retrieval.ids import find_paper_keys
+from retrieval.ids import find_paper_keys, record_id
 
 _LEADING_ARTICLE = re.compile(r"^(?:the|a|an|to|of|for|about|on|with|and|me)\s")
 
@@ -19,7 +19,7 @@ _LEADING_ARTICLE = re.compile(r"^(?:the|a|an|to|of|for|about|on|with|and|me)\s")
 def _id_ref(fragment: str, slugs: Collection[str]) -> IdRef | None:
     found = find_paper_keys(fragment, slugs)
     if len(found) == 1 and found[0][0] == 0 and found[0][1] == len(fragment):
-        return IdRef(found[0][2])
+        return IdRef(found[0][2], record_id(fragment))
     return None
 
 
@@ -88,7 +88,8 @@ def whole_refs(fragment: str, slugs: Collection[str]) -> tuple[Ref, ...] | None:
 def refs_in_text(text: str, slugs: Collection[str]) -> list[tuple[int, int, Ref]]:
     """References inside a sentence, as (start, end, ref), left to right, without overlaps."""
     spans: list[tuple[int, int, Ref]] = [
-        (start, end, IdRef(key)) for start, end, key in find_paper_keys(text, slugs)
+        (start, end, IdRef(key, record_id(text[start:end])))
+        for start, end, key in find_paper_keys(text, slugs)
     ]
     for match in patterns.POSITION_IN_TEXT.finditer(text):
         ref = _position(match)

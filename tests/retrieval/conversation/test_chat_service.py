@@ -587,3 +587,25 @@ async def test_similar_papers_in_a_named_collection(over: Over) -> None:
     assert ids(first)[0] == "icml2026-1"
     assert like.intent.kind is IntentKind.SIMILAR and like.intent.collection == "iclr2024"
     assert ids(like) and all(paper.startswith("iclr2024-") for paper in ids(like))
+
+
+async def test_a_records_own_zero_padded_id_opens_that_record(
+    tmp_path: Path, fixture_engine: Engine, clock: Clock
+) -> None:
+    records = tmp_path / "conf2023.jsonl"
+    records.write_text(
+        "".join(
+            f'{{"doc_id": "conf2023-{n:05d}", "abstract": "Paper {n} about topic {n}."}}\n'
+            for n in range(3)
+        ),
+        encoding="utf-8",
+    )
+    await fixture_engine.ingest([records])
+    chat = ChatService(
+        fixture_engine, fixture_engine.memory, idle_seconds=IDLE, page_size=3, clock=clock
+    )
+    # The record "conf2023-00001" is the second line, paperbot's conf2023-2, not conf2023-1.
+    reply = await chat.handle("open conf2023-00001", ALICE)
+    assert ids(reply) == ["conf2023-2"]
+    plain = await chat.handle("conf2023-1", ALICE)
+    assert ids(plain) == ["conf2023-1"]

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval.collection_names import find_collection_names, find_venue_years
-from retrieval.ids import find_paper_keys, paper_key
+from retrieval.ids import find_paper_keys, paper_key, record_id
 
 
 def test_ids_inside_a_sentence() -> None:
@@ -90,3 +90,9 @@ def test_paper_key_refuses_long_words_and_reads_short_ids() -> None:
         assert paper_key(text) is None
     assert paper_key("a1-3") == "a1-3"
     assert paper_key("12-3") is None  # a slug needs a letter
+
+
+def test_only_an_id_written_with_leading_zeros_is_a_records_own() -> None:
+    assert record_id(" NeurIPS2023-00444") == "neurips2023-00444"
+    for other in ("neurips2023-444", "icml2026#0007", "icml2026 07", "gpt-4"):
+        assert record_id(other) is None, other
