@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from retrieval import ids
-from retrieval.stores.protocol import NewPaper, PaperChunks
+from retrieval.stores.protocol import FileResult, NewPaper, PaperChunks
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +70,17 @@ class FileCounts(NamedTuple):
     skipped: int
     next_number: int
     unapplied: int = 0
+
+    def result(self, collection: str, slug: str) -> FileResult:
+        """What `add_file` reports for a file it wrote."""
+        return FileResult(
+            self.added,
+            self.skipped,
+            collection,
+            slug,
+            already_ingested=False,
+            unapplied=self.unapplied,
+        )
 
 
 def new_paper_count(papers: Sequence[NewPaper], stored: Mapping[str, object]) -> int:

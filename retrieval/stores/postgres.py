@@ -195,14 +195,7 @@ class PostgresStore(CommunitySql):
                 raise _Collided  # the same file, committed by another process meanwhile
             # Any recorded file may change what the index holds (papers or memberships).
             await _bump_generation(db)
-            return FileResult(
-                counts.added,
-                counts.skipped,
-                name,
-                slug,
-                already_ingested=False,
-                unapplied=counts.unapplied,
-            )
+            return counts.result(name, slug)
 
         return await self._transaction(work, seconds=BULK_SECONDS)
 

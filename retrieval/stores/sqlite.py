@@ -216,14 +216,7 @@ class SqliteStore(CommunitySql):
             await shared.record_file(_SqliteTx(db), origin, sha256, collection_id, counts)
             # Any recorded file may change what the index holds (papers or memberships).
             await _bump_generation(db)
-        return FileResult(
-            counts.added,
-            counts.skipped,
-            name,
-            slug,
-            already_ingested=False,
-            unapplied=counts.unapplied,
-        )
+        return counts.result(name, slug)
 
     async def index_rows(self, *, with_terms: bool = True, after_key: int = 0) -> list[IndexRow]:
         """Index input of papers with rowid > `after_key`, by rowid, in one query.
