@@ -133,6 +133,23 @@ def understanding(h: Any, check: Check) -> None:
     time.sleep(COOLDOWN_SECONDS)
 
 
+def second_newcomer(h: Any, check: Check) -> None:
+    """Phrasings a second newcomer found misread, as carol in #bot-test: a reaction in front of a
+    search, "wait i meant iclr", and "which of these have code"."""
+    print("\n== a newcomer's phrasings (carol in #bot-test)")
+
+    def say(text: str) -> str:
+        return talk(h, check, text, user="carol")
+
+    found = say("ok cool, anything on mixture of experts routing?")
+    check.expect("1." in found and "icml2026-" in found, "a reaction in front of a search")
+    meant = say("wait i meant iclr")
+    check.expect("iclr2024-" in meant and "icml2026-" not in meant, "wait i meant iclr")
+    code = say("which of these have code")
+    check.expect("Code" in code and "Compared" not in code, "which of these have code")
+    time.sleep(COOLDOWN_SECONDS)
+
+
 def before_restart(h: Any, check: Check) -> dict[str, Any]:
     print("\n== answers with buttons (before the restart)")
     saved: dict[str, Any] = {}
@@ -220,6 +237,7 @@ def main() -> int:
         try:
             conversation(h, check)
             understanding(h, check)
+            second_newcomer(h, check)
             burst(h, check, "alice", "general", "a channel")
             burst(h, check, "owner", "dm:owner", "a DM")
             old = before_restart(h, check)
