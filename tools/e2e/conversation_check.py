@@ -134,12 +134,12 @@ def understanding(h: Any, check: Check) -> None:
 
 
 def second_newcomer(h: Any, check: Check) -> None:
-    """Phrasings a second newcomer found misread, as carol in #bot-test: a reaction in front of a
+    """Phrasings a second newcomer found misread, as bob in #bot-test: a reaction in front of a
     search, "wait i meant iclr", and "which of these have code"."""
-    print("\n== a newcomer's phrasings (carol in #bot-test)")
+    print("\n== a newcomer's phrasings (bob in #bot-test)")
 
     def say(text: str) -> str:
-        return talk(h, check, text, user="carol")
+        return talk(h, check, text, user="bob")
 
     found = say("ok cool, anything on mixture of experts routing?")
     check.expect("1." in found and "icml2026-" in found, "a reaction in front of a search")
