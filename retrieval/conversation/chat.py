@@ -37,7 +37,7 @@ from retrieval.conversation.memory import (
     next_state,
     resolve_refs,
 )
-from retrieval.conversation.model import FocusRef, Intent, IntentKind
+from retrieval.conversation.model import ALL, FocusRef, Intent, IntentKind, PositionRef
 from retrieval.errors import CollectionNotFound, PaperbotError
 from retrieval.links import code_links
 from retrieval.models import Answer, Excerpt, Paper
@@ -216,6 +216,15 @@ class ChatService:
         ):
             return Intent(IntentKind.SEARCH, query=state.suggested, message=state.suggested)
         if (
+            state is not None
+            and state.compared
+            and state.focus is None
+            and state.is_fresh(self._clock(), max_idle)
+        ):
+            weighed = self._between_compared(intent)
+            if weighed is not None:
+                return weighed
+        if (
             intent.kind is IntentKind.PAPER
             and question_type(intent.message) is QuestionType.SUMMARY
             and (is_question(intent.message) or "about" not in intent.message.lower())
@@ -267,6 +276,27 @@ class ChatService:
             refs=(FocusRef(),),
             question_type=question_type(intent.message).value,
             wants_code=question_type(intent.message) is QuestionType.CODE,
+        )
+
+    @staticmethod
+    def _between_compared(intent: Intent) -> Intent | None:
+        """Right after a comparison, "which one has code?" asks the compared papers (not the
+        whole list), and "which is better?" asks their results instead of searching "better"."""
+        if intent.kind is IntentKind.QUESTION_ABOUT_PAPER and intent.refs == (PositionRef(0, ALL),):
+            return replace(intent, refs=(FocusRef(),))
+        chat_kinds = (IntentKind.SEARCH, IntentKind.HELP, IntentKind.SMALL_TALK)
+        if intent.kind not in chat_kinds or intent.collection:
+            return None
+        if not patterns.WHICH_OF_THEM.pattern.fullmatch(fold(intent.message)):
+            return None
+        asked = question_type(intent.message)
+        return replace(
+            intent,
+            kind=IntentKind.QUESTION_ABOUT_PAPER,
+            query=intent.message,
+            refs=(FocusRef(),),
+            question_type=(QuestionType.RESULT if asked is QuestionType.OTHER else asked).value,
+            wants_code=asked is QuestionType.CODE,
         )
 
     async def remember_sent(self, message_id: int, who: Conversation, reply: Reply) -> None:

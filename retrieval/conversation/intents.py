@@ -95,6 +95,12 @@ def parse_message(
     model = model or shipped_model()
     probabilities = model.probabilities(clean)
     label = max(probabilities, key=probabilities.__getitem__)
+    taken_back = patterns.CORRECTION_LEAD.match(clean)
+    if taken_back is not None and 0 < taken_back.end() < len(clean):
+        # "never mind, I meant graphs": what follows is the message, read on its own.
+        clean = clean[taken_back.end() :]
+        probabilities = model.probabilities(clean)
+        label = max(probabilities, key=probabilities.__getitem__)
     lead = patterns.CHIT_CHAT_LEAD.match(clean)
     if lead is not None and lead.end() < len(clean):
         # "ok cool, anything on mamba?", "thanks! and what about neurips": the reaction in
@@ -385,7 +391,7 @@ _REFINE_LEAD = re.compile(
 # neurips", "now only icml 24". Anything else is a topic of its own.
 _REFINE_WORDS = patterns.words(
     "same but for what about how now only just instead also again the a an thing things one ones "
-    "wait meant mean sorry oops actually oh hmm no rather i "
+    "wait meant mean sorry oops actually oh hmm no rather i make switch change to "
     "paper papers result results search query those these them that this it question do "
     "please pls show me find give list any there with and or of on in at from by to too as "
     "ok okay so then well let's lets try check look switch like more stuff "

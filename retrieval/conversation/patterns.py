@@ -274,6 +274,27 @@ OUTER_FILLER = re.compile(
     # "thanks, more like the first one": chit-chat in front, only when punctuated.
     r"|(?:thanks|thank you|ty|thx|cool|nice|great|perfect|awesome|hi|hello|hey)[,!.]+ ?){0,3}"
 )
+# A short question weighing the papers just compared: "which is better?", "which one is faster",
+# "which of them performs best". Never "which papers ...": that is a search.
+WHICH_OF_THEM = _rule(
+    "which_of_them",
+    r"which(?: one| of (?:them|the two|these|those|both|the three))?"
+    r"(?: is| was| has| does| did| performs?| works?| scores?| wins?| gets?| looks?| seems?)"
+    r"(?: \w+){1,4}",
+    "which is better",
+    "which one is faster",
+    "which of them performs best",
+    "which is newer",
+)
+# Taking back what was just asked: "never mind, I meant X", "scratch that - X", "no wait, make
+# it icml", "actually forget that, show me X". The rest is the message; these words never are.
+CORRECTION_LEAD = re.compile(
+    r"^(?:(?:no+|nah|oh|oops|sorry|actually|ok(?:ay)?|so|hmm+|ugh)[ ,!.]+)*"
+    r"(?:(?:never ?mind|nvm|scratch that|forget (?:that|it|this)|ignore (?:that|this)|"
+    r"wait[,!.]|let me rephrase|correction:?|i meant|i mean)"
+    r"(?:[ ,!.:;]|[-\u2013\u2014]+)*)+",
+    re.IGNORECASE,
+)
 # A chit-chat clause in front of a request ("ok cool, anything on mamba?", "thanks! now the
 # iclr ones"): only words of reaction, ended by punctuation. The rest is read on its own.
 CHIT_CHAT_LEAD = re.compile(

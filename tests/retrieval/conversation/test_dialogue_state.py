@@ -149,3 +149,32 @@ async def test_which_of_these_have_code_asks_each_shown_paper(chat: ChatService)
     assert reply.kind is ReplyKind.PAPER_QUESTION
     assert ids(reply) == ids(first)
     assert all(note.about is not None for note in reply.papers)
+
+
+async def test_after_a_compare_which_questions_weigh_the_compared_papers(
+    chat: ChatService,
+) -> None:
+    await chat.handle("iclr 2024 mixture of experts routing", WHO)
+    compared = await chat.handle("compare 1 and 3", WHO)
+    better = await chat.handle("which is better?", WHO)
+    assert better.kind is ReplyKind.PAPER_QUESTION
+    assert ids(better) == ids(compared)
+    code = await chat.handle("which one has code?", WHO)
+    assert code.kind is ReplyKind.PAPER_QUESTION and ids(code) == ids(compared)
+    search = await chat.handle("which papers use imagenet", WHO)
+    assert search.kind is ReplyKind.ANSWER
+
+
+async def test_taking_back_a_question_searches_only_the_new_one(chat: ChatService) -> None:
+    await chat.handle("iclr 2024 mixture of experts routing", WHO)
+    for message in (
+        "never mind, I meant expert offloading latency",
+        "scratch that - expert offloading latency",
+        "actually forget that, expert offloading latency",
+    ):
+        reply = await chat.handle(message, WHO)
+        assert reply.kind is ReplyKind.ANSWER, message
+        assert reply.answer is not None and reply.answer.question == "expert offloading latency"
+    switched = await chat.handle("no wait, make it icml", WHO)
+    assert switched.intent.kind is IntentKind.REFINE
+    assert ids(switched)[0] == "icml2024-7"
