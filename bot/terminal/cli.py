@@ -218,15 +218,17 @@ def _print_answer(answer: Any, as_json: bool) -> None:
 
 
 async def _ask(engine: Engine, question: str, as_json: bool) -> None:
-    """One question read as chat reads it: "which ICML 2026 papers ..." searches ICML 2026, and
-    "what is the main result of icml2024-155" asks that paper."""
+    """One question read as chat reads it: "which ICML 2026 papers ..." searches ICML 2026,
+    "what is the main result of icml2024-155" asks that paper, "compare icml2026-13 and
+    icml2026-25" compares them and "papers like icml2026-6" lists papers like it."""
     collections = await engine.loaded_collections()
     slugs = frozenset(info.slug for info in collections)
     if not as_json and find_paper_keys(question, slugs):
         # Only a question naming an id is read by chat's classifier (loaded once per run).
         about = parse_message(question, collections)
         named = all(isinstance(ref, IdRef) for ref in about.refs)
-        if about.kind is IntentKind.QUESTION_ABOUT_PAPER and about.refs and named:
+        by_id = (IntentKind.QUESTION_ABOUT_PAPER, IntentKind.COMPARE, IntentKind.SIMILAR)
+        if about.kind in by_id and about.refs and named:
             print(await one_reply(engine, question))
             return
     searched = search_in_words(question, collections)

@@ -365,3 +365,10 @@ def test_ask_about_a_paper_named_by_id_answers_about_that_paper(tmp_path: Path) 
     assert "[icml2026-6]" in result.stdout
     assert "https://github.com/2020-qqtcg/DRIFT" in result.stdout
     assert "matching papers" not in result.stdout  # an answer about one paper, not a search
+
+
+def test_ask_to_compare_papers_named_by_id_compares_them(tmp_path: Path) -> None:
+    result = run_here(tmp_path, "ask", "compare icml2026-13 and icml2026-25")
+    assert result.returncode == 0, result.stderr
+    assert "Compared: icml2026-13 vs icml2026-25" in result.stdout
+    assert "No paper mentions" not in result.stdout  # the ids are not searched as words
