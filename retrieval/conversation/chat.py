@@ -479,11 +479,13 @@ class ChatService:
     async def _back(
         self, intent: Intent, state: ConversationState | None, now: float, max_idle: float
     ) -> Reply:
-        """The list shown before the current one, again from its first number; "go back" twice
-        returns to where it started."""
+        """The list shown before the current one, again from its first number ("go back" twice
+        returns to where it started), or, from a paper opened from the only list, that list."""
         if state is None or not state.is_fresh(now, max_idle):
             raise NoRecentAnswer(stale=state is not None)
         earlier = state.previous
+        if earlier is None and state.focus is not None:
+            earlier = state  # from a paper opened from the only list: that list again
         if earlier is None or (earlier.query is None and earlier.similar_to is None):
             raise NoEarlierList()
         page = PageRequest(
@@ -522,8 +524,15 @@ class ChatService:
             reply = replace(
                 reply, state=replace(kept, suggested=answer.suggestion, updated_at=self._clock())
             )
-        if intent.confidence < UNSURE_SEARCH and state is not None and state.paper_ids:
-            reply = replace(reply, state=state)  # keep what "the second one" means
+        if (
+            intent.confidence < UNSURE_SEARCH
+            and state is not None
+            and state.paper_ids
+            and not _holds_every_word(answer)
+        ):
+            # A search the classifier doubts whose words no paper holds together ("great job
+            # bot") keeps what "the second one" means; "mamba", doubted but found, is the list.
+            reply = replace(reply, state=state)
         return replace(reply, unknown_collection=intent.unknown_collection)
 
     def _answered(
@@ -554,6 +563,12 @@ class ChatService:
             else state
         )
         return Reply(ReplyKind.ANSWER, intent, answer=answer, state=new_state)
+
+
+def _holds_every_word(answer: Answer) -> bool:
+    """Some paper holds every word of the question (and no word went unmatched)."""
+    together = answer.total if answer.total_all is None else answer.total_all
+    return bool(answer.hits) and together > 0 and not answer.unmatched
 
 
 def _asks_about_a_paper(intent: Intent) -> bool:

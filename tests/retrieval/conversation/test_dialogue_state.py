@@ -178,3 +178,20 @@ async def test_taking_back_a_question_searches_only_the_new_one(chat: ChatServic
     switched = await chat.handle("no wait, make it icml", WHO)
     assert switched.intent.kind is IntentKind.REFINE
     assert ids(switched)[0] == "icml2024-7"
+
+
+async def test_go_back_from_a_paper_of_the_only_list_shows_that_list(chat: ChatService) -> None:
+    first = await chat.handle("iclr 2024 mixture of experts routing", WHO)
+    await chat.handle("the second one", WHO)
+    back = await chat.handle("go back", WHO)
+    assert back.kind is ReplyKind.ANSWER and ids(back) == ids(first)
+
+
+async def test_a_doubted_search_that_finds_its_words_becomes_the_list(chat: ChatService) -> None:
+    await chat.handle("iclr 2024 mixture of experts routing", WHO)
+    # A single rare word is a search the classifier is unsure of; papers hold it, so the
+    # numbers now point into what was shown.
+    offloading = await chat.handle("glue", WHO)
+    assert offloading.intent.confidence < 0.5
+    second = await chat.handle("the first one", WHO)
+    assert ids(second) == [ids(offloading)[0]]
