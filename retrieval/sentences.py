@@ -21,7 +21,13 @@ _ABBREVIATIONS: Final = frozenset(
 # "etc." ends a sentence only before a capitalised word ("... etc. We show").
 # The lookbehind lets only the first stop of a run start a match, and possessive quantifiers
 # never give back, so a run of 100k dots is scanned once.
-_CANDIDATE = re.compile(r"(?<![.!?])[.!?]++[\"'”’)\]]*+(?=\s)|\n[^\S\n]*+\n")
+# The third kind is a stop with no space after it ("...retention policy.To our knowledge"),
+# taken only between two lowercase letters and a capitalised word, and only where the word
+# holds no other dot, slash or colon (a URL, "arXiv.Org", "e.g.The").
+_CANDIDATE = re.compile(
+    r"(?<![.!?])[.!?]++[\"'”’)\]]*+(?=\s)|\n[^\S\n]*+\n|(?<=[a-z][a-z])\.(?=[A-Z][a-z])"
+)
+_GLUED_WORD = re.compile(r"[^\s./:@]+\.[A-Z][a-z]+")
 # Math spans: $$...$$ first, then $...$ within a line. [^$] cannot pass the closing $, so each
 # attempt stops at the next $ and the scan stays linear.
 _MATH = re.compile(r"\$\$[^$]*\$\$|\$[^$\n]+\$")
@@ -46,7 +52,10 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
             math_index += 1
         if math_index < len(math) and math[math_index][0] <= stop:
             continue  # inside $...$
-        if match.group()[0] != "\n" and not _ends_sentence(text, match, parens):
+        if match.end() < len(text) and not text[match.end()].isspace() and match.group() == ".":
+            if not _glued_stop(text, stop):
+                continue
+        elif match.group()[0] != "\n" and not _ends_sentence(text, match, parens):
             continue
         _add(spans, text, start, match.end())
         start = match.end()
@@ -112,6 +121,21 @@ def _ends_sentence(text: str, match: re.Match[str], parens: list[int] | None) ->
         before = text[max(stop - 8, 0) : stop - 1]
         return not (_INITIALS.match(text, after) or _INITIAL_BEFORE.search(before))
     return True
+
+
+def _glued_stop(text: str, stop: int) -> bool:
+    """A stop with no space after it ends a sentence when the whole word around it is two
+    words joined by it ("policy.To"), not a URL, a file name or an abbreviation."""
+    begin = stop
+    limit = max(stop - _LOOKBACK, 0)
+    while begin > limit and not text[begin - 1].isspace():
+        begin -= 1
+    end = stop + 1
+    while end < len(text) and end - stop <= _LOOKBACK and text[end].isalpha():
+        end += 1
+    if end < len(text) and not (text[end].isspace() or text[end] in ",;:.!?)"):
+        return False  # "policy.ToDo/x", a path or an identifier
+    return _GLUED_WORD.fullmatch(text, begin, end) is not None
 
 
 def _word_before(text: str, end: int) -> str:

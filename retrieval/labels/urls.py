@@ -15,7 +15,7 @@ from retrieval.labels.text import occurrences
 # Bare hosts are accepted only for the code-hosting sites people cite without a scheme.
 _URL = re.compile(
     r"(?:https?://|(?<![\w.@/])(?:www\.|(?:github|gitlab|huggingface|bitbucket)\.(?:com|co|org)/))"
-    r"[^\s<>\"'`{}\[\]|\\^]{1,500}",
+    r"[^\s<>\"'`{}\[\]|\\^*]{1,500}",  # "*": markdown bold after a link ("repo.**WARNING**")
     re.IGNORECASE,
 )
 # The regex only runs anchored where one of these starts: an unanchored scan of every

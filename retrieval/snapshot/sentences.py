@@ -23,7 +23,7 @@ import numpy.typing as npt
 from retrieval.snapshot import files as index_files
 from retrieval.snapshot.sentence_records import SentenceRecord
 
-VERSION: Final = 1  # bump when what a record holds, or how it is computed, changes
+VERSION: Final = 2  # bump when what a record holds, or how it is computed, changes
 
 STATE_UNUSABLE: Final = 0  # excerpts come from the abstract itself
 STATE_CLEAN_IS_ABSTRACT: Final = 1

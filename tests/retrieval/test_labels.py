@@ -513,6 +513,11 @@ def test_urls_lose_trailing_punctuation() -> None:
     )
 
 
+def test_a_url_ends_before_markdown_bold() -> None:
+    text = "Code: https://github.com/OPTML-Group/Unlearn-Saliency.**WARNING**: harmful images."
+    assert extract_urls(text) == ("https://github.com/OPTML-Group/Unlearn-Saliency",)
+
+
 def test_urls_are_deduplicated_in_order() -> None:
     text = (
         "See [https://github.com/gmum/eenn](https://github.com/gmum/eenn) and "

@@ -80,3 +80,14 @@ def test_long_inputs_split_into_ordered_non_empty_sentences(text: str) -> None:
         assert previous <= start < end <= len(text)
         assert text[start:end].strip()
         previous = end
+
+
+def test_a_stop_with_no_space_after_it_ends_a_sentence_between_words() -> None:
+    text = "It keeps the retention policy.To our knowledge, it is first.See e.g.The list."
+    assert [text[a:b] for a, b in split_sentences(text)] == [
+        "It keeps the retention policy.",
+        "To our knowledge, it is first.",
+        "See e.g.The list.",  # "e.g." is an abbreviation, glued or not
+    ]
+    url = "Code at https://github.com/a/Repo.Main is here."
+    assert len(split_sentences(url)) == 1
