@@ -7,11 +7,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from retrieval.collection_names import resolve_collection
 from retrieval.corpus import Corpus
-from retrieval.errors import CollectionNotFound
 from retrieval.exports import export_papers
 from retrieval.models import Paper
+from retrieval.questions import collection_mask
 from retrieval.stores.protocol import ReadingListStore
 
 
@@ -38,10 +37,8 @@ class ExportService:
         if collection is None:
             docs = list(range(corpus.index.size))
         else:
-            info = resolve_collection(collection, corpus.collection_infos)
-            if info is None or info.slug not in corpus.collections:
-                names = [entry.name for entry in corpus.collection_infos]
-                raise CollectionNotFound(collection, names)
-            mask = corpus.collections[info.slug][1]
+            # The one collection rule, as search and chat read it: "iclr" is every loaded ICLR.
+            mask = collection_mask(corpus, [collection])
+            assert mask is not None
             docs = np.flatnonzero(mask).tolist()
         return await self._store.papers_by_key(corpus.keys_of(docs))

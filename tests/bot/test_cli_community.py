@@ -63,6 +63,13 @@ def test_export_papers_of_a_collection_as_jsonl(tmp_path: Path) -> None:
     assert all(record["collection"] == "ICML 2026" for record in records)
 
 
+def test_export_papers_of_a_venue_named_as_chat_names_it(tmp_path: Path) -> None:
+    # "icml" without a year, as chat and search accept it: every loaded ICML (the seeds' one).
+    result = run_here(tmp_path, "export", "papers", "--collection", "icml", "--format", "jsonl")
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout.splitlines()) == 38
+
+
 def test_export_papers_of_an_unknown_collection_is_one_line(tmp_path: Path) -> None:
     result = run_here(tmp_path, "export", "papers", "--collection", "nips1999", "--format", "csv")
     assert result.returncode == 1
