@@ -102,7 +102,10 @@ def rank(
     index = corpus.index
     weighted, alternatives = query_terms(parsed.text, corpus, options, analyze)
     weighted += list(extra_terms)
-    expansions = tuple(alternative.note for alternative in alternatives)
+    # One note per written form: "RAG → retrieval-augmented generation" once, not once per
+    # spelling of its long form ("retrieval-augmentation generation").
+    first_notes = {alternative.written: alternative.note for alternative in reversed(alternatives)}
+    expansions = tuple(dict.fromkeys(first_notes[a.written] for a in alternatives))
     phrase_terms = [analyze(phrase) for phrase in parsed.phrases]
     # One lookup per term: each term's number (None when the corpus lacks it).
     numbered = [(term, index.term_number(term), weight) for term, weight in weighted]

@@ -107,6 +107,24 @@ async def test_an_acronym_that_is_a_common_word_is_not_expanded(
         assert rag.expansions == ("RAG → retrieval-augmented generation",)
 
 
+async def test_an_acronym_with_two_spelled_meanings_is_noted_once(
+    tmp_path: Path, make_settings: Callable[..., Settings]
+) -> None:
+    seeds = tmp_path / "s"
+    seeds.mkdir()
+    write_list(
+        seeds / "a.txt",
+        [
+            "Retrieval-augmented generation (RAG) grounds answers.",
+            "We attack retrieval-augmented generation (RAG) pipelines.",
+            "Retrieval-augmentation generation (RAG) is spelled another way here.",
+        ],
+    )
+    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+        answer = await engine.ask("RAG", limit=3)
+        assert answer.expansions == ("RAG → retrieval-augmented generation",)
+
+
 async def test_a_word_of_the_long_form_alone_does_not_stand_in_for_the_acronym(
     tmp_path: Path, make_settings: Callable[..., Settings]
 ) -> None:
