@@ -62,10 +62,10 @@ HERE = Path(__file__).parent
 DATA = HERE / "data"
 PAIRS = [
     DATA / f"paper_questions{tail}.jsonl"
-    for tail in ("", "_dev2", "_dev3", "_heldout", "_heldout3", "_train8")
+    for tail in ("", "_dev2", "_dev3", "_heldout", "_heldout3", "_heldout4", "_train8")
 ]
 L2S = (0.001, 0.003, 0.01, 0.03)
-SHARES = (0.3, 0.5, 0.7, 0.9, 1.01)
+SHARES = (0.05, 0.1, 0.2, 0.3, 0.5)
 STEPS = 600
 TYPE_L2 = 0.003
 INTENTS = sorted(DATA.glob("intents_*train*.jsonl"))
