@@ -657,6 +657,8 @@ _DATA_EVIDENCE = re.compile(
     r"|(?i:\b(?:empirical\w*|experiment\w*|evaluat\w*|tested)\b.{0,80}\bdata\b)"
     r"|(?i:\b(?:experiments?|evaluat\w*|results|tested)\b.{0,60}\b(?:on|across)\b)"
 )
+# A data-set question that wants the names ("which ones exactly?", "names pls").
+_ASKS_NAMES = _words(r"names?", r"named", r"exactly", r"specifically", r"which ones")
 _CODE_SAID = re.compile(
     r"\b(?:code|codes|implementation|github|source)\b.{0,40}\b(?:available|released|public)"
     r"|\b(?:release|publish|open-source|share|make)\w* (?:\w+ ){0,2}(?:code|implementation)",
@@ -732,6 +734,41 @@ def about_the_paper(question: str, abstract: str) -> bool:
         return True
     held = set(analysis.analyze(abstract))
     return sum(term in held for term in topic) * 2 >= len(topic)
+
+
+# Words pointing back at the paper just opened ("what's their main argument", "why is this
+# hard"), and words that make a message a search for other papers ("any papers on", "what
+# about X"). "it" is left out: "how can a model know what it doesn't know" is a search.
+_POINTS_AT_IT = _words(
+    r"they(?:'re|'ve|'d)?",
+    r"their",
+    r"them",
+    r"this",
+    r"these",
+    r"those",
+    r"the (?:paper|authors|method|model|approach)",
+)
+_SEARCHES = _words(
+    r"papers?",
+    r"works? on",
+    r"anything (?:on|about)",
+    r"(?:what|how) about",
+    r"find",
+    r"look(?:ing)? for",
+    r"search\w*",
+    r"similar",
+    r"others?",
+)
+
+
+def points_at_the_paper(question: str) -> bool:
+    """Whether a question speaks of the paper in front of it ("they", "their", "this") and
+    neither of the bot or the user ("can you", "my") nor of papers to find."""
+    return (
+        _POINTS_AT_IT.search(question) is not None
+        and _TO_THE_BOT.search(question) is None
+        and _SEARCHES.search(question) is None
+    )
 
 
 def _topic(question: str, kind: QuestionType) -> dict[str, None]:
@@ -850,6 +887,10 @@ def answer_about(
     ):
         return AboutPaper(kind, statement="The abstract gives no numbers.")
     unsaid = _NOT_STATED.get(kind, _NOT_STATED[QuestionType.OTHER])
+    # "which datasets exactly? names pls" where the abstract only says "real-world datasets":
+    # the names asked for are not there, and a sentence without them does not answer.
+    if kind is QuestionType.DATASET and _ASKS_NAMES.search(question) and not _names_data(texts):
+        return AboutPaper(kind, statement=unsaid)
     topic = frozenset(_topic(question, kind)) - frozenset(analysis.analyze(title))
     # A quantity of something the abstract never speaks of ("how many parameters?"): a number
     # it gives is of something else.
@@ -905,6 +946,14 @@ def _topic_found(question: str, topic: frozenset[str], texts: Sequence[str], tit
         if any(asks.fullmatch(word) and said.search(text) for asks, said in _OTHER_CUES):
             return True
     return False
+
+
+def _names_data(texts: tuple[str, ...]) -> bool:
+    """Whether a sentence speaking of data or experiments names one (a mixed-case or digit
+    name, or a well-known benchmark) other than the paper's own method ("LLaGA")."""
+    contribution = _counts(texts, _CONTRIBUTION)
+    own = frozenset().union(*(_names_of_data(texts[i]) for i in np.flatnonzero(contribution)))
+    return any(_DATA_EVIDENCE.search(text) and _names_of_data(text) - own for text in texts)
 
 
 def _own_contribution(texts: Sequence[str]) -> int | None:

@@ -50,6 +50,7 @@ from retrieval.paper_answers import (
     aspects,
     is_question,
     names_the_paper,
+    points_at_the_paper,
     question_type,
 )
 
@@ -258,7 +259,11 @@ class ChatService:
             intent.message, f"{paper.title or ''} {paper.abstract}"
         ):
             return intent
-        if not about_the_paper(intent.message, paper.abstract):
+        # "what's their main argument about empirical ML research": "their" is the paper's,
+        # even when its words are not the abstract's; a sure help question still must name it.
+        if not about_the_paper(intent.message, paper.abstract) and (
+            sure_help or not points_at_the_paper(intent.message)
+        ):
             return intent
         return replace(
             intent,

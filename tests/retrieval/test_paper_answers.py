@@ -10,6 +10,7 @@ from retrieval.paper_answers import (
     answer_about,
     aspects,
     names_the_paper,
+    points_at_the_paper,
     question_type,
 )
 
@@ -412,3 +413,25 @@ def test_a_metric_question_finds_the_named_measure() -> None:
 def test_authors_are_named_when_the_list_gives_them() -> None:
     about = answer_about(PRIOR_FIRST, "who wrote it?", authors=("Ada Lovelace", "Alan Turing"))
     assert about.statement == "Authors: Ada Lovelace, Alan Turing" and about.sentences == ()
+
+
+def test_a_dataset_question_asking_for_names_the_abstract_lacks_says_so() -> None:
+    unnamed = (
+        "We propose a bidding algorithm with regret guarantees. "
+        "We demonstrate its effectiveness on real-world data from an ad exchange."
+    )
+    for question in ("which datasets exactly? names pls", "what's the name of the dataset?"):
+        about = answer_about(unnamed, question)
+        assert about.sentences == () and about.statement
+    # Where the abstract names its benchmarks, they answer.
+    named = answer_about(ABSTRACT, "which datasets exactly?")
+    assert "TruthfulQA" in named.sentences[0].plain
+
+
+def test_what_points_at_the_open_paper() -> None:
+    assert points_at_the_paper("what's their main argument about empirical ML research")
+    assert points_at_the_paper("why is this hard in the first place")
+    assert not points_at_the_paper("any papers on sorting that they cite?")  # a search
+    assert not points_at_the_paper("what about this other topic")
+    assert not points_at_the_paper("can you show me this as csv")  # to the bot
+    assert not points_at_the_paper("how can a model know what it doesn't know")

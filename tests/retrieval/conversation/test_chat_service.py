@@ -585,3 +585,25 @@ async def test_similar_papers_in_a_named_collection(over: Over) -> None:
     assert ids(first)[0] == "icml2026-1"
     assert like.intent.kind is IntentKind.SIMILAR and like.intent.collection == "iclr2024"
     assert ids(like) and all(paper.startswith("iclr2024-") for paper in ids(like))
+
+
+async def test_a_question_pointing_at_the_open_paper_is_about_it(over: Over) -> None:
+    # "this", "their" speak of the open paper even when no word of the question is the
+    # abstract's; a search for other papers stays a search.
+    async with over(
+        {
+            "ICML 2026": [
+                "We propose ZORB, a routing method for sparse experts. ZORB balances load.",
+                "Sorting on graphs.",
+            ]
+        },
+    ) as chat:
+        await chat.handle("icml2026-1", ALICE)
+        hard = await chat.handle("why is this hard in the first place", ALICE)
+        await chat.handle("icml2026-1", ALICE)
+        argued = await chat.handle("what's their main argument about empirical ML research", ALICE)
+        await chat.handle("icml2026-1", ALICE)
+        searched = await chat.handle("any papers on sorting on graphs?", ALICE)
+    assert hard.kind is ReplyKind.PAPER_QUESTION and ids(hard) == ["icml2026-1"]
+    assert argued.kind is ReplyKind.PAPER_QUESTION and ids(argued) == ["icml2026-1"]
+    assert searched.kind is ReplyKind.ANSWER
