@@ -133,6 +133,13 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"(?:doesn't|does not|don't|do not|didn't|won't|can't|cannot|not) (?:\w+ )?(?:work"
             r"|scale|generali[sz]e|apply)",
             r"struggl\w*",
+            # What it costs: "is it expensive to train?", "any cost to injecting noise?",
+            # "does it add much overhead or slow down training?", "is it a pain to add?".
+            r"(?:is|are|does|do|did|was|any|is there)\b[^?.]{0,40}\b(?:expensive|costly"
+            r"|overhead|slow(?:s|er)?(?: \w+)? down|a pain|costs? (?:anything|much|a lot)"
+            r"|any cost|cost to)",
+            # "what assumptions are needed?": what it rests on, which limits where it holds.
+            r"what (?:assumptions|requirements)",
         ),
     ),
     (
@@ -611,6 +618,8 @@ _ASKS_NUMBERS = _words(
     r"what(?:'s| is| are|s) (?:the |their |its )?(?:\w+ )?(?:rates?|bounds?|complexity|accuracy"
     r"|speed-?ups?|errors?|scores?|gains?)",
 )
+# A question for figures themselves, not for how much.
+_ASKS_FIGURES = _words(r"numbers?", r"figures?", r"percent\w*", r"quantif\w*")
 _NUMBER = re.compile(
     r"(?<![\w-])\d+(?:[.,]\d+)*(?![\w-])|\d\s?(?:%|×|x\b)|\b[x×]\s?\$?\d|"
     + _words(
@@ -880,9 +889,11 @@ def answer_about(
     if kind is QuestionType.SUMMARY:
         chosen = _summary(abstract, texts, roles, model or default_model())
         return AboutPaper(kind, tuple(_marked(texts[i], kind, frozenset()) for i in chosen))
+    # "any numbers?" where the abstract gives none; "how much cheaper is it?" is answered by
+    # the claim ("significantly cheaper") even without a figure.
     if (
         kind is QuestionType.RESULT
-        and _ASKS_NUMBERS.search(question)
+        and _ASKS_FIGURES.search(question)
         and not any(_NUMBER.search(text) for text in texts)
     ):
         return AboutPaper(kind, statement="The abstract gives no numbers.")

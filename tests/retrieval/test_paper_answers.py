@@ -248,6 +248,9 @@ def test_a_question_for_numbers_says_when_the_abstract_gives_none() -> None:
     assert about.statement == "The abstract gives no numbers."
     with_numbers = answer_about(PRIOR_FIRST, "by how much does it beat the baseline?")
     assert "4.1 points" in with_numbers.sentences[0].plain
+    # "how much" without asking for figures is answered by the claim itself.
+    claim = answer_about(vague, "by how much does it beat the baselines?")
+    assert claim.statement is None and "superiority" in claim.sentences[0].plain
 
 
 @pytest.mark.parametrize(
@@ -262,6 +265,12 @@ def test_a_question_for_numbers_says_when_the_abstract_gives_none() -> None:
         ("where does it still lose?", QuestionType.LIMITATIONS),
         ("what is the goal of the adaptive experiment?", QuestionType.PROBLEM),
         ("was this published at NeurIPS?", QuestionType.VENUE),
+        # What it costs or rests on limits it.
+        ("is it expensive to train with", QuestionType.LIMITATIONS),
+        ("any cost to injecting that extra noise?", QuestionType.LIMITATIONS),
+        ("does it add much overhead or slow down training", QuestionType.LIMITATIONS),
+        ("what assumptions are needed", QuestionType.LIMITATIONS),
+        ("how much cheaper is inference", QuestionType.RESULT),
     ],
 )
 def test_more_question_types(question: str, kind: QuestionType) -> None:
