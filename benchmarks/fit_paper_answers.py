@@ -306,6 +306,11 @@ def main() -> int:
     parser.add_argument("--pairs", type=Path, nargs="+", default=PAIRS)
     parser.add_argument("--database", type=Path, default=Path("/tmp/paperbot-intent-eval.db"))
     parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument(
+        "--by-file",
+        action="store_true",
+        help="one fold per pairs file (its papers out of training) instead of --folds by paper",
+    )
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     parser.add_argument("--misses", action="store_true", help="print the chosen setting's misses")
     parser.add_argument(
@@ -341,6 +346,14 @@ def main() -> int:
     ids = sorted(papers)
     random.Random(2026).shuffle(ids)
     fold_of = {paper: number % args.folds for number, paper in enumerate(ids)}
+    files = sorted({str(row["file"]) for row in rows})
+    folds = len(files) if args.by_file else args.folds
+
+    def held_out(pair: Pair, fold: int) -> bool:
+        if args.by_file:
+            return pair.row["file"] == files[fold]
+        return fold_of[str(pair.row["paper"])] == fold
+
     Key = tuple[bool, float, float]
     right: dict[Key, list[bool]] = {}
     said: dict[Key, list[str]] = {}
@@ -348,14 +361,16 @@ def main() -> int:
     typing = Counter[str]()
     order: list[Pair] = []  # the pairs in the order the folds judged them
     values = [kind.value for kind in _SCORED]
-    for fold in range(args.folds):
-        inside = [p for p in pairs if fold_of[str(p.row["paper"])] != fold]
+    for fold in range(folds):
+        test = [p for p in pairs if held_out(p, fold)]
+        # No paper of the held-out pairs is trained on, whichever file it is in.
+        unseen = {str(p.row["paper"]) for p in test}
+        inside = [p for p in pairs if str(p.row["paper"]) not in unseen]
         train = [
             e
             for p, e in zip(pairs, examples, strict=True)
-            if e and fold_of[str(p.row["paper"])] != fold
+            if e and str(p.row["paper"]) not in unseen
         ]
-        test = [p for p in pairs if fold_of[str(p.row["paper"])] == fold]
         order.extend(test)
         for fitted_types in modes:
             for l2 in args.l2s:
@@ -377,12 +392,13 @@ def main() -> int:
                         right.setdefault(key, []).append(ok)
                         said.setdefault(key, []).append(shown)
                     sizes.setdefault(key, []).append(shown_count(test, model) * len(test))
-        print(f"fold {fold + 1}/{args.folds} done", flush=True)
+        print(f"fold {fold + 1}/{folds} done", flush=True)
     print(
         f"\nquestion type of the {typing['all']} pairs of a ranked type, CV: question_type "
         f"{typing['rule'] / typing['all']:.3f}, fitted {typing['fitted'] / typing['all']:.3f}"
     )
-    print(f"\n{args.folds}-fold CV by paper, end to end (answered / {len(pairs)}; mean shown):")
+    grouped = "by file" if args.by_file else "by paper"
+    print(f"\n{folds}-fold CV {grouped}, end to end (answered / {len(pairs)}; mean shown):")
     for fitted_types in modes:
         print(f" types {'fitted' if fitted_types else 'question_type'}")
         print("  l2     " + "".join(f"share {share:<10}" for share in args.shares))

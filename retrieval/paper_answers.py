@@ -80,7 +80,14 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
     (
         QuestionType.CODE,
         _words(
-            r"code", r"github", r"repos?", r"repositor\w*", r"implementation", r"open[- ]?sourc\w*"
+            r"code",
+            r"github",
+            r"repos?",
+            r"repositor\w*",
+            r"implementation",
+            r"open[- ]?sourc\w*",
+            r"checkpoints?",
+            r"(?:grab|download|get) the (?:\w+ )?weights",
         ),
     ),
     (
@@ -775,9 +782,32 @@ def points_at_the_paper(question: str) -> bool:
     neither of the bot or the user ("can you", "my") nor of papers to find."""
     return (
         _POINTS_AT_IT.search(question) is not None
-        and _TO_THE_BOT.search(question) is None
+        and _ASKS_THE_BOT.search(question) is None
         and _SEARCHES.search(question) is None
     )
+
+
+# What a message asks of the bot or says of the user: "can you show ...", "my", "your", "the
+# bot"; not the generic "you" of "can you trust those tools?" or "what do you gain?".
+_ASKS_THE_BOT = _words(
+    r"(?:can|could|would|will) (?:you|u) (?:pls |please |just )?(?:show|find|give|list|summari[sz]e"
+    r"|search|open|export|send|get|save|sort|filter|tell me|explain|help|do)",
+    r"i",
+    r"me",
+    r"my",
+    r"your",
+    r"bot",
+    r"paperbot",
+)
+
+
+def asks_for_its_code(question: str) -> bool:
+    """A code question that is not about the bot's own code: "where can I get the code?" with
+    a paper open, not "is your code on github?"."""
+    return question_type(question) is QuestionType.CODE and _OF_THE_BOT.search(question) is None
+
+
+_OF_THE_BOT = _words(r"you", r"your", r"u", r"bot", r"paperbot", r"this (?:tool|thing|app)")
 
 
 def _topic(question: str, kind: QuestionType) -> dict[str, None]:

@@ -47,6 +47,7 @@ from retrieval.paper_answers import (
     QuestionType,
     about_the_paper,
     answer_about,
+    asks_for_its_code,
     aspects,
     is_question,
     names_the_paper,
@@ -255,8 +256,11 @@ class ChatService:
             paper = await self._engine.paper(state.focus)
         except PaperbotError:
             return intent
-        if must_name and not names_the_paper(
-            intent.message, f"{paper.title or ''} {paper.abstract}"
+        if (
+            must_name
+            and not names_the_paper(intent.message, f"{paper.title or ''} {paper.abstract}")
+            # "where can I get the code" with a paper open asks for its code, not the bot's.
+            and not (sure_help and asks_for_its_code(intent.message))
         ):
             return intent
         # "what's their main argument about empirical ML research": "their" is the paper's,

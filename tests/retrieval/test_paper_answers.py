@@ -8,6 +8,7 @@ from retrieval.paper_answers import (
     QuestionType,
     about_the_paper,
     answer_about,
+    asks_for_its_code,
     aspects,
     names_the_paper,
     points_at_the_paper,
@@ -444,3 +445,13 @@ def test_what_points_at_the_open_paper() -> None:
     assert not points_at_the_paper("what about this other topic")
     assert not points_at_the_paper("can you show me this as csv")  # to the bot
     assert not points_at_the_paper("how can a model know what it doesn't know")
+    # The generic "you" is not the bot.
+    assert points_at_the_paper("bottom line, can you trust those explanation tools or not?")
+
+
+def test_a_code_question_is_the_papers_unless_it_asks_the_bots() -> None:
+    assert asks_for_its_code("where can I get the code")
+    assert asks_for_its_code("can i download the checkpoints")
+    assert not asks_for_its_code("is your code on github?")
+    assert not asks_for_its_code("is the bot open source?")
+    assert not asks_for_its_code("how does it work?")

@@ -603,7 +603,10 @@ async def test_a_question_pointing_at_the_open_paper_is_about_it(over: Over) -> 
         await chat.handle("icml2026-1", ALICE)
         argued = await chat.handle("what's their main argument about empirical ML research", ALICE)
         await chat.handle("icml2026-1", ALICE)
+        code = await chat.handle("where can I get the code", ALICE)
+        await chat.handle("icml2026-1", ALICE)
         searched = await chat.handle("any papers on sorting on graphs?", ALICE)
+    assert code.kind is ReplyKind.PAPER_QUESTION and ids(code) == ["icml2026-1"]
     assert hard.kind is ReplyKind.PAPER_QUESTION and ids(hard) == ["icml2026-1"]
     assert argued.kind is ReplyKind.PAPER_QUESTION and ids(argued) == ["icml2026-1"]
     assert searched.kind is ReplyKind.ANSWER
