@@ -461,6 +461,29 @@ _OTHER_CUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         _words(r"assum\w*", r"requir\w*", r"rel(?:y|ies|ying) on", r"under"),
     ),
     (
+        # "does it need labels?": what it needs, or goes without ("with only unlabelled data").
+        _words(r"needs?", r"needed"),
+        _words(
+            r"needs?", r"requir\w*", r"without", r"only", r"\w+-free", r"free of", r"unlabell?ed"
+        ),
+    ),
+    (
+        # "is it expensive?", "any overhead?": what it costs.
+        _words(r"expensive", r"costs?", r"costly", r"overhead", r"slow\w*", r"a pain", r"compute"),
+        _words(
+            r"cost\w*",
+            r"expensive",
+            r"overhead",
+            r"slow\w*",
+            r"computation\w*",
+            r"memory",
+            r"efficien\w*",
+            r"non-trivial",
+            r"burden\w*",
+            r"complexity",
+        ),
+    ),
+    (
         # "what metric do they report?": where a measure is named.
         _words(r"metrics?", r"measured?", r"measures"),
         re.compile(
