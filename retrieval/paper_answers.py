@@ -597,6 +597,23 @@ _HOW = _words(
     r"insight",
     r"intuition",
 )
+# How a method works, said as a mechanism: "achieves this by reorganizing", "leverages the
+# transformers' in-context learning", "combines X with Y", "lies in its enforcement of".
+_MECHANISM = _words(
+    r"(?:by|through) (?:\w+ )?\w+ing",
+    r"uses?",
+    r"using",
+    r"leverag\w*",
+    r"utili[sz]\w*",
+    r"employ\w*",
+    r"combin\w*",
+    r"consists? of",
+    r"relies on",
+    r"built (?:up)?on",
+    r"lies in",
+    r"works by",
+    r"achieves this",
+)
 # More words stating a problem, besides the problem cues.
 _PROBLEM_MORE = _words(
     r"overlook\w*",
@@ -1087,6 +1104,8 @@ FEATURES: Final = (
     "data_evidence",
     "data_names",
     "after_contribution_hedge",
+    "mechanism",
+    "own_name_subject",
     "overlap_idf",
     "overlap_any",
     "overlap_best",
@@ -1102,6 +1121,7 @@ FEATURES: Final = (
     "phrase_asked",
     "limit_asked",
     "own_contribution_asked",
+    "mechanism_asked",
 )
 # Features of the "the abstract does not say" option, against the sentences.
 NONE_FEATURES: Final = (
@@ -1244,6 +1264,16 @@ def _abstract_features(texts: tuple[str, ...]) -> npt.NDArray[np.float64]:
         has(_DATA_EVIDENCE),
         np.array([min(len(_names_of_data(text) - own), 2) / 2 for text in texts]),
         (position > first_contribution) * np.maximum(contrast, hedge),
+        has(_MECHANISM),
+        # "LLaGA achieves this by ...", "FT-PFN is a ... that leverages ...": the paper's own
+        # named method as the subject, after the sentence that introduced it.
+        np.array(
+            [
+                index > first_contribution and bool(_names_of_data(_opening(text)[:40]) & own)
+                for index, text in enumerate(texts)
+            ],
+            dtype=np.float64,
+        ),
     ]
     return np.column_stack(columns).astype(np.float64)
 
@@ -1337,6 +1367,7 @@ def _question_features(
         np.array([bool(said_as and said_as.search(text)) for text in texts]),
         limits * generic_limits,
         np.arange(count) == (own if generic and own is not None else -1),
+        np.minimum(_counts(texts, _MECHANISM), 1.0) * asks_how,
     ]
     none = np.array(
         [
