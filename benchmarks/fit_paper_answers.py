@@ -307,6 +307,12 @@ def main() -> int:
     parser.add_argument("--database", type=Path, default=Path("/tmp/paperbot-intent-eval.db"))
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument(
+        "--fold-models",
+        type=Path,
+        help="with --by-file, write each fold's model (first --l2s and --shares) to "
+        "DIR/<pairs file>.json, for paper_question_eval.py --model",
+    )
+    parser.add_argument(
         "--by-file",
         action="store_true",
         help="one fold per pairs file (its papers out of training) instead of --folds by paper",
@@ -375,6 +381,10 @@ def main() -> int:
         for fitted_types in modes:
             for l2 in args.l2s:
                 fitted, typed = fit_on(inside, train, extra, l2, fitted_types)
+                if args.fold_models and args.by_file and l2 == args.l2s[0]:
+                    args.fold_models.mkdir(parents=True, exist_ok=True)
+                    name = files[fold].removesuffix(".jsonl") + ".json"
+                    dump(args.fold_models / name, fitted, typed, l2, args.shares[0])
                 if typed and l2 == args.l2s[0]:
                     probe = model_of(fitted, 1.0, typed)
                     for p in test:
@@ -456,10 +466,20 @@ def write(
     share: float,
 ) -> None:
     """Fit the setting on all pairs and write the weights file."""
+    fitted, typed = fit_on(pairs, [e for e in examples if e], extra, l2, fitted_types)
+    dump(out, fitted, typed, l2, share)
+
+
+def dump(
+    out: Path,
+    fitted: tuple[Floats, Floats, Floats],
+    typed: tuple[dict[str, int], Floats] | None,
+    l2: float,
+    share: float,
+) -> None:
+    """Write fitted weights as `AnswerModel.load` reads them."""
     values = [kind.value for kind in _SCORED]
-    (weights, bias, none_weights), typed = fit_on(
-        pairs, [e for e in examples if e], extra, l2, fitted_types
-    )
+    weights, bias, none_weights = fitted
     vocabulary, type_weights = typed or ({}, np.zeros((1, len(_SCORED))))
     out.write_text(
         json.dumps(
