@@ -62,10 +62,10 @@ HERE = Path(__file__).parent
 DATA = HERE / "data"
 PAIRS = [
     DATA / f"paper_questions{tail}.jsonl"
-    for tail in ("", "_dev2", "_dev3", "_heldout", "_heldout3", "_train8")
+    for tail in ("", "_dev2", "_dev3", "_heldout", "_heldout3", "_heldout4", "_train8")
 ]
 L2S = (0.001, 0.003, 0.01, 0.03)
-SHARES = (0.3, 0.5, 0.7, 0.9, 1.01)
+SHARES = (0.05, 0.1, 0.2, 0.3, 0.5)
 STEPS = 600
 TYPE_L2 = 0.003
 INTENTS = sorted(DATA.glob("intents_*train*.jsonl"))
@@ -306,6 +306,17 @@ def main() -> int:
     parser.add_argument("--pairs", type=Path, nargs="+", default=PAIRS)
     parser.add_argument("--database", type=Path, default=Path("/tmp/paperbot-intent-eval.db"))
     parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument(
+        "--fold-models",
+        type=Path,
+        help="with --by-file, write each fold's model (first --l2s and --shares) to "
+        "DIR/<pairs file>.json, for paper_question_eval.py --model",
+    )
+    parser.add_argument(
+        "--by-file",
+        action="store_true",
+        help="one fold per pairs file (its papers out of training) instead of --folds by paper",
+    )
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     parser.add_argument("--misses", action="store_true", help="print the chosen setting's misses")
     parser.add_argument(
@@ -341,6 +352,14 @@ def main() -> int:
     ids = sorted(papers)
     random.Random(2026).shuffle(ids)
     fold_of = {paper: number % args.folds for number, paper in enumerate(ids)}
+    files = sorted({str(row["file"]) for row in rows})
+    folds = len(files) if args.by_file else args.folds
+
+    def held_out(pair: Pair, fold: int) -> bool:
+        if args.by_file:
+            return pair.row["file"] == files[fold]
+        return fold_of[str(pair.row["paper"])] == fold
+
     Key = tuple[bool, float, float]
     right: dict[Key, list[bool]] = {}
     said: dict[Key, list[str]] = {}
@@ -348,18 +367,24 @@ def main() -> int:
     typing = Counter[str]()
     order: list[Pair] = []  # the pairs in the order the folds judged them
     values = [kind.value for kind in _SCORED]
-    for fold in range(args.folds):
-        inside = [p for p in pairs if fold_of[str(p.row["paper"])] != fold]
+    for fold in range(folds):
+        test = [p for p in pairs if held_out(p, fold)]
+        # No paper of the held-out pairs is trained on, whichever file it is in.
+        unseen = {str(p.row["paper"]) for p in test}
+        inside = [p for p in pairs if str(p.row["paper"]) not in unseen]
         train = [
             e
             for p, e in zip(pairs, examples, strict=True)
-            if e and fold_of[str(p.row["paper"])] != fold
+            if e and str(p.row["paper"]) not in unseen
         ]
-        test = [p for p in pairs if fold_of[str(p.row["paper"])] == fold]
         order.extend(test)
         for fitted_types in modes:
             for l2 in args.l2s:
                 fitted, typed = fit_on(inside, train, extra, l2, fitted_types)
+                if args.fold_models and args.by_file and l2 == args.l2s[0]:
+                    args.fold_models.mkdir(parents=True, exist_ok=True)
+                    name = files[fold].removesuffix(".jsonl") + ".json"
+                    dump(args.fold_models / name, fitted, typed, l2, args.shares[0])
                 if typed and l2 == args.l2s[0]:
                     probe = model_of(fitted, 1.0, typed)
                     for p in test:
@@ -377,12 +402,13 @@ def main() -> int:
                         right.setdefault(key, []).append(ok)
                         said.setdefault(key, []).append(shown)
                     sizes.setdefault(key, []).append(shown_count(test, model) * len(test))
-        print(f"fold {fold + 1}/{args.folds} done", flush=True)
+        print(f"fold {fold + 1}/{folds} done", flush=True)
     print(
         f"\nquestion type of the {typing['all']} pairs of a ranked type, CV: question_type "
         f"{typing['rule'] / typing['all']:.3f}, fitted {typing['fitted'] / typing['all']:.3f}"
     )
-    print(f"\n{args.folds}-fold CV by paper, end to end (answered / {len(pairs)}; mean shown):")
+    grouped = "by file" if args.by_file else "by paper"
+    print(f"\n{folds}-fold CV {grouped}, end to end (answered / {len(pairs)}; mean shown):")
     for fitted_types in modes:
         print(f" types {'fitted' if fitted_types else 'question_type'}")
         print("  l2     " + "".join(f"share {share:<10}" for share in args.shares))
@@ -440,10 +466,20 @@ def write(
     share: float,
 ) -> None:
     """Fit the setting on all pairs and write the weights file."""
+    fitted, typed = fit_on(pairs, [e for e in examples if e], extra, l2, fitted_types)
+    dump(out, fitted, typed, l2, share)
+
+
+def dump(
+    out: Path,
+    fitted: tuple[Floats, Floats, Floats],
+    typed: tuple[dict[str, int], Floats] | None,
+    l2: float,
+    share: float,
+) -> None:
+    """Write fitted weights as `AnswerModel.load` reads them."""
     values = [kind.value for kind in _SCORED]
-    (weights, bias, none_weights), typed = fit_on(
-        pairs, [e for e in examples if e], extra, l2, fitted_types
-    )
+    weights, bias, none_weights = fitted
     vocabulary, type_weights = typed or ({}, np.zeros((1, len(_SCORED))))
     out.write_text(
         json.dumps(

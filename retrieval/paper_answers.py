@@ -80,7 +80,14 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
     (
         QuestionType.CODE,
         _words(
-            r"code", r"github", r"repos?", r"repositor\w*", r"implementation", r"open[- ]?sourc\w*"
+            r"code",
+            r"github",
+            r"repos?",
+            r"repositor\w*",
+            r"implementation",
+            r"open[- ]?sourc\w*",
+            r"checkpoints?",
+            r"(?:grab|download|get) the (?:\w+ )?weights",
         ),
     ),
     (
@@ -133,6 +140,13 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"(?:doesn't|does not|don't|do not|didn't|won't|can't|cannot|not) (?:\w+ )?(?:work"
             r"|scale|generali[sz]e|apply)",
             r"struggl\w*",
+            # What it costs: "is it expensive to train?", "any cost to injecting noise?",
+            # "does it add much overhead or slow down training?", "is it a pain to add?".
+            r"(?:is|are|does|do|did|was|any|is there)\b[^?.]{0,40}\b(?:expensive|costly"
+            r"|overhead|slow(?:s|er)?(?: \w+)? down|a pain|costs? (?:anything|much|a lot)"
+            r"|any cost|cost to)",
+            # "what assumptions are needed?": what it rests on, which limits where it holds.
+            r"what (?:assumptions|requirements)",
         ),
     ),
     (
@@ -447,6 +461,29 @@ _OTHER_CUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         _words(r"assum\w*", r"requir\w*", r"rel(?:y|ies|ying) on", r"under"),
     ),
     (
+        # "does it need labels?": what it needs, or goes without ("with only unlabelled data").
+        _words(r"needs?", r"needed"),
+        _words(
+            r"needs?", r"requir\w*", r"without", r"only", r"\w+-free", r"free of", r"unlabell?ed"
+        ),
+    ),
+    (
+        # "is it expensive?", "any overhead?": what it costs.
+        _words(r"expensive", r"costs?", r"costly", r"overhead", r"slow\w*", r"a pain", r"compute"),
+        _words(
+            r"cost\w*",
+            r"expensive",
+            r"overhead",
+            r"slow\w*",
+            r"computation\w*",
+            r"memory",
+            r"efficien\w*",
+            r"non-trivial",
+            r"burden\w*",
+            r"complexity",
+        ),
+    ),
+    (
         # "what metric do they report?": where a measure is named.
         _words(r"metrics?", r"measured?", r"measures"),
         re.compile(
@@ -560,6 +597,23 @@ _HOW = _words(
     r"insight",
     r"intuition",
 )
+# How a method works, said as a mechanism: "achieves this by reorganizing", "leverages the
+# transformers' in-context learning", "combines X with Y", "lies in its enforcement of".
+_MECHANISM = _words(
+    r"(?:by|through) (?:\w+ )?\w+ing",
+    r"uses?",
+    r"using",
+    r"leverag\w*",
+    r"utili[sz]\w*",
+    r"employ\w*",
+    r"combin\w*",
+    r"consists? of",
+    r"relies on",
+    r"built (?:up)?on",
+    r"lies in",
+    r"works by",
+    r"achieves this",
+)
 # More words stating a problem, besides the problem cues.
 _PROBLEM_MORE = _words(
     r"overlook\w*",
@@ -611,6 +665,8 @@ _ASKS_NUMBERS = _words(
     r"what(?:'s| is| are|s) (?:the |their |its )?(?:\w+ )?(?:rates?|bounds?|complexity|accuracy"
     r"|speed-?ups?|errors?|scores?|gains?)",
 )
+# A question for figures themselves, not for how much.
+_ASKS_FIGURES = _words(r"numbers?", r"figures?", r"percent\w*", r"quantif\w*")
 _NUMBER = re.compile(
     r"(?<![\w-])\d+(?:[.,]\d+)*(?![\w-])|\d\s?(?:%|×|x\b)|\b[x×]\s?\$?\d|"
     + _words(
@@ -657,6 +713,8 @@ _DATA_EVIDENCE = re.compile(
     r"|(?i:\b(?:empirical\w*|experiment\w*|evaluat\w*|tested)\b.{0,80}\bdata\b)"
     r"|(?i:\b(?:experiments?|evaluat\w*|results|tested)\b.{0,60}\b(?:on|across)\b)"
 )
+# A data-set question that wants the names ("which ones exactly?", "names pls").
+_ASKS_NAMES = _words(r"names?", r"named", r"exactly", r"specifically", r"which ones")
 _CODE_SAID = re.compile(
     r"\b(?:code|codes|implementation|github|source)\b.{0,40}\b(?:available|released|public)"
     r"|\b(?:release|publish|open-source|share|make)\w* (?:\w+ ){0,2}(?:code|implementation)",
@@ -732,6 +790,64 @@ def about_the_paper(question: str, abstract: str) -> bool:
         return True
     held = set(analysis.analyze(abstract))
     return sum(term in held for term in topic) * 2 >= len(topic)
+
+
+# Words pointing back at the paper just opened ("what's their main argument", "why is this
+# hard"), and words that make a message a search for other papers ("any papers on", "what
+# about X"). "it" is left out: "how can a model know what it doesn't know" is a search.
+_POINTS_AT_IT = _words(
+    r"they(?:'re|'ve|'d)?",
+    r"their",
+    r"them",
+    r"this",
+    r"these",
+    r"those",
+    r"the (?:paper|authors|method|model|approach)",
+)
+_SEARCHES = _words(
+    r"papers?",
+    r"works? on",
+    r"anything (?:on|about)",
+    r"(?:what|how) about",
+    r"find",
+    r"look(?:ing)? for",
+    r"search\w*",
+    r"similar",
+    r"others?",
+)
+
+
+def points_at_the_paper(question: str) -> bool:
+    """Whether a question speaks of the paper in front of it ("they", "their", "this") and
+    neither of the bot or the user ("can you", "my") nor of papers to find."""
+    return (
+        _POINTS_AT_IT.search(question) is not None
+        and _ASKS_THE_BOT.search(question) is None
+        and _SEARCHES.search(question) is None
+    )
+
+
+# What a message asks of the bot or says of the user: "can you show ...", "my", "your", "the
+# bot"; not the generic "you" of "can you trust those tools?" or "what do you gain?".
+_ASKS_THE_BOT = _words(
+    r"(?:can|could|would|will) (?:you|u) (?:pls |please |just )?(?:show|find|give|list|summari[sz]e"
+    r"|search|open|export|send|get|save|sort|filter|tell me|explain|help|do)",
+    r"i",
+    r"me",
+    r"my",
+    r"your",
+    r"bot",
+    r"paperbot",
+)
+
+
+def asks_for_its_code(question: str) -> bool:
+    """A code question that is not about the bot's own code: "where can I get the code?" with
+    a paper open, not "is your code on github?"."""
+    return question_type(question) is QuestionType.CODE and _OF_THE_BOT.search(question) is None
+
+
+_OF_THE_BOT = _words(r"you", r"your", r"u", r"bot", r"paperbot", r"this (?:tool|thing|app)")
 
 
 def _topic(question: str, kind: QuestionType) -> dict[str, None]:
@@ -843,13 +959,19 @@ def answer_about(
     if kind is QuestionType.SUMMARY:
         chosen = _summary(abstract, texts, roles, model or default_model())
         return AboutPaper(kind, tuple(_marked(texts[i], kind, frozenset()) for i in chosen))
+    # "any numbers?" where the abstract gives none; "how much cheaper is it?" is answered by
+    # the claim ("significantly cheaper") even without a figure.
     if (
         kind is QuestionType.RESULT
-        and _ASKS_NUMBERS.search(question)
+        and _ASKS_FIGURES.search(question)
         and not any(_NUMBER.search(text) for text in texts)
     ):
         return AboutPaper(kind, statement="The abstract gives no numbers.")
     unsaid = _NOT_STATED.get(kind, _NOT_STATED[QuestionType.OTHER])
+    # "which datasets exactly? names pls" where the abstract only says "real-world datasets":
+    # the names asked for are not there, and a sentence without them does not answer.
+    if kind is QuestionType.DATASET and _ASKS_NAMES.search(question) and not _names_data(texts):
+        return AboutPaper(kind, statement=unsaid)
     topic = frozenset(_topic(question, kind)) - frozenset(analysis.analyze(title))
     # A quantity of something the abstract never speaks of ("how many parameters?"): a number
     # it gives is of something else.
@@ -905,6 +1027,14 @@ def _topic_found(question: str, topic: frozenset[str], texts: Sequence[str], tit
         if any(asks.fullmatch(word) and said.search(text) for asks, said in _OTHER_CUES):
             return True
     return False
+
+
+def _names_data(texts: tuple[str, ...]) -> bool:
+    """Whether a sentence speaking of data or experiments names one (a mixed-case or digit
+    name, or a well-known benchmark) other than the paper's own method ("LLaGA")."""
+    contribution = _counts(texts, _CONTRIBUTION)
+    own = frozenset().union(*(_names_of_data(texts[i]) for i in np.flatnonzero(contribution)))
+    return any(_DATA_EVIDENCE.search(text) and _names_of_data(text) - own for text in texts)
 
 
 def _own_contribution(texts: Sequence[str]) -> int | None:
@@ -974,6 +1104,8 @@ FEATURES: Final = (
     "data_evidence",
     "data_names",
     "after_contribution_hedge",
+    "mechanism",
+    "own_name_subject",
     "overlap_idf",
     "overlap_any",
     "overlap_best",
@@ -989,6 +1121,7 @@ FEATURES: Final = (
     "phrase_asked",
     "limit_asked",
     "own_contribution_asked",
+    "mechanism_asked",
 )
 # Features of the "the abstract does not say" option, against the sentences.
 NONE_FEATURES: Final = (
@@ -1131,6 +1264,16 @@ def _abstract_features(texts: tuple[str, ...]) -> npt.NDArray[np.float64]:
         has(_DATA_EVIDENCE),
         np.array([min(len(_names_of_data(text) - own), 2) / 2 for text in texts]),
         (position > first_contribution) * np.maximum(contrast, hedge),
+        has(_MECHANISM),
+        # "LLaGA achieves this by ...", "FT-PFN is a ... that leverages ...": the paper's own
+        # named method as the subject, after the sentence that introduced it.
+        np.array(
+            [
+                index > first_contribution and bool(_names_of_data(_opening(text)[:40]) & own)
+                for index, text in enumerate(texts)
+            ],
+            dtype=np.float64,
+        ),
     ]
     return np.column_stack(columns).astype(np.float64)
 
@@ -1224,6 +1367,7 @@ def _question_features(
         np.array([bool(said_as and said_as.search(text)) for text in texts]),
         limits * generic_limits,
         np.arange(count) == (own if generic and own is not None else -1),
+        np.minimum(_counts(texts, _MECHANISM), 1.0) * asks_how,
     ]
     none = np.array(
         [

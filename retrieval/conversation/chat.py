@@ -47,9 +47,11 @@ from retrieval.paper_answers import (
     QuestionType,
     about_the_paper,
     answer_about,
+    asks_for_its_code,
     aspects,
     is_question,
     names_the_paper,
+    points_at_the_paper,
     question_type,
 )
 
@@ -263,11 +265,18 @@ class ChatService:
             paper = await self._engine.paper(state.focus)
         except PaperbotError:
             return intent
-        if must_name and not names_the_paper(
-            intent.message, f"{paper.title or ''} {paper.abstract}"
+        if (
+            must_name
+            and not names_the_paper(intent.message, f"{paper.title or ''} {paper.abstract}")
+            # "where can I get the code" with a paper open asks for its code, not the bot's.
+            and not (sure_help and asks_for_its_code(intent.message))
         ):
             return intent
-        if not about_the_paper(intent.message, paper.abstract):
+        # "what's their main argument about empirical ML research": "their" is the paper's,
+        # even when its words are not the abstract's; a sure help question still must name it.
+        if not about_the_paper(intent.message, paper.abstract) and (
+            sure_help or not points_at_the_paper(intent.message)
+        ):
             return intent
         return replace(
             intent,

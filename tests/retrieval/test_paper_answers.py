@@ -8,8 +8,10 @@ from retrieval.paper_answers import (
     QuestionType,
     about_the_paper,
     answer_about,
+    asks_for_its_code,
     aspects,
     names_the_paper,
+    points_at_the_paper,
     question_type,
 )
 
@@ -247,6 +249,9 @@ def test_a_question_for_numbers_says_when_the_abstract_gives_none() -> None:
     assert about.statement == "The abstract gives no numbers."
     with_numbers = answer_about(PRIOR_FIRST, "by how much does it beat the baseline?")
     assert "4.1 points" in with_numbers.sentences[0].plain
+    # "how much" without asking for figures is answered by the claim itself.
+    claim = answer_about(vague, "by how much does it beat the baselines?")
+    assert claim.statement is None and "superiority" in claim.sentences[0].plain
 
 
 @pytest.mark.parametrize(
@@ -261,6 +266,12 @@ def test_a_question_for_numbers_says_when_the_abstract_gives_none() -> None:
         ("where does it still lose?", QuestionType.LIMITATIONS),
         ("what is the goal of the adaptive experiment?", QuestionType.PROBLEM),
         ("was this published at NeurIPS?", QuestionType.VENUE),
+        # What it costs or rests on limits it.
+        ("is it expensive to train with", QuestionType.LIMITATIONS),
+        ("any cost to injecting that extra noise?", QuestionType.LIMITATIONS),
+        ("does it add much overhead or slow down training", QuestionType.LIMITATIONS),
+        ("what assumptions are needed", QuestionType.LIMITATIONS),
+        ("how much cheaper is inference", QuestionType.RESULT),
     ],
 )
 def test_more_question_types(question: str, kind: QuestionType) -> None:
@@ -412,3 +423,35 @@ def test_a_metric_question_finds_the_named_measure() -> None:
 def test_authors_are_named_when_the_list_gives_them() -> None:
     about = answer_about(PRIOR_FIRST, "who wrote it?", authors=("Ada Lovelace", "Alan Turing"))
     assert about.statement == "Authors: Ada Lovelace, Alan Turing" and about.sentences == ()
+
+
+def test_a_dataset_question_asking_for_names_the_abstract_lacks_says_so() -> None:
+    unnamed = (
+        "We propose a bidding algorithm with regret guarantees. "
+        "We demonstrate its effectiveness on real-world data from an ad exchange."
+    )
+    for question in ("which datasets exactly? names pls", "what's the name of the dataset?"):
+        about = answer_about(unnamed, question)
+        assert about.sentences == () and about.statement
+    # Where the abstract names its benchmarks, they answer.
+    named = answer_about(ABSTRACT, "which datasets exactly?")
+    assert "TruthfulQA" in named.sentences[0].plain
+
+
+def test_what_points_at_the_open_paper() -> None:
+    assert points_at_the_paper("what's their main argument about empirical ML research")
+    assert points_at_the_paper("why is this hard in the first place")
+    assert not points_at_the_paper("any papers on sorting that they cite?")  # a search
+    assert not points_at_the_paper("what about this other topic")
+    assert not points_at_the_paper("can you show me this as csv")  # to the bot
+    assert not points_at_the_paper("how can a model know what it doesn't know")
+    # The generic "you" is not the bot.
+    assert points_at_the_paper("bottom line, can you trust those explanation tools or not?")
+
+
+def test_a_code_question_is_the_papers_unless_it_asks_the_bots() -> None:
+    assert asks_for_its_code("where can I get the code")
+    assert asks_for_its_code("can i download the checkpoints")
+    assert not asks_for_its_code("is your code on github?")
+    assert not asks_for_its_code("is the bot open source?")
+    assert not asks_for_its_code("how does it work?")

@@ -609,3 +609,28 @@ async def test_a_records_own_zero_padded_id_opens_that_record(
     assert ids(reply) == ["conf2023-2"]
     plain = await chat.handle("conf2023-1", ALICE)
     assert ids(plain) == ["conf2023-1"]
+
+
+async def test_a_question_pointing_at_the_open_paper_is_about_it(over: Over) -> None:
+    # "this", "their" speak of the open paper even when no word of the question is the
+    # abstract's; a search for other papers stays a search.
+    async with over(
+        {
+            "ICML 2026": [
+                "We propose ZORB, a routing method for sparse experts. ZORB balances load.",
+                "Sorting on graphs.",
+            ]
+        },
+    ) as chat:
+        await chat.handle("icml2026-1", ALICE)
+        hard = await chat.handle("why is this hard in the first place", ALICE)
+        await chat.handle("icml2026-1", ALICE)
+        argued = await chat.handle("what's their main argument about empirical ML research", ALICE)
+        await chat.handle("icml2026-1", ALICE)
+        code = await chat.handle("where can I get the code", ALICE)
+        await chat.handle("icml2026-1", ALICE)
+        searched = await chat.handle("any papers on sorting on graphs?", ALICE)
+    assert code.kind is ReplyKind.PAPER_QUESTION and ids(code) == ["icml2026-1"]
+    assert hard.kind is ReplyKind.PAPER_QUESTION and ids(hard) == ["icml2026-1"]
+    assert argued.kind is ReplyKind.PAPER_QUESTION and ids(argued) == ["icml2026-1"]
+    assert searched.kind is ReplyKind.ANSWER
