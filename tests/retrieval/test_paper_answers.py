@@ -266,6 +266,8 @@ def test_a_question_for_numbers_says_when_the_abstract_gives_none() -> None:
         ("where does it still lose?", QuestionType.LIMITATIONS),
         ("what is the goal of the adaptive experiment?", QuestionType.PROBLEM),
         ("was this published at NeurIPS?", QuestionType.VENUE),
+        ("which year?", QuestionType.VENUE),  # the list's year is the answer
+        ("what years do they study", QuestionType.OTHER),
         # What it costs or rests on limits it.
         ("is it expensive to train with", QuestionType.LIMITATIONS),
         ("any cost to injecting that extra noise?", QuestionType.LIMITATIONS),
