@@ -122,6 +122,27 @@ REACTIONS = (
     "😄 Glad you're enjoying it. Anything else to look up?",
     "Ha! Say “more” for the next results, or ask something new.",
 )
+# Praise and complaints about the bot itself: thanked, or asked for another try.
+_PRAISE = re.compile(
+    r"\b(?:(?:you(?:'re| are)|ur|u r) (?:(?:so|really|pretty|very) )?(?:great|awesome|amazing"
+    r"|the best|helpful|smart|brilliant|cool|good|fantastic|a lifesaver)|good (?:bot|job|work)"
+    r"|great (?:bot|job|work)|nice (?:bot|job|work)|well done|love (?:it|this|you)|best bot)\b",
+    re.IGNORECASE,
+)
+_COMPLAINT = re.compile(
+    r"\b(?:(?:you(?:'re| are)|ur|u r|this is|that'?s|that was) (?:(?:so|really|pretty|very) )?"
+    r"(?:useless|dumb|stupid|bad|terrible|awful|wrong|garbage|rubbish|not helpful|unhelpful)"
+    r"|bad bot|this sucks|you suck|doesn'?t work|not what i (?:asked|wanted|meant))\b",
+    re.IGNORECASE,
+)
+PRAISE = (
+    "Thank you! 😊 What else can I find for you?",
+    "Glad to help! Ask me about any topic whenever you like.",
+)
+COMPLAINTS = (
+    "Sorry about that. Try the question in other words, or say “help” to see what I can do.",
+    "Sorry! Tell me what you were looking for in other words, or name a paper id.",
+)
 ACKNOWLEDGEMENTS = (
     "👍 Ask away whenever you're ready.",
     "Sure. What should I look up next?",
@@ -161,6 +182,10 @@ def small_talk(reply: Reply, *, console: bool = False) -> str:
         return _pick(ACKNOWLEDGEMENTS, message)
     if _HOW_ARE_YOU.search(words):
         return _pick(HOW_ARE_YOU, message)
+    if _COMPLAINT.search(words):
+        return _pick(COMPLAINTS, message)
+    if _PRAISE.search(words):
+        return _pick(PRAISE, message)
     if _REACTION.search(message):
         return _pick(REACTIONS, message)
     return _pick(CHIT_CHAT, message)

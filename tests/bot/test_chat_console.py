@@ -74,6 +74,10 @@ def test_small_talk_fits_what_was_said_and_is_stable() -> None:
     assert _chat("tell me a joke") in wording.CHIT_CHAT
     for laughing in ("lol nice", "haha", "lmao that's wild", "😂"):
         assert _chat(laughing) in wording.REACTIONS, laughing
+    for praise in ("you're great", "good bot", "great job bot", "love it"):
+        assert _chat(praise) in wording.PRAISE, praise
+    for complaint in ("you're useless", "bad bot", "that's not what i asked"):
+        assert _chat(complaint) in wording.COMPLAINTS, complaint
     assert _chat("ok") != _chat("how are you today?")
     assert _chat("how are you today?") == _chat("how are you today?")
     replies = {_chat(text) for text in ("ok", "okay", "cool", "nice", "got it", "alright", "k")}
