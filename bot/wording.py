@@ -18,7 +18,12 @@ from retrieval.conversation import (
     PositionRef,
 )
 from retrieval.conversation.chat import PaperNote, Reply, ReplyKind
-from retrieval.conversation.errors import NoEarlierList, NoMoreResults, NumberedFromOne
+from retrieval.conversation.errors import (
+    NoAuthorSearch,
+    NoEarlierList,
+    NoMoreResults,
+    NumberedFromOne,
+)
 from retrieval.conversation.help_topics import HelpTopic
 from retrieval.errors import CollectionNotFound, PaperbotError, PaperNotFound, id_format
 from retrieval.models import Answer, Excerpt
@@ -244,6 +249,12 @@ def problem(error: PaperbotError, reply: Reply | None = None) -> str:
         )
     if isinstance(error, NumberedFromOne):
         return "Results are numbered from 1; try #1."
+    if isinstance(error, NoAuthorSearch):
+        return (
+            f"I can't search by author yet (“{error.name}”): I find papers by what their "
+            "abstracts say. Ask for the topic they work on; an opened paper shows its authors "
+            "when its list has them."
+        )
     if isinstance(error, NoEarlierList):
         return "There is no earlier list in this conversation to go back to."
     if isinstance(error, NoPaperInFocus):

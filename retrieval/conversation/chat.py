@@ -21,6 +21,7 @@ from retrieval.conversation import patterns
 from retrieval.conversation.entities import pointed_at
 from retrieval.conversation.errors import (
     ConversationError,
+    NoAuthorSearch,
     NoEarlierList,
     NoMoreResults,
     NoPaperInFocus,
@@ -365,6 +366,9 @@ class ChatService:
             )
             return self._answered(intent, answer, state, query, 0, intent.collection)
         if kind is IntentKind.SEARCH:
+            by = patterns.BY_AUTHOR.pattern.fullmatch(fold(intent.message))
+            if by is not None:
+                raise NoAuthorSearch(by["name"] or by["name2"])
             return await self._search(intent, state)
         ids, state = await self._resolve(intent, state, now, max_idle)
         if kind is IntentKind.SIMILAR:

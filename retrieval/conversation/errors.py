@@ -67,3 +67,11 @@ class NoEarlierList(ConversationError):
 
     def __init__(self) -> None:
         super().__init__("There is no earlier list in this conversation to go back to.")
+
+
+class NoAuthorSearch(ConversationError):
+    """ "papers by Tri Dao": papers are found by their abstracts; `name` as typed."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(f"Papers cannot be searched by author ({name}).")

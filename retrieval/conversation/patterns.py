@@ -295,6 +295,20 @@ CORRECTION_LEAD = re.compile(
     r"(?:[ ,!.:;]|[-\u2013\u2014]+)*)+",
     re.IGNORECASE,
 )
+# Asking for a person's papers: lists are searched by their abstracts, not by author.
+BY_AUTHOR = _rule(
+    "by_author",
+    r"(?:(?:show me|find|list|any|all|more|other|the) )*(?:papers?|work|works|publications?"
+    r"|anything|stuff)(?: (?:written|authored|published))? by (?P<name>{name})"
+    r"|(?:written|authored) by (?P<name2>{name})".format(
+        # One to four words of a name; "work by hinton on capsules" names a topic too.
+        name=r"(?!(?:on|about|in|for|at|with|from)\b)[a-z][\w'.-]*"
+        r"(?: (?!(?:on|about|in|for|at|with|from)\b)[a-z][\w'.-]*){0,3}"
+    ),
+    "papers by tri dao",
+    "any work by yoshua bengio",
+    "show me papers written by hinton",
+)
 # A chit-chat clause in front of a request ("ok cool, anything on mamba?", "thanks! now the
 # iclr ones"): only words of reaction, ended by punctuation. The rest is read on its own.
 CHIT_CHAT_LEAD = re.compile(

@@ -11,7 +11,12 @@ import pytest
 from bot import wording
 from bot.terminal import chat_console, console
 from retrieval.conversation.chat import Reply, ReplyKind
-from retrieval.conversation.errors import NoRecentAnswer, NumberedFromOne, PositionOutOfRange
+from retrieval.conversation.errors import (
+    NoAuthorSearch,
+    NoRecentAnswer,
+    NumberedFromOne,
+    PositionOutOfRange,
+)
 from retrieval.conversation.memory import ConversationState
 from retrieval.conversation.model import FocusRef, Intent, IntentKind
 from retrieval.engine import Engine
@@ -160,3 +165,8 @@ def test_coverage_warnings_are_said_on_the_first_page_only() -> None:
     )
     assert "No paper mentions “protein”" in console.render_answer(first)
     assert "No paper mentions" not in console.render_answer(later)
+
+
+def test_an_author_search_is_answered_in_words() -> None:
+    line = wording.problem(NoAuthorSearch("tri dao"))
+    assert line.startswith("I can't search by author yet (“tri dao”)")

@@ -14,7 +14,12 @@ import pytest
 from config.settings import Settings
 from retrieval.conversation import IntentKind, NoPaperInFocus, NoRecentAnswer, PositionOutOfRange
 from retrieval.conversation.chat import ChatService, Conversation, Reply, ReplyKind
-from retrieval.conversation.errors import NoEarlierList, NoMoreResults, NumberedFromOne
+from retrieval.conversation.errors import (
+    NoAuthorSearch,
+    NoEarlierList,
+    NoMoreResults,
+    NumberedFromOne,
+)
 from retrieval.engine import Engine
 from retrieval.errors import CollectionNotFound, PaperNotFound
 from tests.conftest import write_list
@@ -634,3 +639,14 @@ async def test_a_question_pointing_at_the_open_paper_is_about_it(over: Over) -> 
     assert hard.kind is ReplyKind.PAPER_QUESTION and ids(hard) == ["icml2026-1"]
     assert argued.kind is ReplyKind.PAPER_QUESTION and ids(argued) == ["icml2026-1"]
     assert searched.kind is ReplyKind.ANSWER
+
+
+async def test_papers_by_a_person_say_authors_are_not_searched(chat: ChatService) -> None:
+    first = await chat.handle("mixture of experts routing", ALICE)
+    reply = await chat.handle("papers by Tri Dao", ALICE)
+    assert reply.kind is ReplyKind.PROBLEM and isinstance(reply.error, NoAuthorSearch)
+    assert reply.error.name == "tri dao"
+    again = await chat.handle("the first one", ALICE)  # the list was not replaced
+    assert ids(again) == [ids(first)[0]]
+    topic = await chat.handle("work by hinton on capsules", ALICE)
+    assert topic.kind is ReplyKind.ANSWER
