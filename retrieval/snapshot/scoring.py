@@ -86,7 +86,7 @@ def _seek(postings: Any, start: int, end: int, doc: int) -> int:
         start += step
         step *= 2
     high = min(start + step, end)
-    return start + 1 + np.searchsorted(postings[start + 1 : high], doc)
+    return start + 1 + int(np.searchsorted(postings[start + 1 : high], doc))
 
 
 @kernel
