@@ -71,8 +71,10 @@ def _score(
         if t < 31:
             bit |= np.uint32(1 << t)
         for p in range(offsets[terms[t]], offsets[terms[t] + 1]):
-            scores[postings[p]] += weight * impacts[p]
-            bits[postings[p]] |= bit
+            # Read once: after the store to `scores` the compiler must assume it changed.
+            doc = postings[p]
+            scores[doc] += weight * impacts[p]
+            bits[doc] |= bit
 
 
 @kernel
