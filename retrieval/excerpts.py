@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 from retrieval.models import Excerpt, Span
@@ -52,8 +51,7 @@ def _own_words(sentence: Sentence) -> Sequence[Word]:
     return sentence.words or ()
 
 
-@dataclass(frozen=True, slots=True)
-class _Scored:
+class _Scored(NamedTuple):  # a tuple: made for every matching sentence of every excerpt
     sentence: Sentence
     matched: frozenset[str]
     score: float

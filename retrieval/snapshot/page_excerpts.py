@@ -16,8 +16,8 @@ choice and the rendering are the same code either way.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -35,8 +35,7 @@ ExcerptAndLead = tuple[Excerpt, Excerpt, float]
 _analysed = lru_cache(maxsize=512)(analyse)
 
 
-@dataclass(frozen=True, slots=True)
-class _Held:
+class _Held(NamedTuple):
     """What one sentence holds of the query: its terms (in the query's order) and where the
     words holding them start in the cleaned text."""
 
@@ -133,27 +132,23 @@ def _held(
     docs = np.unique(page)
     first = table.first_sentence[docs].tolist()
     last = table.first_sentence[docs + 1].tolist()
-    hits = sentence_hits(index, table, docs, first, last, numbers)
-    by_term, places, by_word, offsets = (part.tolist() for part in hits)
+    by_term, places, by_word, offsets = sentence_hits(index, table, docs, first, last, numbers)
+    # Where each word starts in the cleaned text: its sentence's start plus its offset in it.
+    starts = (table.span_start[by_word] + offsets).tolist()
+    places_of = places.tolist()
+    # Terms in the query's order, as `frozenset.intersection` with the query adds them.
     held_terms = {
-        sentence: frozenset(terms[place] for place in places[low:high])
+        sentence: frozenset([terms[place] for place in places_of[low:high]])
         for sentence, low, high in _runs(by_term)
     }
-    held = {}
-    for sentence, low, high in _runs(by_word):
-        start = int(table.span_start[sentence])
-        # Terms in the query's order, as `frozenset.intersection` with the query adds them.
-        word_starts = tuple(start + offset for offset in offsets[low:high])
-        held[sentence] = _Held(held_terms[sentence], word_starts)
-    return held
+    return {
+        sentence: _Held(held_terms[sentence], tuple(starts[low:high]))
+        for sentence, low, high in _runs(by_word)
+    }
 
 
-def _runs(values: Sequence[int]) -> list[tuple[int, int, int]]:
+def _runs(values: npt.NDArray[np.int64]) -> list[tuple[int, int, int]]:
     """(value, start, end) of each run of equal values in `values`."""
-    runs = []
-    low = 0
-    for high in range(1, len(values) + 1):
-        if high == len(values) or values[high] != values[low]:
-            runs.append((values[low], low, high))
-            low = high
-    return runs
+    cuts = (np.flatnonzero(values[1:] != values[:-1]) + 1).tolist()
+    lows, highs = [0, *cuts], [*cuts, len(values)]
+    return list(zip(values[lows].tolist(), lows, highs, strict=True)) if len(values) else []

@@ -8,13 +8,13 @@ ranking's total) and those holding every one (`total_all`), keeps the best k in 
 clears both arrays for the next query. Ties: score descending, then document ascending.
 
 An acronym alternative (`Credit`) credits each paper holding the whole other form with
-max(weight x other - written, 0), so the paper scores the better of the two forms: the other
-form's columns go into a second scratch array (listing the papers they touch and counting the
-words each holds), the written form's score of just those papers is subtracted (a short written
-column walked, a long one searched) and the positive rest added (`_fold`). A paper holding only
-some words of the other form gets nothing for them: "learning" alone is no "reinforcement
-learning", and never stands in for "RL". A paper holding the whole other form counts as holding
-the written words.
+max(weight x other - written, 0), so the paper scores the better of the two forms (`_credit`):
+the other form's shortest column leads, its other columns and the written form's are searched
+for each of its papers (postings ascend: galloping), so only the papers holding every word of the
+other form are visited and nothing is written but their scores. A paper holding only some words
+of the other form gets nothing for them: "learning" alone is no "reinforcement learning", and
+never stands in for "RL". A paper holding the whole other form counts as holding the written
+words.
 """
 
 from __future__ import annotations
@@ -71,70 +71,79 @@ def _score(
         if t < 31:
             bit |= np.uint32(1 << t)
         for p in range(offsets[terms[t]], offsets[terms[t] + 1]):
-            scores[postings[p]] += weight * impacts[p]
-            bits[postings[p]] |= bit
-
-
-@kernel
-def _listed(
-    offsets: Any, postings: Any, impacts: Any, terms: Any, weight: float, credit: Any, held: Any
-) -> Any:
-    """The other form's score into `credit`, how many of its words each paper holds into
-    `held`; the papers touched, in the order first reached."""
-    touched = np.empty(offsets[terms[0] + 1] - offsets[terms[0]], dtype=np.int32)
-    count = 0
-    for t in range(len(terms)):
-        for p in range(offsets[terms[t]], offsets[terms[t] + 1]):
+            # Read once: after the store to `scores` the compiler must assume it changed.
             doc = postings[p]
-            credit[doc] += weight * impacts[p]
-            if held[doc] == 0:
-                if count == len(touched):
-                    touched = np.concatenate((touched, np.empty(len(touched), np.int32)))
-                touched[count] = doc
-                count += 1
-            held[doc] += 1
-    return touched[:count]
+            scores[doc] += weight * impacts[p]
+            bits[doc] |= bit
 
 
 @kernel
-def _fold(
+def _seek(postings: Any, start: int, end: int, doc: int) -> int:
+    """The first place in postings[start:end] (ascending) holding `doc` or a later document:
+    galloping, so a short column walks a long one in a few steps per posting."""
+    if start >= end or postings[start] >= doc:
+        return start
+    step = 1
+    while start + step < end and postings[start + step] < doc:
+        start += step
+        step *= 2
+    high = min(start + step, end)
+    return start + 1 + int(np.searchsorted(postings[start + 1 : high], doc))
+
+
+@kernel
+def _credit(
     offsets: Any,
     postings: Any,
     impacts: Any,
+    other: Any,
+    weight: float,
     written: Any,
-    credit: Any,
-    held: Any,
-    touched: Any,
-    whole: int,
     written_bits: Any,
     scores: Any,
     bits: Any,
 ) -> None:
-    n = len(touched)
-    searched = np.zeros(len(written), dtype=np.bool_)
+    """Credit every paper holding each term of `other` with max(weight x other - written, 0)
+    and mark it as holding the written words: the shortest other-form column leads, the rest
+    and the written columns are sought in it (all ascending), so only papers holding the whole
+    other form are visited."""
+    lead = 0
+    for t in range(1, len(other)):
+        if (
+            offsets[other[t] + 1] - offsets[other[t]]
+            < offsets[other[lead] + 1] - offsets[other[lead]]
+        ):
+            lead = t
+    found = np.empty(len(other), dtype=np.int64)  # each other-form term's posting of `doc`
+    place = np.empty(len(other), dtype=np.int64)  # where each column's search resumes
+    for t in range(len(other)):
+        place[t] = offsets[other[t]]
+    seen = np.empty(len(written), dtype=np.int64)
     for w in range(len(written)):
-        start, end = offsets[written[w]], offsets[written[w] + 1]
-        if end - start > 16 * n:
-            searched[w] = True
+        seen[w] = offsets[written[w]]
+    for p in range(offsets[other[lead]], offsets[other[lead] + 1]):
+        doc = postings[p]
+        whole = True
+        for t in range(len(other)):
+            end = offsets[other[t] + 1]
+            place[t] = _seek(postings, place[t], end, doc)
+            if place[t] == end or postings[place[t]] != doc:
+                whole = False
+                break
+            found[t] = place[t]
+        if not whole:
             continue
-        for p in range(start, end):
-            if held[postings[p]] != 0:
-                credit[postings[p]] -= impacts[p]
-    for i in range(n):
-        doc = touched[i]
-        if held[doc] == whole:
-            value = credit[doc]
-            for w in range(len(written)):
-                if searched[w]:
-                    start, end = offsets[written[w]], offsets[written[w] + 1]
-                    p = start + np.searchsorted(postings[start:end], doc)
-                    if p < end and postings[p] == doc:
-                        value -= impacts[p]
-            if value > 0:
-                scores[doc] += value
-            bits[doc] |= written_bits
-        credit[doc] = 0.0
-        held[doc] = 0
+        value = 0.0
+        for t in range(len(other)):  # in term order: the same sum to the last bit
+            value += weight * impacts[found[t]]
+        for w in range(len(written)):
+            end = offsets[written[w] + 1]
+            seen[w] = _seek(postings, seen[w], end, doc)
+            if seen[w] < end and postings[seen[w]] == doc:
+                value -= impacts[seen[w]]
+        if value > 0:
+            scores[doc] += value
+        bits[doc] |= written_bits
 
 
 @kernel
@@ -260,18 +269,12 @@ def _rank(
     _score(offsets, postings, impacts, terms, weights, scores, bits)
     place = {term: t for t, (term, _) in enumerate(columns)}
     for credit in credits:
-        if not credit.other:
-            continue  # no paper holds the other form: nothing to credit
-        value, held = _scratch.get("credit", index.size, np.uint8)
-        other = np.array(credit.other[:255], dtype=np.int64)
-        touched = _listed(offsets, postings, impacts, other, credit.weight, value, held)
-        # A count no paper reaches when some other-form word is missing from the corpus.
-        whole = len(other) if credit.complete else 256
+        if not (credit.complete and credit.other):
+            continue  # no paper holds the whole other form: nothing to credit
         written_bits = _bits(place[term] for term in credit.written if term in place)
-        written = np.array(credit.written, dtype=np.int64)
-        _fold(
-            offsets, postings, impacts, written, value, held, touched, whole, written_bits,
-            scores, bits,
+        _credit(
+            offsets, postings, impacts, np.array(credit.other, dtype=np.int64), credit.weight,
+            np.array(credit.written, dtype=np.int64), written_bits, scores, bits,
         )  # fmt: skip
     docs = np.empty(max(k, 0), dtype=np.int32)
     values = np.empty(len(docs), dtype=np.float64)

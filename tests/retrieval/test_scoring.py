@@ -164,7 +164,7 @@ def test_without_numba_the_same_loops_run_as_python(monkeypatch: pytest.MonkeyPa
     credit = Credit(tuple(n for n, _ in _columns(index, ["d", "e"], 1.0)), (columns[0][0],), 0.7)
     mask = np.array([True, True, True, False, True, True])
     compiled = top_k(index, columns, 3, mask, [credit])
-    for name in ("_score", "_listed", "_fold", "_worse", "_sift_down", "_select"):
+    for name in ("_score", "_seek", "_credit", "_worse", "_sift_down", "_select"):
         function = getattr(scoring, name)
         monkeypatch.setattr(scoring, name, getattr(function, "py_func", function))
     python = top_k(index, columns, 3, mask, [credit])
@@ -185,7 +185,7 @@ def test_a_question_interrupted_half_way_leaves_the_next_one_right(
 
     credit = Credit((index.term_ids["d"],), (index.term_ids["a"],), 0.5)
     with monkeypatch.context() as patch:
-        patch.setattr(scoring, "_listed", interrupted)
+        patch.setattr(scoring, "_credit", interrupted)
         with pytest.raises(KeyboardInterrupt):
             top_k(index, _columns(index, ["a", "b"], 1.0), 4, credits=[credit])
     again = top_k(index, _columns(index, ["a", "c"], 1.0), 4)
