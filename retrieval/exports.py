@@ -90,6 +90,34 @@ def latex_escape(text: str) -> str:
     return _LATEX_SPECIAL.sub(lambda match: _LATEX[match.group(0)], line(text))
 
 
+# An abstract written in LaTeX ("6.9\%", "$\textit{K}$", 414 of ICML 2024's) stays LaTeX:
+# escaping it again would print the markup. Only text whose braces balance (BibTeX counts
+# "\{" too) and that does not end in a backslash is kept; its bare %, & and # are escaped.
+_LATEX_MARKUP = re.compile(r"\\(?:[A-Za-z]+|[%&#_$])|\$[^$]+\$")
+_BARE_SPECIAL = re.compile(r"(?<!\\)[%&#]")
+
+
+def keeps_latex(text: str) -> bool:
+    """Whether `bibtex_text` keeps `text`'s own LaTeX rather than escaping every special."""
+    plain = line(text)
+    if not _LATEX_MARKUP.search(plain) or plain.endswith("\\"):
+        return False
+    depth = 0
+    for char in plain:
+        depth += 1 if char == "{" else -1 if char == "}" else 0
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def bibtex_text(text: str) -> str:
+    """A BibTeX field's value: the text's own LaTeX where it has some (`keeps_latex`), else
+    every LaTeX special escaped."""
+    if keeps_latex(text):
+        return _BARE_SPECIAL.sub(lambda match: "\\" + match.group(0), line(text))
+    return latex_escape(text)
+
+
 def line(text: str) -> str:
     """NFC text on one line, without control or invisible characters."""
     text = _CONTROL.sub("", unicodedata.normalize("NFC", text))
@@ -138,7 +166,8 @@ def _bibtex(items: Sequence[ExportEntry], title: str) -> str:
 
 
 def bibtex_entry(item: ExportEntry | Paper) -> str:
-    """One `@misc` entry, values in braces with every LaTeX special escaped."""
+    """One `@misc` entry, values in braces: LaTeX the text writes is kept, every other
+    special escaped (`bibtex_text`)."""
     entry = item if isinstance(item, ExportEntry) else ExportEntry(item)
     paper = entry.paper
     notes = [] if paper.title else [DERIVED_TITLE_NOTE]
@@ -161,7 +190,7 @@ def bibtex_entry(item: ExportEntry | Paper) -> str:
         fields.append(("note", " ".join(notes)))
     fields.append(("abstract", paper.abstract))
     body = ",\n".join(
-        f"  {name} = {{{value if name == 'url' else latex_escape(value)}}}"
+        f"  {name} = {{{value if name == 'url' else bibtex_text(value)}}}"
         for name, value in fields
         if line(value)
     )

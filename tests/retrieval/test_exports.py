@@ -18,8 +18,10 @@ from retrieval.exports import (
     DERIVED_TITLE_NOTE,
     ExportEntry,
     bibtex_entry,
+    bibtex_text,
     collection_year,
     export_papers,
+    keeps_latex,
     line,
 )
 from retrieval.models import Paper
@@ -124,8 +126,25 @@ def test_hostile_text_always_parses_and_round_trips(
     entries = parse_bibtex(data)
     assert [e["ID"] for e in entries] == ["paperbot:icml2026-13", "paperbot:icml2026-14"]
     first = entries[0]
-    assert unescape(first.get("abstract", "")) == line(abstract or "x")
-    assert unescape(first["title"]) == (line(label or "y") or "icml2026-13")
+    written = line(abstract or "x")
+    if keeps_latex(written):
+        # The text's own LaTeX is kept: the parser reads back exactly what was written.
+        assert " ".join(first["abstract"].split()) == " ".join(bibtex_text(written).split())
+    else:
+        assert unescape(first.get("abstract", "")) == written
+    if not keeps_latex(label or "y"):
+        assert unescape(first["title"]) == (line(label or "y") or "icml2026-13")
+
+
+def test_latex_the_abstract_writes_stays_latex() -> None:
+    text = r"Gains of 6.9\% on $\textit{K}$-shot tasks, 50% fewer steps & less memory."
+    [parsed] = parse_bibtex(bibtex_entry(paper(abstract=text)).encode())
+    assert parsed["abstract"] == (
+        r"Gains of 6.9\% on $\textit{K}$-shot tasks, 50\% fewer steps \& less memory."
+    )
+    unbalanced = r"A stray } brace and \textbf{bold"
+    [escaped] = parse_bibtex(bibtex_entry(paper(abstract=unbalanced)).encode())
+    assert unescape(escaped["abstract"]) == unbalanced  # not LaTeX that can be kept: escaped
 
 
 def test_braces_in_the_abstract_cannot_close_the_entry() -> None:
