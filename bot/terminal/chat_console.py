@@ -148,11 +148,12 @@ def _service(engine: Engine) -> ChatService:
     )
 
 
-async def one_reply(engine: Engine, text: str) -> str:
-    """`text` as the first message of a new console conversation, rendered: what `paperbot ask`
-    prints for a question about a paper it names by id."""
+async def one_reply(engine: Engine, text: str) -> tuple[str, bool]:
+    """`text` as the first message of a new console conversation, rendered, and whether it was
+    answered (not a problem such as an unknown id): what `paperbot ask` prints for a question
+    about a paper it names by id."""
     reply = await _service(engine).handle(text, console_conversation())
-    return render_reply(reply, sys.stdout.isatty())
+    return render_reply(reply, sys.stdout.isatty()), reply.kind is not ReplyKind.PROBLEM
 
 
 async def run_chat(engine: Engine) -> int:

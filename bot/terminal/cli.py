@@ -217,7 +217,7 @@ def _print_answer(answer: Any, as_json: bool) -> None:
         print(console.render_answer(answer, colour=sys.stdout.isatty()))
 
 
-async def _ask(engine: Engine, question: str, as_json: bool) -> None:
+async def _ask(engine: Engine, question: str, as_json: bool) -> int:
     """One question read as chat reads it: "which ICML 2026 papers ..." searches ICML 2026,
     "what is the main result of icml2024-155" asks that paper, "compare icml2026-13 and
     icml2026-25" compares them and "papers like icml2026-6" lists papers like it."""
@@ -229,8 +229,9 @@ async def _ask(engine: Engine, question: str, as_json: bool) -> None:
         named = all(isinstance(ref, IdRef) for ref in about.refs)
         by_id = (IntentKind.QUESTION_ABOUT_PAPER, IntentKind.COMPARE, IntentKind.SIMILAR)
         if about.kind in by_id and about.refs and named:
-            print(await one_reply(engine, question))
-            return
+            shown, answered = await one_reply(engine, question)
+            print(shown)
+            return 0 if answered else 1  # "does icml2026-999 have code?": a problem
     searched = search_in_words(question, collections)
     if searched.unknown_collection:
         note = wording.unknown_collection(searched.unknown_collection)
@@ -246,6 +247,7 @@ async def _ask(engine: Engine, question: str, as_json: bool) -> None:
             print(line, file=sys.stderr if as_json else sys.stdout)
             answer = again
     _print_answer(answer, as_json)
+    return 0
 
 
 async def _search(engine: Engine, args: argparse.Namespace) -> int:
@@ -415,10 +417,10 @@ async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         if command == "chat":
             return await run_chat(engine)
         if command == "ask":
-            await _ask(engine, " ".join(args.question), args.json)
-        elif command == "search":
+            return await _ask(engine, " ".join(args.question), args.json)
+        if command == "search":
             return await _search(engine, args)
-        elif command == "paper":
+        if command == "paper":
             paper = await engine.paper(args.id)
             print(
                 console.dumps(console.paper_json(paper))

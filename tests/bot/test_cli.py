@@ -372,3 +372,9 @@ def test_ask_to_compare_papers_named_by_id_compares_them(tmp_path: Path) -> None
     assert result.returncode == 0, result.stderr
     assert "Compared: icml2026-13 vs icml2026-25" in result.stdout
     assert "No paper mentions" not in result.stdout  # the ids are not searched as words
+
+
+def test_ask_about_an_unknown_id_fails_with_its_closest(tmp_path: Path) -> None:
+    result = run_here(tmp_path, "ask", "does icml2026-999 have code?")
+    assert result.returncode == 1
+    assert "No paper has the id" in result.stdout
