@@ -251,9 +251,12 @@ def close_terms(
         pool = corpus.terms_by_initial.get(term[:1], [])
         # A typo rarely drops two letters: "blorf" is no misspelling of the acronym "blo".
         # (Longer vocabulary terms are stems, shorter than the word typed: "hallucin".)
+        # A long typo sits further from a short stem by ratio: "halucinatoin" is 0.70 from
+        # "hallucin" (hallucination), 0.88 from "hallucinatori"; the words decide later.
+        cutoff = 0.7 if len(term) >= 8 else 0.75
         close = [
             word
-            for word in difflib.get_close_matches(term, pool, n=3, cutoff=0.75)
+            for word in difflib.get_close_matches(term, pool, n=3, cutoff=cutoff)
             if len(word) > 3 or len(word) >= len(term) - 1
         ]
         # The word as typed too: stemming a typo can move it away from the word meant

@@ -125,6 +125,25 @@ async def test_an_acronym_with_two_spelled_meanings_is_noted_once(
         assert answer.expansions == ("RAG → retrieval-augmented generation",)
 
 
+async def test_a_long_misspelling_is_offered_the_word_closest_to_it(
+    tmp_path: Path, make_settings: Callable[..., Settings]
+) -> None:
+    seeds = tmp_path / "s"
+    seeds.mkdir()
+    write_list(
+        seeds / "a.txt",
+        [
+            "We detect hallucination in language models.",
+            "Hallucination benchmarks for vision models.",
+            "A hallucinatory effect of drugs on perception.",
+        ],
+    )
+    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+        answer = await engine.ask("halucinatoin")
+        # Two edits from "hallucination", three from "hallucinatory".
+        assert answer.empty and answer.suggestion == "hallucination"
+
+
 async def test_a_word_of_the_long_form_alone_does_not_stand_in_for_the_acronym(
     tmp_path: Path, make_settings: Callable[..., Settings]
 ) -> None:
