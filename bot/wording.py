@@ -244,7 +244,8 @@ def problem(error: PaperbotError, reply: Reply | None = None) -> str:
         )
     if isinstance(error, NoMoreResults):
         return (
-            f"That was all: {plural(error.total, 'result')}, every one shown. "
+            f"That was all: {plural(error.total, 'result')}"
+            f"{', every one shown' if error.total > 1 else ''}. "
             "Ask something new, or “similar 1” for papers like one of them."
         )
     if isinstance(error, NumberedFromOne):

@@ -13,6 +13,7 @@ from bot.terminal import chat_console, console
 from retrieval.conversation.chat import Reply, ReplyKind
 from retrieval.conversation.errors import (
     NoAuthorSearch,
+    NoMoreResults,
     NoRecentAnswer,
     NumberedFromOne,
     PositionOutOfRange,
@@ -110,6 +111,13 @@ def test_a_lead_from_another_result_names_it() -> None:
     # Still ranked as ranked: the list starts at #1.
     assert shown.index("1. Paper 1 label") < shown.index("3. Paper 3 label")
     assert "the best sentence  (icml2026-1)" in console.render_answer(_answer(1))
+
+
+def test_the_footer_numbers_one_result_as_one_and_a_page_as_a_range() -> None:
+    one = Answer("q", ParsedQuery(text="q"), (_hit(1, "Only", "sentence"),), 1363, 1.0)
+    assert "\n1 of 1,363 matching papers" in console.render_answer(one)
+    assert "\n1-3 of 3 matching papers" in console.render_answer(_answer(1))
+    assert wording.problem(NoMoreResults(total=1)).startswith("That was all: 1 result. ")
 
 
 def test_a_refined_list_of_similar_papers_says_whose_they_are() -> None:
