@@ -517,12 +517,24 @@ def _strip(text: str) -> str:
 
 
 def _name_from_file(file_name: str) -> str:
-    """'neurips-2023_list.txt' -> 'neurips 2023': the file stem, made readable."""
-    stem = PurePath(file_name).stem
+    """'neurips-2023_list.txt' -> 'NeurIPS 2023', 'icml2024.jsonl' -> 'ICML 2024': the file
+    stem, made readable; a short first word before a year is a venue's acronym."""
+    stem = _YEAR_AFTER_LETTERS.sub(r"\1 \2", PurePath(file_name).stem)
     readable = " ".join(_FILE_NAME_SEPARATORS.split(stem)).strip()
     if not readable:
         return "papers"
-    return collection_name_from_header(readable)
+    words = readable.split()
+    first = words[0]
+    venue = first.isalpha() and first.islower() and len(first) <= 7
+    if venue and len(words) > 1 and _YEAR.fullmatch(words[1]):  # "icml 2024 ...": venue, year
+        words[0] = _VENUE_SPELLING.get(first, first.upper())
+    return collection_name_from_header(" ".join(words))
+
+
+_YEAR_AFTER_LETTERS = re.compile(r"(?<![A-Za-z])([A-Za-z]{2,7})((?:19|20)\d\d)(?!\d)")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+# Venues not written in capitals; any other short word before a year is ("icml" -> "ICML").
+_VENUE_SPELLING = {"neurips": "NeurIPS", "nips": "NIPS", "interspeech": "Interspeech"}
 
 
 # --- paper lists (.txt) -------------------------------------------------------------------

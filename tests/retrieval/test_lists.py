@@ -110,7 +110,7 @@ def test_abstract_text_is_kept_as_written(tmp_path: Path) -> None:
 def test_headerless_file_is_named_after_the_file_with_a_note(tmp_path: Path) -> None:
     path = write(tmp_path, "neurips-2023_list.txt", f"{FIRST}\n\n{SECOND}\n")
     parsed = read_paper_file(path)
-    assert parsed.collection == "neurips 2023"
+    assert parsed.collection == "NeurIPS 2023"
     assert not parsed.collection_from_header
     assert abstracts(parsed) == [FIRST, SECOND]
     assert [p.external_id for p in parsed.papers] == [
@@ -121,7 +121,7 @@ def test_headerless_file_is_named_after_the_file_with_a_note(tmp_path: Path) -> 
     assert len(parsed.notes) == 1
     assert str(path) in parsed.notes[0]
     assert "no header" in parsed.notes[0]
-    assert "'neurips 2023'" in parsed.notes[0]
+    assert "'NeurIPS 2023'" in parsed.notes[0]
 
 
 @pytest.mark.parametrize(
@@ -336,11 +336,11 @@ def test_jsonl_fields_and_aliases(tmp_path: Path) -> None:
         ),
     )
     parsed = read_paper_file(path)
-    assert parsed.collection == "icml2024"
+    assert parsed.collection == "ICML 2024"  # the file "icml2024.jsonl", made readable
     assert not parsed.collection_from_header
     # as for a .txt without a header, a note says where the collection's name came from
     assert parsed.notes == (
-        f"{path}: no collection given; collection named 'icml2024' after the file",
+        f"{path}: no collection given; collection named 'ICML 2024' after the file",
     )
     assert read_paper_file(path, collection="ICML 2024").notes == ()  # named: nothing to say
     first, second, third, fourth, fifth = parsed.papers
