@@ -65,8 +65,12 @@ async def ingest_paths(
     limits: ListLimits = ListLimits(),
 ) -> IngestReport:
     """Ingest files and folders, each file atomically; a store fault stops the run."""
-    files = await asyncio.to_thread(find_paper_files, list(paths))
-    report = IngestReport()
+    others: list[Path] = []
+    files = await asyncio.to_thread(find_paper_files, list(paths), others)
+    # A folder's other files are not paper lists; said once each, not read.
+    report = IngestReport(
+        notes=tuple(f"{other}: skipped, not a .txt or .jsonl paper list" for other in others)
+    )
     for number, path in enumerate(files, start=1):
         if progress:
             progress(f"[{number}/{len(files)}] {path}")

@@ -238,19 +238,20 @@ def read_paper_bytes(
     return PaperStream(Path(name), papers, position).collect()
 
 
-def find_paper_files(paths: Sequence[Path]) -> list[Path]:
+def find_paper_files(paths: Sequence[Path], skipped: list[Path] | None = None) -> list[Path]:
     """The .txt/.jsonl files named or found under folders (sorted, recursive), each once.
 
-    Folders are searched recursively; their other files and hidden entries (".git",
-    macOS "._x.txt") are ignored, and a folder reached twice through symlinks is read once.
-    A path that does not exist, or a named file of another type, raises ListFormatError.
+    Folders are searched recursively; their other files are left out (and added to `skipped`,
+    so ingest can say so), hidden entries (".git", macOS "._x.txt") ignored, and a folder
+    reached twice through symlinks is read once. A path that does not exist, or a named file
+    of another type, raises ListFormatError.
     """
     found: list[Path] = []
     seen_files: set[Path] = set()
     seen_dirs: set[Path] = set()
     for path in paths:
         if path.is_dir():
-            candidates = _files_under(path, seen_dirs)
+            candidates = _files_under(path, seen_dirs, skipped)
         elif path.is_file():
             if path.suffix.lower() not in PAPER_FILE_SUFFIXES:
                 raise ListFormatError(
@@ -276,7 +277,7 @@ def _missing(path: Path) -> str:
     return "no such file or folder; check the path"
 
 
-def _files_under(folder: Path, seen_dirs: set[Path]) -> list[Path]:
+def _files_under(folder: Path, seen_dirs: set[Path], skipped: list[Path] | None) -> list[Path]:
     files: list[Path] = []
     pending = [folder]
     while pending:
@@ -303,6 +304,10 @@ def _files_under(folder: Path, seen_dirs: set[Path]) -> list[Path]:
                 pending.append(child)
             elif child.is_file() and child.suffix.lower() in PAPER_FILE_SUFFIXES:
                 files.append(child)
+            elif child.is_file() and skipped is not None:
+                skipped.append(child)
+    if skipped is not None:
+        skipped.sort()
     return sorted(files)
 
 

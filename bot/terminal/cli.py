@@ -254,6 +254,11 @@ async def _search(engine: Engine, args: argparse.Namespace) -> int:
     top_k = args.top_k or engine.settings.search_results
     if args.ids_only and (not args.batch or args.collection):
         raise PaperbotError("--ids-only works with --batch FILE and without --in")
+    if args.batch and args.query:
+        # The file's queries are the questions; a typed one would be dropped without a word.
+        raise PaperbotError(
+            f"search takes a query or --batch FILE, not both (got “{' '.join(args.query)}”)"
+        )
     # The whole file is read first: a bad line stops the run before any result is printed,
     # rather than leaving a partial result file that looks complete.
     queries = list(read_query_file(args.batch)) if args.batch else []

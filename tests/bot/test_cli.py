@@ -378,3 +378,13 @@ def test_ask_about_an_unknown_id_fails_with_its_closest(tmp_path: Path) -> None:
     result = run_here(tmp_path, "ask", "does icml2026-999 have code?")
     assert result.returncode == 1
     assert "No paper has the id" in result.stdout
+
+
+def test_a_query_beside_batch_is_refused_in_one_line(tmp_path: Path) -> None:
+    queries = tmp_path / "queries.tsv"
+    queries.write_text("q1\tMoE routing\n", encoding="utf-8")
+    result = run_here(tmp_path, "search", "x", "--batch", str(queries))
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.strip() == (
+        "paperbot: search takes a query or --batch FILE, not both (got “x”)"
+    )

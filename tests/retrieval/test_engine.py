@@ -499,3 +499,15 @@ async def test_warm_up_answers_nothing_it_counts(seed_engine: Engine) -> None:
     await seed_engine.warm_up()
     stats = await seed_engine.stats()
     assert stats.questions_answered == 0 and stats.latency_p50_ms is None
+
+
+async def test_a_folders_other_files_are_named_as_skipped(
+    tmp_path: Path, fixture_engine: Engine
+) -> None:
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    write_list(folder / "conf2024.txt", ["We fold proteins."], "CONF 2024 论文列表")
+    (folder / "notes.md").write_text("# my notes\n", encoding="utf-8")
+    report = await fixture_engine.ingest([folder])
+    assert report.papers_added == 1
+    assert report.notes[0] == f"{folder / 'notes.md'}: skipped, not a .txt or .jsonl paper list"

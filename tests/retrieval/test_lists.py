@@ -500,7 +500,9 @@ def test_find_paper_files_expands_folders_sorted_and_recursive(tmp_path: Path) -
         (tmp_path / name).write_text("x")
     (tmp_path / ".git").mkdir()
     (tmp_path / ".git" / "e.txt").write_text("x")
-    found = find_paper_files([tmp_path])
+    skipped: list[Path] = []
+    found = find_paper_files([tmp_path], skipped)
+    assert skipped == [tmp_path / "notes.md"]  # hidden entries are not even mentioned
     assert found == [
         tmp_path / "a.jsonl",
         tmp_path / "b.txt",
