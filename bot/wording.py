@@ -196,6 +196,14 @@ def small_talk(reply: Reply, *, console: bool = False) -> str:
     return _pick(CHIT_CHAT, message)
 
 
+def similar_heading(answer: Answer) -> str:
+    """'Papers like icml2026-13 (Eyes-on-Me: a modular attack):' above a list of similar papers
+    (the engine's question for it). Only the first letter is raised: str.capitalize() would
+    lower-case the label."""
+    question = answer.question
+    return f"{question[:1].upper()}{question[1:]}:"
+
+
 def lead_source(answer: Answer) -> str | None:
     """'From #3 (label)' when the lead sentence is not the top result's, else None: a quote
     above the list reads as the first result's unless it says otherwise."""

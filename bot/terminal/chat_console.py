@@ -83,9 +83,7 @@ def render_reply(reply: Reply, colour: bool) -> str:
         # "go back" that shows one (the state's similar_to; they name no paper themselves).
         similar = reply.state is not None and reply.state.similar_to is not None
         if reply.intent.kind is IntentKind.SIMILAR or similar:
-            # Only the first letter: str.capitalize() lower-cased the paper's label too.
-            question = reply.answer.question
-            lines.append(f"{question[:1].upper()}{question[1:]}:")
+            lines.append(wording.similar_heading(reply.answer))
         lines.append(console.render_answer(reply.answer, colour))
         return "\n".join(lines)
 

@@ -433,7 +433,10 @@ async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
                 else console.render_paper(paper)
             )
         elif command == "similar":
-            _print_answer(await engine.similar(args.id, limit=args.top_k), args.json)
+            similar = await engine.similar(args.id, limit=args.top_k)
+            if not args.json:
+                print(wording.similar_heading(similar))  # whose papers these are, as chat says
+            _print_answer(similar, args.json)
         elif command == "ingest":
             return await _ingest(engine, args)
         elif command == "export":

@@ -388,3 +388,10 @@ def test_a_query_beside_batch_is_refused_in_one_line(tmp_path: Path) -> None:
     assert result.stderr.strip() == (
         "paperbot: search takes a query or --batch FILE, not both (got “x”)"
     )
+
+
+def test_similar_says_whose_papers_these_are(tmp_path: Path) -> None:
+    result = run_here(tmp_path, "similar", "icml2026-13", "--top-k", "2")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Papers like icml2026-13 (Eyes-on-Me")
+    assert "\n1. " in result.stdout and "icml2026-13 ·" not in result.stdout
