@@ -3,8 +3,9 @@
 A sentence ends at ".", "!" or "?" (optionally followed by closing quotes or brackets) when
 whitespace and then a capital, digit or opening mark follow, and the word before the stop is not
 an abbreviation or one of a run of initials; also at a "." with no space after it between two
-words ("policy.To our knowledge"), where the word holds no other dot, slash or colon. "?" and "!" inside parentheses and any stop inside
-$...$ math never end a sentence. Blank lines always do. One pass over the text: linear time.
+words ("policy.To our knowledge"), where the word holds no other dot, slash or colon. "?" and
+"!" inside parentheses and any stop inside $...$ math never end a sentence. Blank lines always
+do. One pass over the text: linear time.
 """
 
 from __future__ import annotations

@@ -452,10 +452,11 @@ async def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
             print(console.render_nodes(nodes, time.time(), settings.heartbeat_seconds))
         return 0
 
-    # `ingest` asks nothing of the corpus it loads: warming the scoring kernels there would only
-    # delay its exit. (It does build and save the new corpus's paper table and autocomplete,
-    # once, for the processes that serve it.)
-    return await _with_engine(settings, work, warm=command != "ingest")
+    # Only the console lives long enough for background work: a one-shot command (`ask`,
+    # `search`, `ingest` ...) that started completing the sentence table would compete with its
+    # own answer and then throw the half-built table away at exit, every run. (`ingest` still
+    # completes and saves the table, once, for the processes that serve the corpus.)
+    return await _with_engine(settings, work, warm=command in ("chat", "start"))
 
 
 # `paperbot run` flags that override a setting: (argument, setting field, flag as typed).

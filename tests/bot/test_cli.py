@@ -395,3 +395,24 @@ def test_similar_says_whose_papers_these_are(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("Papers like icml2026-13 (Eyes-on-Me")
     assert "\n1. " in result.stdout and "icml2026-13 ·" not in result.stdout
+
+
+@pytest.mark.parametrize("command", [["ask", "moe routing"], ["search", "moe"], ["stats"]])
+def test_a_one_shot_command_starts_no_background_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    # Background work (completing the sentence table) would compete with the one answer and
+    # be thrown away at exit, every run: only the console opens a warm engine.
+    from retrieval.engine import Engine
+
+    opened: list[bool] = []
+    real_open = Engine.open
+
+    async def recording_open(*args: object, warm: bool = True, **kwargs: object) -> Engine:
+        opened.append(warm)
+        return await real_open(*args, warm=warm, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Engine, "open", recording_open)
+    result = run_here(tmp_path, *command)
+    assert result.returncode == 0, result.stderr
+    assert opened == [False]
