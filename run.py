@@ -140,6 +140,17 @@ def _lower_priority() -> None:
     os.nice(10)
 
 
+def _test_environment() -> dict[str, str]:
+    """The environment of the test steps: this one, with bytecode caching on. With
+    PYTHONDONTWRITEBYTECODE set, every pytest worker compiles the project again and rewrites every
+    test module's asserts, and every `python -m bot` a test starts compiles the project's modules
+    (docs/testing.md has what that costs); the `__pycache__` folders written instead are ignored
+    by git."""
+    environment = dict(os.environ)
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
+    return environment
+
+
 def _run_tests(commands: list[list[str]]) -> int:
     """ruff's checks one after the other (a second or two; a lint error is the usual failure, so
     it stops there), then mypy beside pytest: mypy on an empty cache (a fresh checkout) is about
@@ -147,9 +158,10 @@ def _run_tests(commands: list[list[str]]) -> int:
     a lower priority with its output held in a file, printed under its own `$` line after
     pytest's; the run fails if either fails, and says which."""
     *lint, typecheck, tests = commands
+    environment = _test_environment()
     for command in lint:
         print("$", " ".join(command[2:]), flush=True)
-        if subprocess.run(command, cwd=ROOT).returncode != 0:
+        if subprocess.run(command, cwd=ROOT, env=environment).returncode != 0:
             return 1
     shown = " ".join(typecheck[2:])
     print(f"$ {shown}  (beside pytest; its output follows pytest's)", flush=True)
@@ -157,6 +169,7 @@ def _run_tests(commands: list[list[str]]) -> int:
         checker = subprocess.Popen(
             typecheck,
             cwd=ROOT,
+            env=environment,
             stdout=held,
             stderr=subprocess.STDOUT,
             text=True,
@@ -164,7 +177,7 @@ def _run_tests(commands: list[list[str]]) -> int:
         )
         try:
             print("$", " ".join(tests[2:]), flush=True)
-            tested = subprocess.run(tests, cwd=ROOT).returncode
+            tested = subprocess.run(tests, cwd=ROOT, env=environment).returncode
         finally:
             checked = checker.wait()  # Ctrl-C reached mypy too; let it stop
         held.seek(0)

@@ -41,17 +41,20 @@ class _Steps:
     def __init__(self, monkeypatch: pytest.MonkeyPatch, **codes: int) -> None:
         self.run = load_run()
         self.ran: list[str] = []
+        self.environments: list[dict[str, str] | None] = []
         self.codes = codes
         self.typecheck = "src/x.py:1: error: mypy's own words\n"
         steps = self
 
         def fake_run(command: list[str], *args: Any, **kwargs: Any) -> Any:
             steps.ran.append(command[2])
+            steps.environments.append(kwargs.get("env"))
             return subprocess.CompletedProcess(command, codes.get(command[2], 0))
 
         class FakePopen:
             def __init__(self, command: list[str], *args: Any, stdout: Any, **kwargs: Any):
                 steps.ran.append(command[2])
+                steps.environments.append(kwargs.get("env"))
                 stdout.write(steps.typecheck)
                 self.code = codes.get(command[2], 0)
 
@@ -99,6 +102,24 @@ def test_all_steps_passing_passes(
     assert steps.run.main() == 0
     assert steps.ran == ["ruff", "ruff", "mypy", "pytest"]
     assert "test failed" not in capsys.readouterr().out
+
+
+def test_the_steps_cache_bytecode_even_where_the_shell_says_not_to(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without the cache every pytest worker and every `python -m bot` a test starts compiles
+    the project again (docs/testing.md); the rest of the environment is passed on."""
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.setenv("PAPERBOT_TEST_DATABASE_URL", "postgresql://example/db")
+    steps = _Steps(monkeypatch)
+    assert steps.run.main() == 0
+    assert len(steps.environments) == 4
+    for environment in steps.environments:
+        assert environment is not None
+        # Booleans, not the dict: a failure would print the whole environment.
+        kept = "PYTHONDONTWRITEBYTECODE" in environment
+        assert not kept
+        assert environment.get("PAPERBOT_TEST_DATABASE_URL") == "postgresql://example/db"
 
 
 def _fake_install(
