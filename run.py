@@ -84,9 +84,13 @@ def _run_step(command: list[str], what: str, estimate: str, every: float = TICK_
                 process.wait()
 
 
-def _ensure_environment() -> None:
+def _ensure_environment(*, dev: bool = False) -> None:
+    """The environment for running paperbot, and with `dev` for testing it too (ruff, mypy,
+    pytest, ...: a user who only runs paperbot does not download them). The stamp records which;
+    a test environment serves a plain run as well."""
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if STAMP.exists() and STAMP.read_text() == wanted:
+    stamped = STAMP.read_text() if STAMP.exists() else ""
+    if stamped == f"{wanted} dev" or (stamped == wanted and not dev):
         return
     _say("first run: setting up in two steps, two to four minutes in all (later runs skip it)")
     python = str(BIN / "python")
@@ -97,7 +101,7 @@ def _ensure_environment() -> None:
     # pip's own lines (each package as it is fetched) are the progress here; unpacking them all
     # ("Installing collected packages") is a minute without a line, which the ticks fill.
     _say("step 1 of 2: installing dependencies (one to two minutes; pip lists each package) ...")
-    install = [python, "-m", "pip", "install", "-e", f"{ROOT}[dev]"]
+    install = [python, "-m", "pip", "install", "-e", f"{ROOT}[dev]" if dev else str(ROOT)]
     status = _run_step(install, "installing dependencies", "one to two minutes in all")
     if status != 0:
         raise subprocess.CalledProcessError(status, install)
@@ -109,7 +113,7 @@ def _ensure_environment() -> None:
     if _run_step(compile_kernels, "preparing the search engine", "about ten seconds in all") != 0:
         _say("compiling the kernels failed; they compile at first use")
     # Last: an install or compile cut short by Ctrl-C is done again by the next run.
-    STAMP.write_text(wanted)
+    STAMP.write_text(f"{wanted} dev" if dev else wanted)
 
 
 def _test_commands() -> list[list[str]]:
@@ -193,8 +197,9 @@ def _run_tests(commands: list[list[str]]) -> int:
 def main() -> int:
     # No chdir: paths on the command line (`ingest inputs/x.jsonl`, `-o out.csv`) and a `.env`
     # are the caller's, relative to where they run this, as with `.venv/bin/paperbot`.
+    testing = sys.argv[1:2] == ["test"]
     try:
-        _ensure_environment()
+        _ensure_environment(dev=testing)
     except subprocess.CalledProcessError as error:
         print(f"paperbot: installing dependencies failed ({error}); see pip's output above.")
         return 1
@@ -202,7 +207,7 @@ def main() -> int:
         # Ctrl-C while installing or compiling: the next run does it again (no stamp yet).
         print("paperbot: interrupted", file=sys.stderr)
         return 130
-    if sys.argv[1:2] == ["test"]:
+    if testing:
         return _run_tests(_test_commands())
     arguments = sys.argv[1:] or ["start"]
     os.execv(str(BIN / "paperbot"), [str(BIN / "paperbot"), *arguments])

@@ -61,7 +61,7 @@ class _Steps:
             def wait(self) -> int:
                 return self.code
 
-        monkeypatch.setattr(self.run, "_ensure_environment", lambda: None)
+        monkeypatch.setattr(self.run, "_ensure_environment", lambda **_: None)
         monkeypatch.setattr(self.run.subprocess, "run", fake_run)
         monkeypatch.setattr(self.run.subprocess, "Popen", FakePopen)
         monkeypatch.setattr(self.run.sys, "argv", ["run.py", "test"])
@@ -258,3 +258,18 @@ def test_a_failed_install_fails_the_run_and_leaves_no_stamp(
     monkeypatch.setattr(run.sys, "argv", ["run.py", "test"])
     assert run.main() == 1
     assert not run.STAMP.exists()
+
+
+def test_a_user_gets_no_test_tools_and_the_test_run_adds_them(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    run, ran = _fake_install(monkeypatch, tmp_path, lambda: 0)
+    run._ensure_environment()
+    assert ran[0][-1] == str(run.ROOT)  # paperbot alone: no ruff, mypy or pytest
+    ran.clear()
+    run._ensure_environment(dev=True)
+    assert ran[0][-1] == f"{run.ROOT}[dev]"
+    ran.clear()
+    run._ensure_environment()  # the test environment serves a plain run too
+    run._ensure_environment(dev=True)
+    assert ran == []
