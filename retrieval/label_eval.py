@@ -4,6 +4,7 @@ Pure: given (abstract, real title) pairs, derive each label from the abstract al
 
 - named-method rate: of the papers whose real title starts with a method name ("NAME: ...") that
   the abstract also uses, the share whose label starts with that name;
+- structure: comma lists, "…", dangling function words, and clause-like ends (`ends_open`);
 - title content-word recall: the share of the real title's content words (index terms of the one
   analyzer, so stemmed and without stopwords) found in the label, averaged over the papers that
   are not in the named set (their label has to say what the paper does).
@@ -21,6 +22,14 @@ from pathlib import Path
 
 from retrieval.labels import MAX_LABEL_CHARS, derive_label, opens_with_punctuation
 from retrieval.labels.markup import clean
+from retrieval.labels.words import (
+    AUXILIARIES,
+    OBJECTS,
+    QUESTION_WORDS,
+    RELATIVES,
+    SUBORDINATORS,
+    is_verb_form,
+)
 from retrieval.models import ParsedPaper
 from retrieval.text import analyze
 
@@ -48,6 +57,39 @@ def dangles(label: str) -> bool:
     """Whether the label ends on a function word or demonstrative."""
     last = label.rstrip(" .,;:!?").rsplit(" ", 1)[-1].lower()
     return last in DANGLING_WORDS
+
+
+def ends_open(label: str) -> bool:
+    """Whether the label reads as a clause cut off, not a title, by form alone: it ends on a
+    finite verb, auxiliary or modal ("... aims", "... can serve"), on a verb or pronoun right
+    after a relative pronoun ("... that learns", "... that enables us"), or on "to" and a verb
+    ("Ability to manipulate"); it holds a finite auxiliary after its first word, a subject-verb
+    sentence ("Graph transformer has been proven", "X is often employed as ..."), unless it is
+    a question; or a name is cut at a hyphen ("HiDe-: ...")."""
+    _, colon, rest = label.partition(": ")
+    phrase = rest if colon and rest else label
+    words = [word.strip(".,;:!?\"'“”()").lower() for word in phrase.split()]
+    words = [word for word in words if word]
+    if not words:
+        return False
+    for index, word in enumerate(label.split()):
+        following = label.split()[index + 1 : index + 2]
+        if word.rstrip(".,;:").endswith("-") and following[:1] not in (["and"], ["or"], ["to"]):
+            return True
+    last = words[-1]
+    before = words[-2] if len(words) > 1 else ""
+    if last in OBJECTS or is_verb_form(last) or before in RELATIVES:
+        return True
+    if before == "to" and last.endswith(("ate", "ize", "ise", "ify")):
+        return True
+    if words[0] in QUESTION_WORDS or label.rstrip().endswith("?"):
+        return False
+    for word in words[1:]:
+        if word in RELATIVES or word in SUBORDINATORS:
+            return False  # "a mechanism that can regulate X": the clause is the noun's
+        if word in AUXILIARIES:
+            return True
+    return False
 
 
 def title_f1(title: str, label: str) -> float:
@@ -91,6 +133,7 @@ class LabelReport:
     comma_lists: int = 0
     ellipses: int = 0
     dangling: int = 0
+    open_ends: int = 0
     f1: float = 0.0  # title_f1 averaged over every paper
     named_misses: list[LabelCase] = field(default_factory=list)
     recall_misses: list[LabelCase] = field(default_factory=list)
@@ -147,7 +190,7 @@ def evaluate_labels(
     papers = named = hits = baseline_hits = punctuation = 0
     recalls: list[float] = []
     f1s: list[float] = []
-    lists = ellipses = dangling = 0
+    lists = ellipses = dangling = open_ends = 0
     baseline_recalls: list[float] = []
     all_recalls: list[float] = []
     named_misses: list[LabelCase] = []
@@ -162,6 +205,7 @@ def evaluate_labels(
         lists += is_comma_list(label)
         ellipses += ends_in_ellipsis(label)
         dangling += dangles(label)
+        open_ends += ends_open(label)
         f1s.append(title_f1(title, label))
         all_recalls.append(recall)
         method = title_name(title, abstract)
@@ -191,6 +235,7 @@ def evaluate_labels(
         comma_lists=lists,
         ellipses=ellipses,
         dangling=dangling,
+        open_ends=open_ends,
         f1=_mean(f1s),
         named_misses=named_misses,
         recall_misses=recall_misses,
@@ -216,6 +261,11 @@ LABEL_COLUMNS = (
     ("lists %", "labels of 3+ comma-separated fragments"),
     ("… %", "labels ending in an ellipsis"),
     ("dangling", "labels ending on a function word (this, which, by, of ...)"),
+    (
+        "open %",
+        "labels ending as a clause: on a verb, in an open relative clause, a subject-verb"
+        " sentence, or a name cut at a hyphen",
+    ),
     ("title F1", "word-overlap F1 with the title, 0 for a list, ellipsis or dangling end"),
 )
 
@@ -237,6 +287,7 @@ def format_label_reports(reports: Sequence[LabelReport], *, examples: bool = Tru
             f"{100 * report.comma_lists / max(report.papers, 1):.1f}",
             f"{100 * report.ellipses / max(report.papers, 1):.1f}",
             f"{report.dangling}",
+            f"{100 * report.open_ends / max(report.papers, 1):.1f}",
             f"{report.f1:.3f}",
         ]
         for report in reports

@@ -37,7 +37,7 @@ __all__ = [
 
 # Bump on any change to the labels derived from abstracts: stored labels are re-derived.
 # What each version changed: docs/tuning-labels.md.
-LABELER_VERSION: Final = 10
+LABELER_VERSION: Final = 13  # 11 (reverted) and 12 (branch labels2) were used
 
 _FALLBACK_LABEL = "Untitled abstract"
 # Consonant, vowel, consonant: an acronym said as a word ("WET", "SAN") names the method.
@@ -92,6 +92,8 @@ def _label_from_abstract(abstract: str) -> str:
             salient is not None and salient.name.casefold() in hints and salient.name in text
         ):
             candidate = salient
+    if candidate and candidate.name.endswith("-"):
+        candidate = dataclasses.replace(candidate, name=_unhyphenated(candidate.name, text))
     label = _compose(candidate, text, abstract) if candidate else _topic(text)
     return label or _first_words(text)
 
@@ -114,6 +116,11 @@ def _first_words(text: str) -> str:
     label = ""
     for part in (head[:comma], head) if comma > 0 else (head,):
         words = part.split(" ")
+        verb = phrases.sentence_verb(words)
+        if verb == 1 and words[1:2] in (["is"], ["are"]) and _predicate(words[2:3]):
+            words = [words[0] + ":", *words[2:]]  # "Touch is a sense" -> "Touch: a sense"
+        elif verb >= 2:
+            words = words[:verb]  # "Physics simulators" can serve
         if len(part) > MAX_LABEL_CHARS and len(words) > 1:
             words.pop()  # the last word may be cut in the middle
         while len(words) > 1 and not phrases.ends_cleanly(" ".join(words).rstrip(" ,;:.")):
@@ -122,6 +129,25 @@ def _first_words(text: str) -> str:
         if len(words) > 1 and phrases.ends_cleanly(label):
             break
     return label[:MAX_LABEL_CHARS]  # one word longer than a label: hostile input only
+
+
+def _predicate(first: list[str]) -> bool:
+    """Whether a noun phrase may open with this word: an article or an adjective, not a
+    participle, adverb or preposition ("is known to", "is often", "are at")."""
+    word = first[0] if first else ""
+    return word in ("a", "an", "the") or (
+        word.isalpha()
+        and word.islower()
+        and not word.endswith(("ed", "ly", "en"))
+        and word not in phrases.DANGLING
+    )
+
+
+def _unhyphenated(name: str, text: str) -> str:
+    """'HiDe-' of '(HiDe-)Prompt' is 'HiDe-Prompt': a name never ends on a hyphen."""
+    at = text.find(name + ")")
+    following = re.match(r"[\w-]{1,30}", text[at + len(name) + 1 :]) if at >= 0 else None
+    return name + following.group() if following else name.rstrip("-")
 
 
 def _umbrella(text: str, url: re.Match[str]) -> bool:

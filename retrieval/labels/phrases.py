@@ -12,7 +12,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from retrieval.labels.words import ANAPHORA, is_coined_word
+from retrieval.labels.words import (
+    ANAPHORA,
+    AUXILIARIES,
+    OBJECTS,
+    RELATIVES,
+    SUBORDINATORS,
+    is_coined_word,
+    is_verb_form,
+)
 
 # A period after these does not end a sentence.
 _ABBREVIATIONS = tuple(
@@ -115,7 +123,7 @@ DANGLING = _BREAKS | frozenset(
         "a", "an", "the", "of", "this", "these", "those", "it", "its", "their", "our", "we",
         "they", "them", "be", "been", "being", "do", "does", "not", "each", "more", "most",
         "less", "very", "also", "only", "other", "any", "all", "then", "thus", "i.e.", "e.g.",
-        "either", "neither", "nor", "about", "upon", "per", "versus", "vs", "vs.", "de",
+        "either", "neither", "nor", "about", "upon", "per", "versus", "vs", "vs.", "de", "et",
         "able", "due", "al", "al.", "show", "shows", "prove", "demonstrate", "specifically",
         "often", "usually", "typically", "naturally", "jointly", "directly", "explicitly",
         "implicitly",
@@ -240,6 +248,13 @@ def cuts(clause: str, kind: str, sentence: int, room: int = 90, title: bool = Tr
     words = compress(_head(clause) if title else clause, _MAX_WORDS + 8).split()[: _MAX_WORDS + 1]
     if not words or words[0].lower() in _OPENS_CLAUSE:
         return []  # "As large language models become ...", "By leveraging X": no title
+    verb = sentence_verb(words)
+    group = words[verb + 1 : verb + 4]
+    if "as" in group and not any(word.startswith("emerg") for word in group):
+        # "X can serve as Y", "X is often employed as Y": a title says "X as Y" (not "X has
+        # emerged as Y": that is the field's history).
+        del words[verb : words.index("as", verb + 1)]
+        verb = sentence_verb(words)
     ends: list[tuple[int, str]] = []  # (words kept, the boundary word after them)
     before_of: list[tuple[int, str]] = []  # a last resort: "forecasting the evolution" of ...
     depth = 0
@@ -255,6 +270,11 @@ def cuts(clause: str, kind: str, sentence: int, room: int = 90, title: bool = Tr
                 break  # "X and establish Y": the phrase ends with X
         elif position > 1 and not depth and not quoted and lower == "of":
             before_of.append((position, lower))
+        if position == verb and (verb > 1 or lower in AUXILIARIES):
+            # "Sharpness predicts transfer across tasks": a one-word subject is no title.
+            if lower not in _BREAKS:
+                ends.append((position, lower))
+            break  # "Graph transformer has been proven ...": a sentence, not a title
         size += len(word) + 1
         if position == _MAX_WORDS or size > room:
             break
@@ -301,6 +321,25 @@ def cuts(clause: str, kind: str, sentence: int, room: int = 90, title: bool = Tr
     return found
 
 
+_EXPLETIVE = ("there", "we", "i", "you", "one")
+
+
+def sentence_verb(words: list[str]) -> int:
+    """Where the first finite verb makes `words` a sentence ("Knowledge distillation aims to
+    ..."), or len(words): not in a question, nor after a relative or subordinate word ("a model
+    that can ...", "... where the agent has ..."), nor after a pronoun ("It is ...": no noun
+    phrase to keep)."""
+    first = words[0].lower().rstrip(",;:.") if words else ""
+    if first and first not in _QUESTION and first not in _REFERRING and first not in _EXPLETIVE:
+        for position in range(1, len(words)):
+            lower = words[position].lower().rstrip(",;:.")
+            if lower in RELATIVES or lower in SUBORDINATORS:
+                break
+            if is_verb_form(lower):
+                return position
+    return len(words)
+
+
 def first_reference(text: str) -> int:
     """Where `_REFERS` first matches, or -1: in ASCII text by `str.find` for each word, which
     is several times faster than the regex engine trying every position."""
@@ -333,8 +372,16 @@ def _adverb(word: str) -> bool:
 
 def ends_cleanly(phrase: str) -> bool:
     """Whether a label may end with this phrase's last word."""
-    last = phrase.rsplit(" ", 1)[-1]
-    return last.lower() not in DANGLING and last[-1:] not in "-–—/&+([" and len(phrase) > 2
+    before, _, last = phrase.rpartition(" ")
+    lower = last.lower()
+    return (
+        lower not in DANGLING
+        and lower not in OBJECTS  # "... that enables us"
+        and not is_verb_form(lower)  # "... that learns"
+        and before.rpartition(" ")[2].lower() not in RELATIVES  # "... that generalize"
+        and last[-1:] not in "-–—/&+(["
+        and len(phrase) > 2
+    )
 
 
 def _head(clause: str) -> str:

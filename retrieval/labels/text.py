@@ -5,6 +5,7 @@ Both stay cheap and never raise on any input: scans are capped, trimming works o
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 MAX_LABEL_CHARS = 90
@@ -18,6 +19,8 @@ _DANGLING = frozenset(
     ]
 )  # fmt: skip
 _DANGLING_END = " ,;:([-–—/&+"
+# "tai- lored": a hyphen and a space inside a lower-case word, not "pre- and post-".
+_LINE_HYPHEN = re.compile(r"(?<=[A-Za-z][a-z])- (?!(?:and|or|to|nor|vs)\b)(?=[a-z])")
 # Punctuation a label may open with: quotes and brackets around its first words.
 _OPENERS = "\"'“‘«([{"
 
@@ -72,7 +75,10 @@ def fit(text: str, limit: int = MAX_LABEL_CHARS) -> str:
 
 def unglued(text: str) -> str:
     """'path planning.It learns' -> 'path planning. It learns': a line break lost between
-    sentences must not glue two words into one phrase."""
+    sentences must not glue two words into one phrase; 'stream- line' -> 'streamline': nor may
+    a word hyphenated at a line end stay cut ('pre- and post-training' stays)."""
+    if "- " in text:
+        text = _LINE_HYPHEN.sub("", text)
     position = text.find(".")
     while 0 <= position < len(text) - 2:
         if (

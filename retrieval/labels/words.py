@@ -97,6 +97,49 @@ _CONNECTORS = frozenset(
 )  # fmt: skip
 
 
+# Word forms that make a phrase a clause (the labeler cuts before them; `eval labels` counts
+# labels that end as a clause with them): finite auxiliaries and modals, object pronouns,
+# relative pronouns, and the third-person forms of the verbs abstracts open with.
+AUXILIARIES = frozenset(
+    [
+        "is", "are", "was", "were", "am", "has", "have", "had", "does", "did", "can", "could",
+        "may", "might", "will", "would", "shall", "should", "must",
+    ]
+)  # fmt: skip
+OBJECTS = frozenset(["us", "them", "him", "her", "you", "me"])
+RELATIVES = frozenset(["that", "which", "who", "whose", "whereby"])
+SUBORDINATORS = frozenset(["if", "whether", "where", "when", "why", "how", "because", "while"])
+QUESTION_WORDS = frozenset(
+    ["what", "how", "why", "when", "where", "which", "who", "whether", "can", "does", "do", "is",
+     "are"]
+)  # fmt: skip
+_VERB_STEMS = (
+    # Not those whose "-s" form is as often a plural noun: "studies", "shows", "offers".
+    "aim", "learn", "enable", "allow", "require", "remain", "rely", "suffer", "serve", "lead",
+    "tend", "seek", "fail", "lack", "struggle", "provide", "achieve", "outperform", "improve",
+    "yield", "exhibit", "depend", "involve", "consist", "become", "perform", "emerge", "make",
+    "take", "contain", "employ", "exploit", "leverage", "utilize", "introduce", "propose",
+    "capture", "predict", "generate", "produce", "reduce", "demonstrate", "prove", "enjoy",
+    "attain", "explore",
+)  # fmt: skip
+THIRD_PERSON = frozenset(
+    stem[:-1] + "ies"
+    if stem.endswith("y") and stem[-2] not in "aeiou"
+    else stem + ("es" if stem.endswith(("s", "sh", "ch", "x")) else "s")
+    for stem in _VERB_STEMS
+)
+
+
+def is_verb_form(word: str) -> bool:
+    """A finite verb by form (lower case): an auxiliary or modal, a listed third-person form,
+    or a third-person '-izes', '-ifies' ('generalizes', 'identifies'; no noun ends so)."""
+    return (
+        word in AUXILIARIES
+        or word in THIRD_PERSON
+        or (len(word) > 6 and word.endswith(("izes", "ifies")))
+    )
+
+
 def is_acronym(word: str) -> bool:
     """One word with two capitals, or a capital and a digit: 'LIFT', 'BiSRNet', 'R2'; not 'LLM'."""
     letters = [char for char in word if char.isalnum()]

@@ -12,6 +12,7 @@ from retrieval.label_eval import (
     content_recall,
     dangles,
     ends_in_ellipsis,
+    ends_open,
     evaluate_labels,
     format_label_reports,
     is_comma_list,
@@ -97,7 +98,7 @@ def test_the_table_header_names_each_column_once_and_lines_up() -> None:
     columns = list(re.finditer(r"\S+(?: \S+)*", header))  # names are split by 2+ spaces
     cells = list(re.finditer(r"\S+", row))
     names = [column.group() for column in columns]
-    assert len(names) == len(set(names)) == len(cells) == 13  # one distinct header per figure
+    assert len(names) == len(set(names)) == len(cells) == 14  # one distinct header per figure
     for column, cell in zip(columns[1:], cells[1:], strict=True):
         assert column.end() == cell.end()  # each figure right-aligned under its own header
     legend = "\n".join(lines[3:])
@@ -133,3 +134,35 @@ def test_the_reader_sheet_hides_which_label_is_which_and_the_key_tells(tmp_path:
     assert reader_sheet(papers, other, 4, seed=3) == (sheet, key)
     (tmp_path / "old.tsv").write_text("d1\told label 1\n", encoding="utf-8")
     assert read_label_tsv(tmp_path / "old.tsv") == {"d1": "old label 1"}
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        "Knowledge distillation aims",  # a finite verb last
+        "EgoDistill: a distillation-based approach that learns",  # an open relative clause
+        "Approach to protein generative modeling that enables us",
+        "Photoswap: Ability to manipulate",  # "to" and a verb
+        "Teacher-student paradigm is often employed as a metaphor for real-life tuition",
+        "VCR-Graphormer: Graph transformer has been proven",  # a subject-verb sentence
+        "Physics simulators can serve",
+        "HiDe-: Hierarchical Decomposition",  # a name cut at a hyphen
+    ],
+)
+def test_ends_open_catches_labels_that_read_as_clauses(label: str) -> None:
+    assert ends_open(label)
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        "STAR: Structure Aware Routing",
+        "Forward pass of a Transformer as an interacting particle system",
+        "EControl: a mechanism that can regulate error compensation",  # a closed relative
+        "Pre- and post-training of language models",
+        "How far can transformers reason?",
+        "Sharpness predicts transfer across tasks",  # ends on a noun, no auxiliary
+    ],
+)
+def test_ends_open_spares_titles(label: str) -> None:
+    assert not ends_open(label)
