@@ -70,6 +70,9 @@ def coverage_lines(answer: Answer, quote: Callable[[str], str]) -> list[str]:
         lines.append(f"No paper mentions {words}; these papers match the other words.")
     for typed, word in answer.corrections:
         lines.append(f"{quote(typed)} → {word}? (no paper mentions {quote(typed)})")
+    if answer.absent_here:
+        words = " or ".join(quote(word) for word in answer.absent_here)
+        lines.append(f"No paper in the collections searched mentions {words}.")
     return lines
 
 

@@ -92,6 +92,11 @@ async def build_answer(
         expansions=ranking.expansions,
         total_all=ranking.total_all,
         unmatched=tuple(unmatched.values()),
+        absent_here=tuple(
+            word
+            for term, word in _typed_words(page.parsed.text, ranking.absent).items()
+            if not _names_a_collection(corpus, term)
+        ),
         corrections=corrections,
     )
 

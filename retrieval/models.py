@@ -95,10 +95,13 @@ class Answer:
     expansions: tuple[str, ...] = field(default=())
     # How much of the question the papers cover: `total_all` of the `total` hold every main word
     # (None when not counted: phrases, exact mode, similar); `unmatched` are words as typed that
-    # no paper mentions; `corrections` pair such a word with the closest word papers use.
+    # no paper mentions; `corrections` pair such a word with the closest word papers use;
+    # `absent_here` are words papers use, but none in the collections searched ("mamba" in
+    # ICLR 2024).
     total_all: int | None = None
     unmatched: tuple[str, ...] = field(default=())
     corrections: tuple[tuple[str, str], ...] = field(default=())
+    absent_here: tuple[str, ...] = field(default=())
 
     @property
     def empty(self) -> bool:

@@ -48,6 +48,8 @@ class Ranking:
     expansions: tuple[str, ...] = ()
     unknown: tuple[str, ...] = ()
     suggestion_terms: tuple[str, ...] = ()
+    # Known terms no allowed document holds (a collection filter left them without a paper).
+    absent: tuple[str, ...] = ()
     # Documents holding every main word (an acronym or its long form counts as the word); None
     # when not counted (phrases, exact mode, a single word: then it is `total`).
     total_all: int | None = None
@@ -160,6 +162,13 @@ def rank(
     limit = options.max_results
     # Documents holding every main word; None for one word (that is `total`).
     total_all = found.total_all if count_all else None
+    absent: tuple[str, ...] = ()
+    if allowed is not None:
+        absent = tuple(
+            term
+            for term, number, _ in numbered
+            if number is not None and not allowed[index.postings(term)].any()
+        )
     return Ranking(
         tuple(order[:limit].tolist()),
         tuple(values[:limit].tolist()),
@@ -168,6 +177,7 @@ def rank(
         expansions,
         unknown,
         total_all=total_all,
+        absent=absent,
     )
 
 

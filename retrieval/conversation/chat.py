@@ -10,11 +10,13 @@ limit, except through an explicit reply to the message that showed it.
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
+from retrieval import text as analysis
 from retrieval.answering import corrected_question
 from retrieval.api import ChatEngine, ConversationMemory
 from retrieval.conversation import patterns
@@ -58,6 +60,9 @@ from retrieval.paper_answers import (
 
 # A search the classifier is unsure of does not replace the list the user may still point into.
 UNSURE_SEARCH = 0.5
+_WORD = re.compile(r"[\w'-]+")
+# Chit-chat the classifier is this sure of is never searched, whatever words it holds.
+SURE_CHIT_CHAT = 0.95
 # Help the classifier is this sure of is never re-read as a question about the paper in focus.
 SURE_HELP = 0.9
 # "#12" after 6 shown fetches the results up to it, up to this number.
@@ -288,6 +293,29 @@ class ChatService:
             wants_code=question_type(intent.message) is QuestionType.CODE,
         )
 
+    async def _topic_after_all(
+        self, intent: Intent, state: ConversationState | None
+    ) -> Reply | None:
+        """ "reward hacking", "weather forecasting": read as chit-chat, but a bare run of two to
+        five topic words (no function word, no chat word, no clause break) that papers hold
+        together is a search. "nice weather today" is not (no paper holds all three), nor "ok
+        these are better" or "toy linear regression, shocker" (a function word, a comma)."""
+        message = intent.message.rstrip(" ?")
+        words = _WORD.findall(message)
+        if (
+            intent.confidence >= SURE_CHIT_CHAT
+            or not 2 <= len(words) <= 5
+            or any(mark in message for mark in ",;:!")
+            or len(set(analysis.analyze(message))) < len(words)
+        ):
+            return None
+        searched = replace(intent, kind=IntentKind.SEARCH, query=intent.message)
+        reply = await self._search(searched, state)
+        answer = reply.answer
+        if answer is None or not _holds_every_word(answer) or answer.total_all is None:
+            return None
+        return reply
+
     @staticmethod
     def _between_compared(intent: Intent) -> Intent | None:
         """Right after a comparison, "which one has code?" asks the compared papers (not the
@@ -331,6 +359,10 @@ class ChatService:
     ) -> Reply:
         kind = intent.kind
         now = self._clock()
+        if kind is IntentKind.SMALL_TALK and not intent.farewell:
+            topic = await self._topic_after_all(intent, state)
+            if topic is not None:
+                return topic
         if kind in _SIMPLE:
             return Reply(_SIMPLE[kind], intent)
         if kind is IntentKind.MORE:

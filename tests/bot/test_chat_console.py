@@ -178,3 +178,9 @@ def test_coverage_warnings_are_said_on_the_first_page_only() -> None:
 def test_an_author_search_is_answered_in_words() -> None:
     line = wording.problem(NoAuthorSearch("tri dao"))
     assert line.startswith("I can't search by author yet (“tri dao”)")
+
+
+def test_a_word_absent_from_the_collections_searched_is_said() -> None:
+    answer = replace(_answer(1), absent_here=("mamba",))
+    lines = wording.coverage_lines(answer, lambda word: f"“{word}”")
+    assert lines == ["No paper in the collections searched mentions “mamba”."]

@@ -650,3 +650,37 @@ async def test_papers_by_a_person_say_authors_are_not_searched(chat: ChatService
     assert ids(again) == [ids(first)[0]]
     topic = await chat.handle("work by hinton on capsules", ALICE)
     assert topic.kind is ReplyKind.ANSWER
+
+
+async def test_a_bare_topic_read_as_chit_chat_is_searched_when_papers_hold_it(
+    over: Over,
+) -> None:
+    lists = {
+        "ICML 2026": [
+            "Reward hacking in RLHF: policies exploit reward models.",
+            "Weather forecasting with neural operators.",
+            "Sorting graphs quickly.",
+        ]
+    }
+    async with over(lists) as chat:
+        hacking = await chat.handle("reward hacking", ALICE)
+        weather = await chat.handle("weather forecasting", ALICE)
+        reaction = await chat.handle("ok these are better", ALICE)
+        chatter = await chat.handle("nice weather today", ALICE)
+    assert hacking.kind is ReplyKind.ANSWER and ids(hacking)[0] == "icml2026-1"
+    assert weather.kind is ReplyKind.ANSWER and ids(weather)[0] == "icml2026-2"
+    assert reaction.kind is ReplyKind.SMALL_TALK
+    assert chatter.kind is ReplyKind.SMALL_TALK  # no paper holds all three words
+
+
+async def test_a_word_no_paper_of_the_filtered_collection_holds_is_named(over: Over) -> None:
+    lists = {
+        "ICML 2026": ["Mamba is a selective state space model."],
+        "ICLR 2024": ["State space models for audio generation.", "Sorting graphs quickly."],
+    }
+    async with over(lists) as chat:
+        reply = await chat.handle("state space models like mamba in iclr", ALICE)
+        everywhere = await chat.handle("state space models like mamba", ALICE)
+    assert reply.answer is not None and reply.answer.absent_here == ("mamba",)
+    assert ids(reply)[0] == "iclr2024-1"
+    assert everywhere.answer is not None and everywhere.answer.absent_here == ()
