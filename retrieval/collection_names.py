@@ -75,10 +75,11 @@ def resolve_collections(text: str, collections: Sequence[C]) -> list[C]:
     ]
 
 
-def require_collection(text: str, collections: Sequence[C]) -> C:
-    """`resolve_collection`, or CollectionNotFound naming the collections there are."""
-    found = resolve_collection(text, collections)
-    if found is None:
+def require_collections(text: str, collections: Sequence[C]) -> list[C]:
+    """The loaded collections `text` names, as search and chat read it (`resolve_collections`:
+    "iclr" is every loaded ICLR), or CollectionNotFound naming the collections there are."""
+    found = resolve_collections(text, collections)
+    if not found:
         raise CollectionNotFound(text, [collection.name for collection in collections])
     return found
 

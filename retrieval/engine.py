@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from retrieval.answering import Page, best_sentences, build_answer, query_weights
-from retrieval.collection_names import require_collection
+from retrieval.collection_names import require_collections
 from retrieval.conversation.store_memory import StoredMemory
 from retrieval.corpus import Corpus, LiveCorpus
 from retrieval.errors import NothingLoaded, PaperNotFound
@@ -207,7 +208,13 @@ class Engine:
 
     async def random_paper(self, collection: str | None = None) -> Paper:
         known = await self.store.collections() if collection else []
-        slug = require_collection(collection, known).slug if collection else None
+        # "iclr" with two ICLRs loaded: a random paper of one of them, chosen by size.
+        named = require_collections(collection, known) if collection else []
+        slug = (
+            random.choices([c.slug for c in named], [max(c.papers, 1) for c in named])[0]
+            if named
+            else None
+        )
         paper = await self.store.random_paper(slug)
         if paper is None:
             raise NothingLoaded()

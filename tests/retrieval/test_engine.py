@@ -343,6 +343,8 @@ async def test_stats_and_autocomplete(fixture_engine: Engine) -> None:
 async def test_random_paper_respects_collection(fixture_engine: Engine) -> None:
     paper = await fixture_engine.random_paper("Fixture 2026")
     assert paper.collection == "Fixture 2026"
+    # The venue without its year, as /search and chat accept it.
+    assert (await fixture_engine.random_paper("fixture")).collection == "Fixture 2026"
     with pytest.raises(CollectionNotFound):
         await fixture_engine.random_paper("missing")
 
