@@ -56,6 +56,12 @@ def matching_count(answer: Answer) -> str:
     return f"{counted} ({'none' if every == 0 else f'{every:,}'} with every word)"
 
 
+def searched_in(answer: Answer) -> str:
+    """' · in ICLR 2024' for an answer filtered to collections ("same but for iclr"), else ''."""
+    names = answer.query.collections
+    return f" · in {', '.join(names)}" if names else ""
+
+
 def coverage_lines(answer: Answer, quote: Callable[[str], str]) -> list[str]:
     """Words of the question no paper mentions, and the correction offered for each misspelling:
     'No paper mentions “protein”.', '“hallucinaton” → hallucination? (no paper mentions it)'.

@@ -57,6 +57,14 @@ def rank_question(
     if not (parsed.text or parsed.phrases):
         raise QueryError("There is nothing to search for in that question.")
     allowed = collection_mask(corpus, parsed.collections)
+    if parsed.collections:
+        # The answer names where it searched as the collections are called ("ICLR 2024"),
+        # however they were asked for ("iclr", "iclr2024", in:"ICLR 2024").
+        known = corpus.collection_infos
+        named = [
+            info.name for name in parsed.collections for info in resolve_collections(name, known)
+        ]
+        parsed = replace(parsed, collections=tuple(dict.fromkeys(named)))
     return parsed, rank(corpus, parsed, options, analysis.analyze, allowed=allowed), notice
 
 

@@ -123,7 +123,9 @@ def answer_embed(
             lines.append(f"> {lead}{source}" if lead else "")
     description = "\n".join(line for line in lines if line)[:DESCRIPTION_MAX]
 
-    footer = f"{wording.matching_count(answer)} · {answer.took_ms:.0f} ms"
+    footer = (
+        f"{wording.matching_count(answer)}{wording.searched_in(answer)} · {answer.took_ms:.0f} ms"
+    )
     if page is not None:
         footer = f"Page {page[0] + 1}/{max(page[1], 1)} · {footer}"
     embed = discord.Embed(title=title, description=description or None, colour=COLOUR)

@@ -119,7 +119,10 @@ def render_answer(answer: Answer, colour: bool = False) -> str:
             lines.append(f"    {url}")
     first, last = answer.hits[0].rank, answer.hits[-1].rank
     shown = str(first) if first == last else f"{first}-{last}"  # "1 of 1,363", not "1-1"
-    footer = f"{shown} of {wording.matching_count(answer)} · {answer.took_ms:.1f} ms"
+    footer = (
+        f"{shown} of {wording.matching_count(answer)}{wording.searched_in(answer)}"
+        f" · {answer.took_ms:.1f} ms"
+    )
     if answer.expansions:
         footer += " · also searched: " + "; ".join(answer.expansions)
     lines.append(f"{DIM}{footer}{RESET}" if colour else footer)

@@ -184,3 +184,9 @@ def test_a_word_absent_from_the_collections_searched_is_said() -> None:
     answer = replace(_answer(1), absent_here=("mamba",))
     lines = wording.coverage_lines(answer, lambda word: f"“{word}”")
     assert lines == ["No paper in the collections searched mentions “mamba”."]
+
+
+def test_a_filtered_answer_says_where_it_searched() -> None:
+    filtered = replace(_answer(1), query=ParsedQuery(text="q", collections=("ICLR 2024",)))
+    assert "\n1-3 of 3 matching papers · in ICLR 2024 · " in console.render_answer(filtered)
+    assert " · in " not in console.render_answer(_answer(1))

@@ -85,6 +85,8 @@ async def test_same_but_for_another_venue_keeps_the_topic(chat: ChatService) -> 
     assert again.answer is not None and again.answer.question == first.answer.question  # type: ignore[union-attr]
     assert ids(again) and all(paper_id.startswith("icml2024-") for paper_id in ids(again))
     assert ids(again)[0] == "icml2024-7"  # the offloading paper, as ICLR's first was iclr2024-7
+    # The answer says where it searched, by the collection's name ("· in ICML 2024").
+    assert again.answer.query.collections == ("ICML 2024",)  # type: ignore[union-attr]
     assert ids(first)[0] == "iclr2024-7"
 
 
