@@ -248,6 +248,11 @@ def problem(error: PaperbotError, reply: Reply | None = None) -> str:
         if error.stale:
             return f"{lead} My last answer here is too old; ask a question first."
         return f"{lead} Ask a question first."
+    if isinstance(error, PositionOutOfRange) and error.reach is not None:
+        return (
+            f"A number opens results up to #{error.reach} of a list; #{error.wanted} is further. "
+            "Say “more” to page on, or narrow the question."
+        )
     if isinstance(error, PositionOutOfRange) and not error.exhausted:
         return (
             f"Only results {error.first}-{error.available} have been shown; pick one of those, "

@@ -482,7 +482,13 @@ class ChatService:
                 return resolve_refs(intent.refs, longer, now, max_idle), longer
             except PositionOutOfRange as short:
                 if len(ids) >= reach - page.offset:
-                    raise error from None  # past MAX_REACH in a list that goes on
+                    # Past MAX_REACH in a list that goes on: say how far a number reaches.
+                    raise PositionOutOfRange(
+                        wanted=error.wanted,
+                        available=error.available,
+                        first=error.first,
+                        reach=MAX_REACH,
+                    ) from None
                 # Fetched up to the number asked for and the list ended before it.
                 raise PositionOutOfRange(
                     wanted=short.wanted,

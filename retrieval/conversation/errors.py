@@ -30,12 +30,19 @@ class PositionOutOfRange(ConversationError):
     has no more results than that (not just fewer shown)."""
 
     def __init__(
-        self, *, wanted: int, available: int, first: int = 1, exhausted: bool = False
+        self,
+        *,
+        wanted: int,
+        available: int,
+        first: int = 1,
+        exhausted: bool = False,
+        reach: int | None = None,
     ) -> None:
         self.wanted = wanted
         self.available = available
         self.first = first
         self.exhausted = exhausted
+        self.reach = reach  # the farthest number a reference fetches (past it: "more")
         super().__init__(f"Result {wanted} was asked for, but there were {available}.")
 
 

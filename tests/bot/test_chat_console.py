@@ -190,3 +190,8 @@ def test_a_filtered_answer_says_where_it_searched() -> None:
     filtered = replace(_answer(1), query=ParsedQuery(text="q", collections=("ICLR 2024",)))
     assert "\n1-3 of 3 matching papers · in ICLR 2024 · " in console.render_answer(filtered)
     assert " · in " not in console.render_answer(_answer(1))
+
+
+def test_a_number_past_the_reach_is_explained() -> None:
+    line = wording.problem(PositionOutOfRange(wanted=60, available=3, reach=50))
+    assert line.startswith("A number opens results up to #50 of a list; #60 is further.")

@@ -684,3 +684,16 @@ async def test_a_word_no_paper_of_the_filtered_collection_holds_is_named(over: O
     assert reply.answer is not None and reply.answer.absent_here == ("mamba",)
     assert ids(reply)[0] == "iclr2024-1"
     assert everywhere.answer is not None and everywhere.answer.absent_here == ()
+
+
+async def test_a_number_past_the_reach_of_a_long_list_says_how_far_numbers_go(
+    over: Over,
+) -> None:
+    lists = {"ICML 2026": [f"Expert routing study number {n} of sixty." for n in range(60)]}
+    async with over(lists) as chat:
+        await chat.handle("expert routing", ALICE)
+        far = await chat.handle("#55", ALICE)
+        near = await chat.handle("#9", ALICE)
+    assert isinstance(far.error, PositionOutOfRange)
+    assert far.error.reach == 50 and not far.error.exhausted
+    assert near.kind is ReplyKind.PAPERS
