@@ -71,7 +71,18 @@ def describe(counts: UserData) -> list[str]:
             "/forget-me removes your name from them)",
         ),
     )
-    return [f"{number} {text}" for number, text in kinds if number]
+    return [
+        f"{number} {_one(text) if number == 1 else _many(text)}" for number, text in kinds if number
+    ]
+
+
+def _one(text: str) -> str:
+    """'saved paper(s) ...' for one: 'saved paper ...'; 'entries' -> 'entry'."""
+    return text.replace("(s)", "").replace("(es)", "").replace("entries", "entry", 1)
+
+
+def _many(text: str) -> str:
+    return text.replace("(s)", "s").replace("(es)", "es")
 
 
 class UserDataStore(Protocol):

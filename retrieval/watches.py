@@ -161,7 +161,10 @@ class Watches:
         try:
             await asyncio.to_thread(rank_question, self._corpus(), self._options, query, None, 300)
         except PaperbotError as error:
-            raise WatchError(f"That query cannot be watched: {error}") from error
+            reason = str(error)
+            raise WatchError(
+                f"That query cannot be watched: {reason[:1].lower()}{reason[1:]}"
+            ) from error
         if not watch_words(self._options, parse_query(query)):
             raise WatchError(
                 f"That query cannot be watched: “{query}” has only common words "

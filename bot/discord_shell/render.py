@@ -399,7 +399,7 @@ def saved_embed(papers: Sequence[Paper], page: int) -> discord.Embed:
         for offset, paper in enumerate(papers[start : start + SAVED_PER_PAGE])
     ]
     embed.description = "\n".join(lines)
-    embed.set_footer(text=f"Page {page + 1}/{pages} · /saved export:markdown for a file")
+    embed.set_footer(text=f"Page {page + 1}/{pages} · /saved export: Markdown (.md) for a file")
     return embed
 
 

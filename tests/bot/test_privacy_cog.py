@@ -18,7 +18,11 @@ async def test_privacy_then_forget_me(real: tuple[PaperBot, Engine], recorder: R
     shown = await run(bot, slash(bot, "privacy"))
     text = recorder.text(shown)
     assert all(sent.ephemeral for sent in recorder.for_interaction(shown))
-    assert "1 saved paper(s)" in text and "1 watch(es)" in text and "`icml2026-13`" in text
+    assert (
+        "1 saved paper in your" in text
+        and "1 watch on new papers" in text
+        and "`icml2026-13`" in text
+    )
     assert "mixture of experts routing" in text
 
     asked = await run(bot, slash(bot, "forget-me"))
@@ -29,7 +33,7 @@ async def test_privacy_then_forget_me(real: tuple[PaperBot, Engine], recorder: R
     done = await click(bot, message, label="Delete everything")
     result = recorder.callbacks(done)[0]
     assert result.body["type"] == 7
-    assert "1 saved paper(s)" in result.body["data"]["content"]
+    assert "1 saved paper in your" in result.body["data"]["content"]
     assert "Nothing about you remains" in result.body["data"]["content"]
     assert await engine.store.user_data(ALICE) == UserData()
 

@@ -88,3 +88,12 @@ async def test_forget_user_leaves_nothing_and_spares_others(tmp_path: Path) -> N
 async def test_forget_a_stranger_deletes_nothing(tmp_path: Path) -> None:
     async with await SqliteStore.open(tmp_path / "db.sqlite") as store:
         assert await store.forget_user(999) == UserData()
+
+
+def test_held_data_is_counted_in_words() -> None:
+    from retrieval.privacy import UserData, describe
+
+    lines = describe(UserData(saved_papers=2, watches=1, shortlist_entries=1))
+    assert lines[0].startswith("2 saved papers in your reading list")
+    assert lines[1] == "1 watch on new papers"
+    assert lines[2].startswith("1 server reading list entry you added")
