@@ -67,10 +67,11 @@ async def ingest_paths(
     """Ingest files and folders, each file atomically; a store fault stops the run."""
     others: list[Path] = []
     files = await asyncio.to_thread(find_paper_files, list(paths), others)
-    # A folder's other files are not paper lists; said once each, not read.
-    report = IngestReport(
-        notes=tuple(f"{other}: skipped, not a .txt or .jsonl paper list" for other in others)
-    )
+    # A folder's other files are not paper lists: said, not read (the first few by name).
+    notes = [f"{other}: skipped, not a .txt or .jsonl paper list" for other in others[:5]]
+    if len(others) > 5:
+        notes.append(f"and {len(others) - 5} more files that are not paper lists, skipped")
+    report = IngestReport(notes=tuple(notes))
     for number, path in enumerate(files, start=1):
         if progress:
             progress(f"[{number}/{len(files)}] {path}")

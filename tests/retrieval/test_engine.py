@@ -510,6 +510,10 @@ async def test_a_folders_other_files_are_named_as_skipped(
     folder.mkdir()
     write_list(folder / "conf2024.txt", ["We fold proteins."], "CONF 2024 论文列表")
     (folder / "notes.md").write_text("# my notes\n", encoding="utf-8")
+    for number in range(7):
+        (folder / f"figure{number}.png").write_bytes(b"\x89PNG")
     report = await fixture_engine.ingest([folder])
     assert report.papers_added == 1
-    assert report.notes[0] == f"{folder / 'notes.md'}: skipped, not a .txt or .jsonl paper list"
+    assert report.notes[0] == f"{folder / 'figure0.png'}: skipped, not a .txt or .jsonl paper list"
+    # Five by name, then a count: a folder of many other files does not flood the output.
+    assert report.notes[5] == "and 3 more files that are not paper lists, skipped"
