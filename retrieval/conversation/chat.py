@@ -459,42 +459,38 @@ class ChatService:
             # "#60" is fetched only as far as MAX_REACH: enough to tell a list of 13 ("there
             # were only 13") from a long one ("only 1-3 have been shown").
             reach = min(error.wanted, MAX_REACH)
+            if reach <= page.offset:  # more than MAX_REACH already shown by "more"
+                raise PositionOutOfRange(
+                    wanted=error.wanted, available=error.available, reach=MAX_REACH
+                ) from None
             answer = await self._page(page, reach - page.offset)
             ids = [hit.paper.id for hit in answer.hits]
-            if not ids:
-                raise PositionOutOfRange(
-                    wanted=error.wanted,
-                    available=error.available,
-                    first=error.first,
-                    exhausted=True,
-                ) from None
-            longer = next_state(
-                state,
-                answer_ids=ids,
-                query=state.query,
-                offset=page.offset,
-                collection=state.collection,
-                now=now,
-                focus=state.focus,
-                similar_to=state.similar_to,
+            longer = (
+                next_state(
+                    state,
+                    answer_ids=ids,
+                    query=state.query,
+                    offset=page.offset,
+                    collection=state.collection,
+                    now=now,
+                    focus=state.focus,
+                    similar_to=state.similar_to,
+                )
+                if ids
+                else state
             )
             try:
                 return resolve_refs(intent.refs, longer, now, max_idle), longer
             except PositionOutOfRange as short:
-                if len(ids) >= reach - page.offset:
-                    # Past MAX_REACH in a list that goes on: say how far a number reaches.
-                    raise PositionOutOfRange(
-                        wanted=error.wanted,
-                        available=error.available,
-                        first=error.first,
-                        reach=MAX_REACH,
-                    ) from None
-                # Fetched up to the number asked for and the list ended before it.
+                # Past MAX_REACH in a list that goes on: say how far a number reaches;
+                # otherwise the list ended before the number: say how long it is.
+                goes_on = len(ids) >= reach - page.offset
                 raise PositionOutOfRange(
                     wanted=short.wanted,
-                    available=short.available,
+                    available=error.available if goes_on else short.available,
                     first=short.first,
-                    exhausted=True,
+                    exhausted=not goes_on,
+                    reach=MAX_REACH if goes_on else None,
                 ) from None
 
     async def _page(self, page: PageRequest, limit: int) -> Answer:

@@ -697,3 +697,17 @@ async def test_a_number_past_the_reach_of_a_long_list_says_how_far_numbers_go(
     assert isinstance(far.error, PositionOutOfRange)
     assert far.error.reach == 50 and not far.error.exhausted
     assert near.kind is ReplyKind.PAPERS
+
+
+async def test_a_number_past_the_reach_after_paging_beyond_it_is_explained(
+    over: Over,
+) -> None:
+    lists = {"ICML 2026": [f"Expert routing study number {n} of seventy." for n in range(70)]}
+    async with over(lists, page_size=10) as chat:
+        await chat.handle("expert routing", ALICE)
+        for _ in range(4):
+            await chat.handle("10 more", ALICE)  # 50 shown: all a number can reach
+        far = await chat.handle("#55", ALICE)
+        shown = await chat.handle("#45", ALICE)
+    assert isinstance(far.error, PositionOutOfRange) and far.error.reach == 50
+    assert shown.kind is ReplyKind.PAPERS
