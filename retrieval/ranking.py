@@ -163,7 +163,9 @@ def rank(
     # Documents holding every main word; None for one word (that is `total`).
     total_all = found.total_all if count_all else None
     absent: tuple[str, ...] = ()
-    if allowed is not None:
+    # Papers holding every word in the filter prove no word absent: the common case reads no
+    # posting list again.
+    if allowed is not None and not total_all:
         absent = tuple(
             term
             for term, number, _ in numbered
