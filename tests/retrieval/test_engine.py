@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,18 @@ from tests.conftest import FIXTURE_ABSTRACTS, write_list
 
 def ids(answer: object) -> list[str]:
     return [hit.paper.id for hit in answer.hits]  # type: ignore[attr-defined]
+
+
+@asynccontextmanager
+async def _engine_over(
+    tmp_path: Path, make_settings: Callable[..., Settings], abstracts: list[str]
+) -> AsyncIterator[Engine]:
+    """An engine whose only papers are `abstracts`, as fixture2026-1, -2, ... in order."""
+    seeds = tmp_path / "s"
+    seeds.mkdir()
+    write_list(seeds / "a.txt", abstracts)
+    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+        yield engine
 
 
 async def test_seeds_are_ingested_on_first_open(seed_engine: Engine) -> None:
@@ -71,17 +84,12 @@ async def test_acronyms_connect_both_ways(fixture_engine: Engine) -> None:
 async def test_acronym_query_finds_paper_that_only_spells_it_out(
     tmp_path: Path, make_settings: Callable[..., Settings]
 ) -> None:
-    seeds = tmp_path / "s"
-    seeds.mkdir()
-    write_list(
-        seeds / "a.txt",
-        [
-            "Sparse Mixture of Experts (MoE) layers scale transformers.",
-            "We analyse mixture of experts gating under distribution shift.",
-            "Convolutional networks for image classification.",
-        ],
-    )
-    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+    abstracts = [
+        "Sparse Mixture of Experts (MoE) layers scale transformers.",
+        "We analyse mixture of experts gating under distribution shift.",
+        "Convolutional networks for image classification.",
+    ]
+    async with _engine_over(tmp_path, make_settings, abstracts) as engine:
         found = ids(await engine.ask("MoE", limit=5))
         assert set(found) == {"fixture2026-1", "fixture2026-2"}
         reverse = await engine.ask("mixture of experts", limit=5)
@@ -91,14 +99,12 @@ async def test_acronym_query_finds_paper_that_only_spells_it_out(
 async def test_an_acronym_that_is_a_common_word_is_not_expanded(
     tmp_path: Path, make_settings: Callable[..., Settings]
 ) -> None:
-    seeds = tmp_path / "s"
-    seeds.mkdir()
     spaces = [f"State space models of kind {n} scale to long sequences." for n in range(27)]
     defining = (
         "Single-round Participants Amalgamation for Contribution Evaluation (SPACE) values clients."
     )
-    write_list(seeds / "a.txt", [defining, *spaces, "Retrieval-augmented generation (RAG) helps."])
-    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+    abstracts = [defining, *spaces, "Retrieval-augmented generation (RAG) helps."]
+    async with _engine_over(tmp_path, make_settings, abstracts) as engine:
         answer = await engine.ask("state space models", limit=3)
         # 27 papers use "space" as a word, one defines SPACE: the query's word is the word.
         assert answer.expansions == ()
@@ -110,17 +116,12 @@ async def test_an_acronym_that_is_a_common_word_is_not_expanded(
 async def test_an_acronym_with_two_spelled_meanings_is_noted_once(
     tmp_path: Path, make_settings: Callable[..., Settings]
 ) -> None:
-    seeds = tmp_path / "s"
-    seeds.mkdir()
-    write_list(
-        seeds / "a.txt",
-        [
-            "Retrieval-augmented generation (RAG) grounds answers.",
-            "We attack retrieval-augmented generation (RAG) pipelines.",
-            "Retrieval-augmentation generation (RAG) is spelled another way here.",
-        ],
-    )
-    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+    abstracts = [
+        "Retrieval-augmented generation (RAG) grounds answers.",
+        "We attack retrieval-augmented generation (RAG) pipelines.",
+        "Retrieval-augmentation generation (RAG) is spelled another way here.",
+    ]
+    async with _engine_over(tmp_path, make_settings, abstracts) as engine:
         answer = await engine.ask("RAG", limit=3)
         assert answer.expansions == ("RAG → retrieval-augmented generation",)
 
@@ -128,17 +129,12 @@ async def test_an_acronym_with_two_spelled_meanings_is_noted_once(
 async def test_a_long_misspelling_is_offered_the_word_closest_to_it(
     tmp_path: Path, make_settings: Callable[..., Settings]
 ) -> None:
-    seeds = tmp_path / "s"
-    seeds.mkdir()
-    write_list(
-        seeds / "a.txt",
-        [
-            "We detect hallucination in language models.",
-            "Hallucination benchmarks for vision models.",
-            "A hallucinatory effect of drugs on perception.",
-        ],
-    )
-    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+    abstracts = [
+        "We detect hallucination in language models.",
+        "Hallucination benchmarks for vision models.",
+        "A hallucinatory effect of drugs on perception.",
+    ]
+    async with _engine_over(tmp_path, make_settings, abstracts) as engine:
         answer = await engine.ask("halucinatoin")
         # Two edits from "hallucination", three from "hallucinatory".
         assert answer.empty and answer.suggestion == "hallucination"
@@ -147,19 +143,14 @@ async def test_a_long_misspelling_is_offered_the_word_closest_to_it(
 async def test_a_word_of_the_long_form_alone_does_not_stand_in_for_the_acronym(
     tmp_path: Path, make_settings: Callable[..., Settings]
 ) -> None:
-    seeds = tmp_path / "s"
-    seeds.mkdir()
-    write_list(
-        seeds / "a.txt",
-        [
-            "Reinforcement learning (RL) trains agents from rewards.",
-            "We study RL agents that plan over long horizons in sparse-reward navigation tasks "
-            "with partial observability, delayed feedback and noisy sensors.",
-            "Learning to learn: learning rates for learning and learning curves.",
-            "Image segmentation with convolutional networks.",
-        ],
-    )
-    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+    abstracts = [
+        "Reinforcement learning (RL) trains agents from rewards.",
+        "We study RL agents that plan over long horizons in sparse-reward navigation tasks "
+        "with partial observability, delayed feedback and noisy sensors.",
+        "Learning to learn: learning rates for learning and learning curves.",
+        "Image segmentation with convolutional networks.",
+    ]
+    async with _engine_over(tmp_path, make_settings, abstracts) as engine:
         answer = await engine.ask("RL", limit=5)
         # The third paper says "learning" five times and never RL or reinforcement learning.
         assert ids(answer) == ["fixture2026-1", "fixture2026-2"]
