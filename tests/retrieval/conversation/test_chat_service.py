@@ -85,6 +85,15 @@ def over(tmp_path: Path, make_settings: Callable[..., Settings], clock: Clock) -
     return functools.partial(_chat_over, tmp_path, make_settings, clock)
 
 
+# A paper that coins a name (ZORB) and one other.
+ZORB_LIST = {
+    "ICML 2026": [
+        "We propose ZORB, a routing method for sparse experts. ZORB balances load.",
+        "Sorting on graphs.",
+    ]
+}
+
+
 def ids(reply: Reply) -> list[str]:
     return list(reply.paper_ids)
 
@@ -303,14 +312,7 @@ async def test_help_words_around_a_paper_id_ask_about_that_paper(chat: ChatServi
 
 
 async def test_a_name_the_open_paper_coined_is_asked_about_it_not_chatted(over: Over) -> None:
-    async with over(
-        {
-            "ICML 2026": [
-                "We propose ZORB, a routing method for sparse experts. ZORB balances load.",
-                "Sorting on graphs.",
-            ]
-        },
-    ) as chat:
+    async with over(ZORB_LIST) as chat:
         await chat.handle("icml2026-1", ALICE)
         asked = await chat.handle("what's ZORB", ALICE)
         chatted = await chat.handle("lol nice", ALICE)
@@ -619,14 +621,7 @@ async def test_a_records_own_zero_padded_id_opens_that_record(
 async def test_a_question_pointing_at_the_open_paper_is_about_it(over: Over) -> None:
     # "this", "their" speak of the open paper even when no word of the question is the
     # abstract's; a search for other papers stays a search.
-    async with over(
-        {
-            "ICML 2026": [
-                "We propose ZORB, a routing method for sparse experts. ZORB balances load.",
-                "Sorting on graphs.",
-            ]
-        },
-    ) as chat:
+    async with over(ZORB_LIST) as chat:
         await chat.handle("icml2026-1", ALICE)
         hard = await chat.handle("why is this hard in the first place", ALICE)
         await chat.handle("icml2026-1", ALICE)
