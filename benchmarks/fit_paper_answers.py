@@ -431,17 +431,20 @@ def main() -> int:
         f"\nchosen types={'fitted' if fitted_types else 'question_type'} l2={l2} share={share}: "
         f"CV answered {sum(chosen)}/{len(pairs)} = {sum(chosen) / len(pairs):.3f}"
     )
-    per, hit = Counter[str](), Counter[str]()
-    for pair, ok in zip(order, chosen, strict=True):
-        per[str(pair.row["qtype"])] += 1
-        hit[str(pair.row["qtype"])] += ok
+
+    def tally(field: str) -> tuple[Counter[str], Counter[str]]:
+        """Pairs and pairs answered, per value of `field` (a question type, a file)."""
+        pairs_of, answered = Counter[str](), Counter[str]()
+        for pair, ok in zip(order, chosen, strict=True):
+            pairs_of[str(pair.row[field])] += 1
+            answered[str(pair.row[field])] += ok
+        return pairs_of, answered
+
+    per, hit = tally("qtype")
     for qtype in sorted(per):
         print(f"  {qtype:<12} {hit[qtype]:>3}/{per[qtype]:<3}")
     print("per file (each pair judged by the fold that did not train on its paper):")
-    files, hits = Counter[str](), Counter[str]()
-    for pair, ok in zip(order, chosen, strict=True):
-        files[str(pair.row["file"])] += 1
-        hits[str(pair.row["file"])] += ok
+    files, hits = tally("file")
     for name in sorted(files):
         print(f"  {name:<34} {hits[name]:>3}/{files[name]:<3} = {hits[name] / files[name]:.3f}")
     if args.misses:
