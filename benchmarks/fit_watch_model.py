@@ -1,4 +1,4 @@
-"""Fit the watch model's weights (`retrieval/watch_model.json`) on the CALIBRATION watch list.
+"""Fit the watch model's weights (`retrieval/watches/model.json`) on the CALIBRATION watch list.
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/fit_watch_model.py \
         ../shared/data/conference_abstracts --seeds seeds [--cache /tmp/watch_pairs.npz]
@@ -35,9 +35,9 @@ import numpy.typing as npt
 
 from benchmarks import watch_threshold as bench
 from config.settings import Settings
-from retrieval import watch_model
 from retrieval.engine import Engine
-from retrieval.watch_matching import candidates, matching_docs
+from retrieval.watches import model as watch_model
+from retrieval.watches.matching import candidates, matching_docs
 
 FOLDS = 5
 L2 = (1.0, 10.0, 100.0, 1000.0, 3000.0)

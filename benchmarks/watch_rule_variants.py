@@ -26,9 +26,9 @@ import numpy as np
 
 from benchmarks import watch_threshold as bench
 from config.settings import Settings
-from retrieval import watch_matching
 from retrieval.engine import Engine
 from retrieval.query import parse_query
+from retrieval.watches import matching as watch_matching
 
 
 @dataclass(frozen=True)

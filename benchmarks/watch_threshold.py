@@ -15,7 +15,7 @@ Two corpora, each through the real engine on a temporary database:
 - small: the seeds are what the server has (a fresh install); a sample arrives of each list (up
   to SAMPLE_RELEVANT title-relevant papers per query plus SAMPLE_OTHERS others, fixed seed).
 
-The rule (retrieval/watch_matching.py) fires for a new paper holding every main query word that
+The rule (retrieval/watches/matching.py) fires for a new paper holding every main query word that
 ranks in the corpus's top K or reaches the normalised-BM25 threshold and, unless it ranks first,
 uses every word twice or all of them in its lead (matching_docs applies that part; the threshold
 is swept here). For each threshold the
@@ -26,7 +26,7 @@ the target as surely as precision 0.75 with recall 0.65 does. It then prints the
 numbers at that threshold and a verdict for the target (recall >= 0.9 at precision >= 0.9 on
 held-out data, both corpora).
 
-Then, on the same arrivals, the fitted watch model (retrieval/watch_model.py, the product's
+Then, on the same arrivals, the fitted watch model (retrieval/watches/model.py, the product's
 default matcher): a paper fires when the model's probability reaches the threshold and it holds
 the query's rarest word, or when it ranks first holding every word. The script sweeps the
 probability and judges the model at its shipped threshold (chosen by cross-validation in
@@ -50,10 +50,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from config.settings import Settings
-from retrieval import watch_model
 from retrieval.engine import Engine
-from retrieval.watch_matching import candidates, matching_docs, scored_top
-from retrieval.watch_model import load_model
+from retrieval.watches import model as watch_model
+from retrieval.watches.matching import candidates, matching_docs, scored_top
+from retrieval.watches.model import load_model
 
 Queries = list[tuple[str, str]]
 
@@ -361,7 +361,7 @@ async def main() -> int:
 
 
 def print_model(corpora: dict[str, tuple[Judged, Judged]], target: float) -> None:
-    """The fitted model (retrieval/watch_model.json) on the same arrivals, and its verdict."""
+    """The fitted model (retrieval/watches/model.json) on the same arrivals, and its verdict."""
     model = load_model()
     chosen = model.threshold
     print(

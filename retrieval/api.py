@@ -16,7 +16,7 @@ from retrieval.nodes import ClusterStats, NodeRow
 from retrieval.privacy import PrivacyReport, UserData
 from retrieval.shortlist import ShortlistRow
 from retrieval.trending import TrendingPaper
-from retrieval.watches import Digest, WatchRow
+from retrieval.watches.service import Digest, WatchRow
 
 
 class ConversationMemory(Protocol):
@@ -37,7 +37,7 @@ class ConversationMemory(Protocol):
 
 
 class Exports(Protocol):
-    """`ExportService`: reading lists and collections as files (`retrieval.exports` formats)."""
+    """`ExportService`: reading lists and collections as files (`retrieval.exports.formats`)."""
 
     async def saved(self, user_id: int, fmt: str) -> tuple[str, bytes, int]: ...
 

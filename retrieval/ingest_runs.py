@@ -10,7 +10,7 @@ from collections.abc import Awaitable
 from retrieval.corpus import LiveCorpus
 from retrieval.errors import PaperbotError
 from retrieval.models import IngestReport
-from retrieval.watches import Watches
+from retrieval.watches.service import Watches
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from retrieval.ingest import ListLimits
 from retrieval.nodes import NodeTiming
 from retrieval.ranking import RankOptions
 from retrieval.snapshot.matrix import BM25Params
-from retrieval.watches import WatchLimits
+from retrieval.watches.service import WatchLimits
 
 __all__ = [
     "Settings",

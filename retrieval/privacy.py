@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from retrieval.models import Paper
-from retrieval.watches import WatchRow
+from retrieval.watches.service import WatchRow
 
 
 @dataclass(frozen=True, slots=True)

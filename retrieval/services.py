@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from retrieval.corpus import Corpus
-from retrieval.export_service import ExportService
+from retrieval.exports.service import ExportService
 from retrieval.nodes import NodeRegistry
 from retrieval.parameters import Settings, node_timing, watch_limits
 from retrieval.privacy import Privacy
@@ -15,7 +15,7 @@ from retrieval.ranking import RankOptions
 from retrieval.shortlist import Shortlist
 from retrieval.stores.store import Store
 from retrieval.trending import Trending
-from retrieval.watches import Watches
+from retrieval.watches.service import Watches
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from retrieval.errors import PaperNotFound
-from retrieval.exports import ExportEntry, export_papers
+from retrieval.exports.formats import ExportEntry, export_papers
 from retrieval.models import Paper
 
 MAX_NOTE_CHARS = 200

@@ -46,7 +46,7 @@ def test_every_protocol_declares_at_most_fifteen_methods() -> None:
 def test_the_feature_protocols_live_beside_their_rows() -> None:
     protocols = _protocols()
     for where in (
-        "retrieval.watches.WatchStore",
+        "retrieval.watches.service.WatchStore",
         "retrieval.shortlist.ShortlistStore",
         "retrieval.trending.ActivityStore",
         "retrieval.privacy.UserDataStore",

@@ -1,5 +1,5 @@
 """Paper lists as Discord file attachments, within the upload limit (exports themselves are in
-`retrieval.exports`)."""
+`retrieval.exports.formats`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from discord import app_commands
 
-from retrieval.exports import ExportEntry, export_papers
+from retrieval.exports.formats import ExportEntry, export_papers
 from retrieval.models import Paper
 
 # Discord's smallest upload limit for a bot's message (servers without boosts): 8 MiB, which a

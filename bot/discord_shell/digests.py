@@ -16,7 +16,7 @@ import discord
 
 from bot.discord_shell import render
 from bot.text import clip, clip_plain
-from retrieval.watches import CONSOLE_USER, Digest
+from retrieval.watches.service import CONSOLE_USER, Digest
 
 if TYPE_CHECKING:
     from bot.discord_shell.client import PaperBot

@@ -26,7 +26,7 @@ from retrieval.engine import Engine
 from retrieval.errors import PaperbotError
 from retrieval.ids import find_paper_keys
 from retrieval.query_files import read_query_file
-from retrieval.watches import CONSOLE_USER
+from retrieval.watches.service import CONSOLE_USER
 
 NO_TOKEN = (
     "paperbot: no Discord token. Set PAPERBOT_DISCORD_TOKEN (in the environment or .env) "

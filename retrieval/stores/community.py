@@ -16,7 +16,7 @@ from retrieval.privacy import UserData
 from retrieval.shortlist import ShortlistRow
 from retrieval.stores.shared import SqlStore, Tx
 from retrieval.trending import ACTIVITY_KINDS, ActivityRow
-from retrieval.watches import DigestRow, WatchRow
+from retrieval.watches.service import DigestRow, WatchRow
 
 if TYPE_CHECKING:
     from retrieval.models import Paper

@@ -16,7 +16,7 @@ from retrieval.privacy import UserDataStore
 from retrieval.shortlist import ShortlistStore
 from retrieval.stores.protocol import ConversationStore, IngestStore, PaperStore, ReadingListStore
 from retrieval.trending import ActivityStore
-from retrieval.watches import WatchStore
+from retrieval.watches.service import WatchStore
 
 
 class Store(

@@ -11,7 +11,7 @@ from retrieval.nodes import ClusterStats, NodeRow, NodeStatus
 from retrieval.privacy import PrivacyReport, UserData
 from retrieval.shortlist import ShortlistRow
 from retrieval.trending import TrendingPaper
-from retrieval.watches import Digest, WatchRow
+from retrieval.watches.service import Digest, WatchRow
 
 NOW = "2026-12-01T00:00:00.000Z"
 

@@ -139,7 +139,7 @@ async def test_refused_delivery_pauses_the_watch(
 
 
 async def test_who_sends_which_digest(real: tuple[PaperBot, Engine]) -> None:  # noqa: F811
-    from retrieval.watches import CONSOLE_USER, Digest
+    from retrieval.watches.service import CONSOLE_USER, Digest
 
     bot, _ = real
     send = DigestSender(bot)

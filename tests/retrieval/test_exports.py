@@ -14,7 +14,7 @@ from bibtexparser.bparser import BibTexParser
 from hypothesis import given
 from hypothesis import strategies as st
 
-from retrieval.exports import (
+from retrieval.exports.formats import (
     DERIVED_TITLE_NOTE,
     ExportEntry,
     bibtex_entry,

@@ -17,7 +17,7 @@ from config.settings import Settings
 from retrieval.engine import Engine
 from retrieval.errors import PaperbotError, StoreError
 from retrieval.stores.sqlite import SqliteStore
-from retrieval.watch_matching import (
+from retrieval.watches.matching import (
     about_words,
     candidates,
     holds_all,
@@ -25,8 +25,8 @@ from retrieval.watch_matching import (
     model_matching_docs,
     scored_top,
 )
-from retrieval.watch_model import FEATURES, load_model
-from retrieval.watches import DIGEST_PAPERS, Digest, WatchError
+from retrieval.watches.model import FEATURES, load_model
+from retrieval.watches.service import DIGEST_PAPERS, Digest, WatchError
 from tests.conftest import SEEDS, write_list
 
 MOE = (

@@ -13,7 +13,7 @@ from bot.discord_shell import render, replies
 from bot.discord_shell.cogs.base import PaperCog
 from bot.discord_shell.digests import DigestSender
 from bot.text import clip
-from retrieval.watches import WatchRow
+from retrieval.watches.service import WatchRow
 
 if TYPE_CHECKING:
     from bot.discord_shell.client import PaperBot

@@ -1,7 +1,7 @@
 """Whether a new paper matches a watch (pure, CPU-bound: run it in a worker thread).
 
 Two matchers. The default, `model_matching_docs`: the fitted watch model
-(`retrieval.watch_model`) gives each new paper holding the query's rarest word a probability of
+(`retrieval.watches.model`) gives each new paper holding the query's rarest word a probability of
 being about the watch's topic; it fires at `min_probability`, and the corpus's first-ranked
 paper holding every main word always fires.
 
@@ -34,13 +34,13 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from retrieval import text as analysis
-from retrieval import watch_model
 from retrieval.corpus import Corpus
 from retrieval.models import ParsedQuery
 from retrieval.query import parse_query
 from retrieval.questions import collection_mask, rank_question, shorten
 from retrieval.ranking import RankOptions, docs_with_all, rank
 from retrieval.snapshot.matrix import BoolArray
+from retrieval.watches import model as watch_model
 
 MIN_MENTIONS = 2  # a word used once, outside the lead, is usually a passing mention
 LEAD_TERMS = 30  # index terms in about two sentences (median 31 on NeurIPS 2023 abstracts)

@@ -25,7 +25,7 @@ from retrieval.models import Paper
 from retrieval.query import parse_query
 from retrieval.questions import rank_question
 from retrieval.ranking import RankOptions
-from retrieval.watch_matching import matching_docs, model_matching_docs, watch_words
+from retrieval.watches.matching import matching_docs, model_matching_docs, watch_words
 
 DIGEST_PAPERS = 5
 # The terminal's user (LOCAL_USER of bot/terminal/chat_console.py): no Discord id is 0, so the
@@ -64,7 +64,7 @@ class WatchRow:
 
 @dataclass(frozen=True, slots=True)
 class DigestRow:
-    """One announcement for one watch: `body` is JSON owned by `retrieval.watches`."""
+    """One announcement for one watch: `body` is JSON owned by `retrieval.watches.service`."""
 
     id: int
     watch_id: int

@@ -7,7 +7,7 @@ defines stands for the words of its long form ("RAG" holds retrieval, augmented,
 Groups are weighted by idf, so a paper missing a common word ("networks" in "equivariant neural
 networks") loses less than one missing the rare one.
 
-The weights (`watch_model.json`, beside this module) are fitted by `benchmarks/fit_watch_model.py`
+The weights (`model.json`, beside this module) are fitted by `benchmarks/fit_watch_model.py`
 on the calibration watch queries of `benchmarks/watch_threshold.py` only; docs/watches.md has the
 cross-validation and the held-out measurement.
 """
@@ -28,7 +28,7 @@ import numpy.typing as npt
 from retrieval import text as analysis
 from retrieval.corpus import Corpus
 
-MODEL_FILE = Path(__file__).with_name("watch_model.json")
+MODEL_FILE = Path(__file__).with_name("model.json")
 LEAD_TERMS = 30  # about two sentences of index terms (docs/watches.md)
 OPENING_TERMS = 15  # about the first sentence
 FEEDBACK_DOCS = 20  # corpus papers ranked highest for the words, to find associated terms
@@ -360,7 +360,7 @@ class WatchModel:
     def from_json(cls, data: dict[str, Any]) -> WatchModel:
         names = tuple(str(name) for name in data["features"])
         if not set(names) <= set(FEATURES):
-            raise ValueError("watch_model.json names features this code lacks; refit it")
+            raise ValueError("watches/model.json names features this code lacks; refit it")
 
         def array(key: str) -> FloatArray:
             return np.asarray(data[key], dtype=np.float64)

@@ -1,5 +1,5 @@
 """`engine.exports`: gathers the papers of a reading list or a collection and renders them with
-`retrieval.exports` (shells call this; the formats themselves are pure functions there)."""
+`retrieval.exports.formats` (shells call this; the formats themselves are pure functions there)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Callable
 import numpy as np
 
 from retrieval.corpus import Corpus
-from retrieval.exports import export_papers
+from retrieval.exports.formats import export_papers
 from retrieval.models import Paper
 from retrieval.questions import collection_mask
 from retrieval.stores.protocol import ReadingListStore
