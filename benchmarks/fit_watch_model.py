@@ -24,9 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import re
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -54,24 +52,13 @@ PROBABILITIES = [round(0.05 * step, 2) for step in range(2, 19)]
 Arrays = dict[str, npt.NDArray[np.float64]]
 
 
-async def arrive(
-    engine: Engine, txt: Path, papers: list[tuple[str, str]], top_k: int, corpus_id: int
-) -> Arrays:
+async def arrive(engine: Engine, txt: Path, papers: list[tuple[str, str]], top_k: int) -> Arrays:
     """Ingest `txt`; one row per (calibration query, candidate) with label and the rule."""
-    newest = engine.watches.newest_key()
-    await engine.ingest([txt])
+    new_docs, number = await bench.ingest_new(engine, txt)
     corpus, options = engine.corpus, engine.options
-    new_docs = engine.watches.docs_after(newest)
-    ids = await engine.external_ids([corpus.papers.paper_id(doc) for doc in new_docs])
-    number = {doc: int(ids[corpus.papers.paper_id(doc)].rsplit(":", 1)[1]) - 1 for doc in new_docs}
     rows, label, rule, first, query_of, relevant, paper = [], [], [], [], [], [], []
     for q, (query, pattern) in enumerate(bench.CALIBRATION):
-        topic = re.compile(pattern, re.IGNORECASE)
-        about = {
-            i for i in set(number.values())
-            if topic.search(papers[i][0])
-            or len(topic.findall(papers[i][1])) >= bench.ABOUT_MENTIONS
-        }  # fmt: skip
+        about = bench.about(pattern, papers, number)
         found = candidates(corpus, options, query, new_docs, 300)
         fired = {
             doc
@@ -93,7 +80,6 @@ async def arrive(
         "rule": np.asarray(rule, dtype=np.float64),
         "first": np.asarray(first, dtype=np.float64),
         "query": np.asarray(query_of, dtype=np.float64),
-        "corpus": np.full(len(label), corpus_id, dtype=np.float64),
         "relevant": np.asarray(relevant, dtype=np.float64),
         "paper": np.asarray(paper, dtype=np.float64),
     }
@@ -101,18 +87,13 @@ async def arrive(
 
 async def collect(data: Path, seeds: Path, top_k: int) -> list[Arrays]:
     """[small, large] calibration pairs."""
-    out = []
-    with tempfile.TemporaryDirectory() as tmp:
-        cal = bench.sample(bench.read_list(data / "neurips2023.jsonl"), bench.CALIBRATION)
-        txt = bench.write_txt(Path(tmp) / "cal.txt", "NeurIPS 2023 sample", cal)
-        async with await Engine.open(bench.settings_in(tmp, seeds)) as engine:
-            out.append(await arrive(engine, txt, cal, top_k, 0))
-    with tempfile.TemporaryDirectory() as tmp:
-        async with await Engine.open(bench.settings_in(tmp, None), ingest_seeds=False) as engine:
-            await engine.ingest([data / "iclr2024.txt"])
-            cal = bench.read_list(data / "neurips2023.jsonl")
-            out.append(await arrive(engine, data / "neurips2023.txt", cal, top_k, 1))
-    return out
+    pairs = await bench.calibration_corpora(
+        data, seeds, lambda engine, txt, papers: arrive(engine, txt, papers, top_k)
+    )
+    return [
+        {**arrays, "corpus": np.full(len(arrays["y"]), corpus, dtype=np.float64)}
+        for corpus, arrays in enumerate(pairs)
+    ]
 
 
 def fit(
@@ -249,6 +230,7 @@ def main() -> int:
     fitted = watch_model.WatchModel(
         model.names, model.mean, model.scale, model.weights, model.bias, threshold
     )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(fitted.to_json(), indent=1) + "\n", encoding="utf-8")
     print(f"wrote {args.out}; weights on standardised features:")
     for name, weight in zip(names, model.weights, strict=True):

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import re
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +27,7 @@ from config.settings import Settings
 from retrieval.engine import Engine
 from retrieval.query import parse_query
 from retrieval.watches import matching as watch_matching
+from retrieval.watches import model as watch_model
 
 
 @dataclass(frozen=True)
@@ -44,30 +43,9 @@ Arrival = dict[str, tuple[dict[int, Seen], set[int]]]  # query -> (papers seen, 
 Rule = Callable[[Seen], bool]
 
 
-def span(where: list[list[int]]) -> int:
-    """Fewest consecutive index terms holding every word (1 for a single word)."""
-    events = sorted((p, w) for w, found in enumerate(where) for p in found)
-    count: dict[int, int] = {}
-    best, low = len(events) + 10**6, 0
-    for position, word in events:
-        count[word] = count.get(word, 0) + 1
-        while len(count) == len(where):
-            best = min(best, position - events[low][0] + 1)
-            first = events[low][1]
-            count[first] -= 1
-            if not count[first]:
-                del count[first]
-            low += 1
-    return best
-
-
 async def arrive(engine: Engine, txt: Path, papers: list[tuple[str, str]], top_k: int) -> Arrival:
-    newest = engine.watches.newest_key()
-    await engine.ingest([txt])
+    new_docs, number = await bench.ingest_new(engine, txt)
     corpus, options = engine.corpus, engine.options
-    new_docs = engine.watches.docs_after(newest)
-    ids = await engine.external_ids([corpus.papers.paper_id(doc) for doc in new_docs])
-    number = {doc: int(ids[corpus.papers.paper_id(doc)].rsplit(":", 1)[1]) - 1 for doc in new_docs}
     kept = watch_matching.about_words
     watch_matching.about_words = lambda *_: True  # every paper holding the words, to judge here
     try:
@@ -85,12 +63,7 @@ async def arrive(engine: Engine, txt: Path, papers: list[tuple[str, str]], top_k
                 where = [np.flatnonzero(np.isin(terms, list(f))).tolist() for f in forms]
                 rank = ranked.index(doc) + 1 if doc in ranked else None
                 seen[number[doc]] = Seen(rank, score, where)
-            topic = re.compile(pattern, re.IGNORECASE)
-            relevant = {
-                i for i in set(number.values())
-                if topic.search(papers[i][0])
-                or len(topic.findall(papers[i][1])) >= bench.ABOUT_MENTIONS
-            }  # fmt: skip
+            relevant = bench.about(pattern, papers, number)
             found[query] = (seen, relevant)
         return found
     finally:
@@ -98,18 +71,10 @@ async def arrive(engine: Engine, txt: Path, papers: list[tuple[str, str]], top_k
 
 
 async def collect(data: Path, seeds: Path, top_k: int) -> dict[str, Arrival]:
-    out = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        cal = bench.sample(bench.read_list(data / "neurips2023.jsonl"), bench.CALIBRATION)
-        txt = bench.write_txt(Path(tmp) / "cal.txt", "NeurIPS 2023 sample", cal)
-        async with await Engine.open(bench.settings_in(tmp, seeds)) as engine:
-            out["small"] = await arrive(engine, txt, cal, top_k)
-    with tempfile.TemporaryDirectory() as tmp:
-        async with await Engine.open(bench.settings_in(tmp, None), ingest_seeds=False) as engine:
-            await engine.ingest([data / "iclr2024.txt"])
-            cal = bench.read_list(data / "neurips2023.jsonl")
-            out["large"] = await arrive(engine, data / "neurips2023.txt", cal, top_k)
-    return out
+    small, large = await bench.calibration_corpora(
+        data, seeds, lambda engine, txt, papers: arrive(engine, txt, papers, top_k)
+    )
+    return {"small": small, "large": large}
 
 
 def variant(threshold: float, extra: Callable[[Seen], bool]) -> Rule:
@@ -133,7 +98,7 @@ def in_lead(seen: Seen, lead: int = 30) -> bool:
 
 def near(gap: int) -> Callable[[Seen], bool]:
     """All words within (number of words + gap) consecutive index terms, in any order."""
-    return lambda seen: len(seen.where) < 2 or span(seen.where) <= len(seen.where) + gap
+    return lambda seen: len(seen.where) < 2 or watch_model.span(seen.where) <= len(seen.where) + gap
 
 
 VARIANTS: dict[str, Callable[[float], Rule]] = {

@@ -46,8 +46,10 @@ import random
 import re
 import sys
 import tempfile
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from config.settings import Settings
 from retrieval.engine import Engine
@@ -56,6 +58,7 @@ from retrieval.watches.matching import candidates, matching_docs, scored_top
 from retrieval.watches.model import load_model
 
 Queries = list[tuple[str, str]]
+T = TypeVar("T")
 
 # (watch query as a user would write it, title pattern that makes a paper relevant). Tuned on.
 CALIBRATION: Queries = [
@@ -174,12 +177,8 @@ async def arrive(
     engine: Engine, txt: Path, papers: list[tuple[str, str]], queries: Queries, top_k: int
 ) -> Judged:
     """Ingest `txt` (whose i-th abstract is papers[i]); judge every query on it."""
-    newest = engine.watches.newest_key()
-    await engine.ingest([txt])
+    new_docs, number = await ingest_new(engine, txt)
     corpus = engine.corpus
-    new_docs = engine.watches.docs_after(newest)
-    ids = await engine.external_ids([corpus.papers.paper_id(doc) for doc in new_docs])
-    number = {doc: int(ids[corpus.papers.paper_id(doc)].rsplit(":", 1)[1]) - 1 for doc in new_docs}
     judged = Judged()
     for query, pattern in queries:
         # Every new paper holding all main words, with its score (threshold 0 admits them all).
@@ -204,14 +203,53 @@ async def arrive(
             for doc, holds in zip(found.docs, found.holding, strict=True)
             if holds and doc == found.first
         }
-        # Titles of papers the store dropped as duplicates are not "arrived": only numbers seen.
-        seen = set(number.values())
-        topic = re.compile(pattern, re.IGNORECASE)
-        judged.by_title[query] = {i for i in seen if topic.search(papers[i][0])}
-        judged.relevant[query] = judged.by_title[query] | {
-            i for i in seen if len(topic.findall(papers[i][1])) >= ABOUT_MENTIONS
-        }
+        judged.by_title[query] = about(pattern, papers, number, title_only=True)
+        judged.relevant[query] = about(pattern, papers, number)
     return judged
+
+
+async def ingest_new(engine: Engine, txt: Path) -> tuple[list[int], dict[int, int]]:
+    """Ingest `txt`; the new documents and each one's 0-based position in the file."""
+    newest = engine.watches.newest_key()
+    await engine.ingest([txt])
+    papers = engine.corpus.papers
+    new_docs = engine.watches.docs_after(newest)
+    ids = await engine.external_ids([papers.paper_id(doc) for doc in new_docs])
+    return new_docs, {doc: int(ids[papers.paper_id(doc)].rsplit(":", 1)[1]) - 1 for doc in new_docs}
+
+
+def about(
+    pattern: str, papers: list[tuple[str, str]], number: dict[int, int], title_only: bool = False
+) -> set[int]:
+    """The ground truth: the arrived papers whose title matches the topic pattern, or whose
+    abstract matches it ABOUT_MENTIONS times. Papers the store dropped as duplicates did not
+    arrive: only the numbers seen count."""
+    topic = re.compile(pattern, re.IGNORECASE)
+    return {
+        i
+        for i in set(number.values())
+        if topic.search(papers[i][0])
+        or (not title_only and len(topic.findall(papers[i][1])) >= ABOUT_MENTIONS)
+    }
+
+
+async def calibration_corpora(
+    data: Path, seeds: Path, arrive: Callable[[Engine, Path, list[tuple[str, str]]], Awaitable[T]]
+) -> tuple[T, T]:
+    """`arrive` for the calibration list on the small corpus (the seeds, then a NeurIPS 2023
+    sample) and on the large one (ICLR 2024, then all of NeurIPS 2023)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cal = sample(read_list(data / "neurips2023.jsonl"), CALIBRATION)
+        txt = write_txt(Path(tmp) / "cal.txt", "NeurIPS 2023 sample", cal)
+        async with await Engine.open(settings_in(tmp, seeds)) as engine:
+            small = await arrive(engine, txt, cal)
+    with tempfile.TemporaryDirectory() as tmp:
+        async with await Engine.open(settings_in(tmp, None), ingest_seeds=False) as engine:
+            await engine.ingest([data / "iclr2024.txt"])
+            large = await arrive(
+                engine, data / "neurips2023.txt", read_list(data / "neurips2023.jsonl")
+            )
+    return small, large
 
 
 def measure(judged: Judged, threshold: float, strict: bool = False) -> tuple[int, int, int, int]:

@@ -229,7 +229,7 @@ def _positions(terms: npt.NDArray[np.int32], alternative: tuple[frozenset[int], 
     return sorted({start, *fewest.tolist()})
 
 
-def _span(where: list[list[int]]) -> int:
+def span(where: list[list[int]]) -> int:
     """Fewest consecutive terms holding one occurrence of every list in `where`."""
     events = sorted((p, w) for w, found in enumerate(where) for p in found)
     count: dict[int, int] = {}
@@ -285,7 +285,7 @@ def features(corpus: Corpus, view: QueryView, doc: int) -> list[float]:
     present = set(np.unique(terms).tolist())
     acronym = bool(view.acronym_terms & present)
     phrase = acronym or _in_order(terms, view.sequence)
-    near = len(where) >= 1 and (len(where) == 1 or _span(where) <= len(where) + 1)
+    near = len(where) >= 1 and (len(where) == 1 or span(where) <= len(where) + 1)
     weights = sum(view.associated.values()) or 1.0
     associated = sum(w for term, w in view.associated.items() if term in present) / weights
     return [
