@@ -65,6 +65,8 @@ _WORD = re.compile(r"[\w'-]+")
 SURE_CHIT_CHAT = 0.95
 # Help the classifier is this sure of is never re-read as a question about the paper in focus.
 SURE_HELP = 0.9
+# A question with no paper to be about is help when the classifier gave help at least this much.
+MAYBE_HELP = 0.3
 # "#12" after 6 shown fetches the results up to it, up to this number.
 MAX_REACH = 50
 
@@ -178,6 +180,13 @@ class ChatService:
         try:
             reply = await self._answer(intent, state, max_idle)
         except (NoRecentAnswer, NoPaperInFocus) as error:
+            if (
+                intent.kind is IntentKind.QUESTION_ABOUT_PAPER
+                and intent.help_probability >= MAYBE_HELP
+                and all(isinstance(ref, FocusRef) for ref in intent.refs)
+            ):
+                # "how does this work?" with no paper open can only be about the bot.
+                return await self._answer(replace(intent, kind=IntentKind.HELP), state, max_idle)
             if _asks_about_a_paper(intent):
                 # "what's the main result?" with nothing open: which paper, not a search for
                 # the words "main result".

@@ -152,7 +152,9 @@ def parse_message(
         # "can you summarize icml2026-38 for me".
         label = "question"
     intent = _understood(label, clean, collections, model)
-    return replace(intent, message=clean, confidence=confidence)
+    return replace(
+        intent, message=clean, confidence=confidence, help_probability=probabilities["help"]
+    )
 
 
 # Questions with one fact per paper: asked of several papers, they are not a comparison.

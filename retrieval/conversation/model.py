@@ -98,6 +98,9 @@ class Intent:
     # A question that names no paper and so means the focus by default ("what is the weather
     # in paris"): with nothing in focus it is searched, never answered with "which one?".
     implicit_focus: bool = False
+    # The classifier's probability that the message is about the bot: with no paper in focus,
+    # a question that may be either ("how does this work?") is answered as help.
+    help_probability: float = 0.0
     # "bye", "goodbye", "see you": the console ends; Discord replies with a farewell line.
     farewell: bool = False
     # MORE: how many results ("5 more", "show me 10 results"; None: a page), and whether the

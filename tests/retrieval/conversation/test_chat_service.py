@@ -110,6 +110,16 @@ async def test_small_talk_and_help_never_search(chat: ChatService) -> None:
         assert reply.answer is None and reply.papers == ()
 
 
+async def test_how_does_this_work_is_help_until_a_paper_is_open(chat: ChatService) -> None:
+    # The classifier reads it as either; with no paper open it can only be about the bot.
+    assert (await chat.handle("how does this work?", ALICE)).kind is ReplyKind.HELP
+    first = await chat.handle("mixture of experts routing", ALICE)
+    await chat.handle("the first one", ALICE)
+    asked = await chat.handle("how does this work?", ALICE)
+    assert asked.kind is ReplyKind.PAPER_QUESTION
+    assert ids(asked) == [ids(first)[0]]
+
+
 async def test_a_follow_up_by_position_opens_that_result(chat: ChatService) -> None:
     first = await chat.handle("mixture of experts routing", ALICE)
     assert first.kind is ReplyKind.ANSWER and len(ids(first)) == 2

@@ -193,7 +193,8 @@ async def test_a_doubted_search_that_finds_its_words_becomes_the_list(chat: Chat
     await chat.handle("iclr 2024 mixture of experts routing", WHO)
     # A single rare word is a search the classifier is unsure of; papers hold it, so the
     # numbers now point into what was shown.
-    offloading = await chat.handle("glue", WHO)
-    assert offloading.intent.confidence < 0.5
+    glue = await chat.handle("glue", WHO)
+    assert glue.intent.kind is IntentKind.SEARCH
+    assert glue.intent.confidence < 0.5
     second = await chat.handle("the first one", WHO)
-    assert ids(second) == [ids(offloading)[0]]
+    assert ids(second) == [ids(glue)[0]]

@@ -91,7 +91,8 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("", H, {}),
     ("   ", H, {}),
     ("commands", H, {}),
-    ("how does this work?", H, {}),
+    # Help or a question about the paper in focus: the chat decides (tests/retrieval/chat).
+    ("how does this work?", Q, {"refs": (F,), "query": "how does"}),
     ("what can I ask?", H, {}),
     ("help please", H, {}),
     # --- a paper by id
@@ -384,7 +385,7 @@ def test_chat_intents_carry_no_query() -> None:
 
 def test_without_loaded_collections_a_venue_year_is_unknown() -> None:
     intent = parse_message("ICML 2026 papers about mixture of experts", [])
-    assert replace(intent, confidence=1.0) == Intent(
+    assert replace(intent, confidence=1.0, help_probability=0.0) == Intent(
         IntentKind.SEARCH,
         query="papers about mixture of experts",
         unknown_collection="ICML 2026",
