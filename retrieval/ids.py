@@ -24,6 +24,11 @@ _PAPER_ID = re.compile(r"^\s*((?=[a-z0-9]*[a-z])[a-z0-9]+)[-_# ]+0*(\d{1,18})\s*
 _PAPER_ID_IN_TEXT = re.compile(
     r"(?<![\w#-])([a-z][a-z0-9]{0,30}?)(?:[-_#]|[-_#]? )0*(\d{1,18})(?![\w-])", re.IGNORECASE
 )
+# "iclr 2024-1316", "ICML 2026 #13": the venue and year apart, then a separator that is not a
+# space ("icml 2024 55" stays words). Counted only when venue and year make a loaded slug.
+_SPACED_PAPER_ID = re.compile(
+    r"(?<![\w#-])([a-z]{2,20})[ -]((?:19|20)\d\d) ?[-_#] ?0*(\d{1,18})(?![\w-])", re.IGNORECASE
+)
 _ZERO_PADDED = re.compile(r"[a-z][a-z0-9]*-0\d+")
 _SLUG_WITH_YEAR = re.compile(r"[a-z][a-z0-9]*(?:19|20)\d\d")
 
@@ -52,19 +57,23 @@ def paper_key(text: str) -> str | None:
     """The one rule for typed paper ids: canonical form, or None if `text` is not id-shaped.
 
     Case, leading zeros, surrounding spaces and the separator do not matter:
-    'ICML2026-07 ', 'icml2026 7' and 'icml2026#0007' are all 'icml2026-7'.
+    'ICML2026-07 ', 'icml2026 7', 'icml2026#0007' and 'ICML 2026-7' are all 'icml2026-7'.
     """
     match = _PAPER_ID.match(text)
-    if match is None:
-        return None
-    return f"{match.group(1).lower()}-{int(match.group(2))}"
+    if match is not None:
+        return f"{match.group(1).lower()}-{int(match.group(2))}"
+    spaced = _SPACED_PAPER_ID.fullmatch(text.strip())
+    if spaced is not None:
+        return f"{spaced.group(1).lower()}{spaced.group(2)}-{int(spaced.group(3))}"
+    return None
 
 
 def find_paper_keys(text: str, slugs: Collection[str] = ()) -> list[tuple[int, int, str]]:
     """Paper ids typed inside a sentence, as (start, end, canonical key), left to right.
 
     'compare ICML2026-6 and icml2026 23' finds icml2026-6 and icml2026-23. A slug counts if it is
-    in `slugs` or ends in a year, so 'gpt-4' and 'llama 2' are words, not ids.
+    in `slugs` or ends in a year, so 'gpt-4' and 'llama 2' are words, not ids; a venue and year
+    written apart ('iclr 2024-1316') count when they make a slug in `slugs`.
     """
     found: list[tuple[int, int, str]] = []
     for match in _PAPER_ID_IN_TEXT.finditer(text):
@@ -73,7 +82,12 @@ def find_paper_keys(text: str, slugs: Collection[str] = ()) -> list[tuple[int, i
             key = paper_key(match.group(0))
             if key is not None:
                 found.append((match.start(), match.end(), key))
-    return found
+    for match in _SPACED_PAPER_ID.finditer(text):
+        slug = f"{match.group(1)}{match.group(2)}".lower()
+        overlaps = any(start < match.end() and match.start() < end for start, end, _ in found)
+        if slug in slugs and not overlaps:
+            found.append((match.start(), match.end(), f"{slug}-{int(match.group(3))}"))
+    return sorted(found)
 
 
 def record_id(typed: str) -> str | None:

@@ -177,7 +177,9 @@ def _understood(
     if label in _SIMPLE_KINDS:
         return Intent(_SIMPLE_KINDS[label])
     slugs = frozenset(collection.slug for collection in collections)
-    if label == "compare" and question_type(clean) in _FACT_TYPES:
+    # The ids' own venue words ("iclr 2024-5") are not a venue question.
+    unnamed = _without(clean, [(start, end) for start, end, _ in find_paper_keys(clean, slugs)])
+    if label == "compare" and question_type(unnamed) in _FACT_TYPES:
         # "which of these have code?" asks each paper one thing; nothing is weighed.
         label = "question"
     if label == "refine":
@@ -201,10 +203,12 @@ def _understood(
         # last topic again, with only the exclusions as its `query`.
         if _topic_words(searched.query, model):
             return _new_topic(searched, model)
-        exclusions = " ".join(word for word in searched.query.split() if word.startswith("-"))
-        return replace(searched, kind=IntentKind.REFINE, query=exclusions)
+        return _refined(searched)
     if label == "search":
         searched = _search(clean, collections)
+        if searched.collection and not _topic_words(searched.query, model):
+            # "is there anything in icml24": a collection and no topic is the last topic there.
+            return _refined(searched)
         return _new_topic(searched, model) if searched.collection else searched
     if label == "question":
         # Bare numbers in a question are quantities ("at 4 bit"), not positions, except one
@@ -425,6 +429,12 @@ def _excluding(query: str) -> str:
         return " " + " ".join(excluded) if excluded else match.group(0)
 
     return " ".join(_EXCLUSION.sub(minus, query).split())
+
+
+def _refined(searched: Intent) -> Intent:
+    """The last topic again in `searched`'s collection, with only its exclusions as `query`."""
+    exclusions = " ".join(word for word in searched.query.split() if word.startswith("-"))
+    return replace(searched, kind=IntentKind.REFINE, query=exclusions)
 
 
 def _new_topic(searched: Intent, model: IntentModel) -> Intent:

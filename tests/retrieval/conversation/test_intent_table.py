@@ -292,6 +292,11 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("top 10 tricks for training", S, {}),
     # A bare collection name is the last question there; with none, ChatService searches it.
     ("ICML 2026", K.REFINE, {"collection": "icml2026", "query": ""}),
+    ("iclr 2024 papers", K.REFINE, {"collection": "iclr2024", "query": ""}),
+    # An id whose venue and year are written apart, with a separator before the number.
+    ("open iclr 2024-1316", P, {"refs": ids("iclr2024-1316")}),
+    ("pull up ICML 2024 #12", P, {"refs": ids("icml2024-12")}),
+    ("compare iclr 2024-5 and iclr 2024-9", CMP, {"refs": ids("iclr2024-5", "iclr2024-9")}),
     # a loaded collection without a year filters only next to "in"/"from"/"papers"
     (
         "claims in SciFact about vitamin D",

@@ -39,9 +39,17 @@ def test_a_loaded_slug_without_a_year_counts() -> None:
     assert find_paper_keys("what about scifact-12?") == []
 
 
+def test_a_venue_and_year_written_apart_count_when_loaded() -> None:
+    text = "open ICLR 2024-1316 and icml 2024 #7, not icml 2024 55 or gpt 2024-5"
+    keys = [key for *_, key in find_paper_keys(text, {"iclr2024", "icml2024"})]
+    assert keys == ["iclr2024-1316", "icml2024-7"]
+    assert find_paper_keys("open ICLR 2024-1316") == []
+    assert paper_key(" ICLR 2024-0013 ") == "iclr2024-13"
+
+
 @given(st.text(max_size=200))
 def test_found_ids_are_canonical(text: str) -> None:
-    for start, end, key in find_paper_keys(text):
+    for start, end, key in find_paper_keys(text, {"iclr2024", "scifact"}):
         assert paper_key(text[start:end]) == key
 
 
