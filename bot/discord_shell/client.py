@@ -175,6 +175,11 @@ class PaperBot(commands.AutoShardedBot):
         guild_id = self.settings.dev_guild_id
         return discord.Object(id=guild_id) if guild_id else None
 
+    def _sync_scope(self, guild: discord.abc.Snowflake | None) -> str:
+        """Where a sync hash applies: commands belong to an application, so a new token (a new
+        application) over the same database syncs again instead of trusting another's hash."""
+        return f"{self.application_id or 'app'}/{guild.id if guild else 'global'}"
+
     async def sync_if_changed(self) -> bool:
         """Sync to the dev guild (or globally) only when the payload differs from the last sync."""
         guild = self.sync_target()
@@ -182,7 +187,7 @@ class PaperBot(commands.AutoShardedBot):
             self.tree.copy_global_to(guild=guild)
         payload = tree_payload(self.tree, guild)
         digest = payload_hash(payload)
-        scope = str(guild.id) if guild else "global"
+        scope = self._sync_scope(guild)
         if await self.engine.command_sync_hash(scope) == digest:
             log.info("commands unchanged since the last sync; not syncing")
             return False
@@ -208,7 +213,7 @@ class PaperBot(commands.AutoShardedBot):
             self.tree.copy_global_to(guild=guild)
         synced = await self.tree.sync(guild=guild)
         digest = payload_hash(tree_payload(self.tree, guild))
-        await self.engine.record_command_sync(str(guild.id) if guild else "global", digest)
+        await self.engine.record_command_sync(self._sync_scope(guild), digest)
         app_id = self.application_id
         if guild is not None:
             if app_id is not None:
@@ -216,14 +221,15 @@ class PaperBot(commands.AutoShardedBot):
             # Recorded as in sync so the next start does not quietly publish them globally
             # again (that would bring the duplicates back); `sync` globally does that on purpose.
             global_digest = payload_hash(tree_payload(self.tree, None))
-            await self.engine.record_command_sync("global", global_digest)
+            await self.engine.record_command_sync(self._sync_scope(None), global_digest)
             return (
                 f"Synced {len(synced)} commands to guild {guild.id} and removed the global "
                 "registration, so none shows twice there. Sync globally to publish everywhere "
                 "again (that removes this server's copy)."
             )
         if here is not None and app_id is not None:
-            self.tree.clear_commands(guild=discord.Object(id=here))
+            here_guild = discord.Object(id=here)
+            self.tree.clear_commands(guild=here_guild)
             await self.http.bulk_upsert_guild_commands(app_id, here, payload=[])
-            await self.engine.record_command_sync(str(here), payload_hash([]))
+            await self.engine.record_command_sync(self._sync_scope(here_guild), payload_hash([]))
         return f"Synced {len(synced)} commands globally (may take a while to appear)."

@@ -95,6 +95,20 @@ async def test_sync_only_when_the_payload_changed(
     assert spy.calls == [None, None]
 
 
+async def test_a_new_application_over_the_same_database_syncs(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A new token is a new application with no commands, whatever the last one synced.
+    engine = FakeEngine()
+    spy = SyncSpy()
+    for application_id, synced in ((111, True), (111, False), (222, True)):
+        bot = await build(settings, engine)
+        bot._connection.application_id = application_id
+        monkeypatch.setattr(bot.tree, "sync", spy)
+        assert await bot.sync_if_changed() is synced
+    assert spy.calls == [None, None]
+
+
 async def test_dev_guild_sync_copies_globals_to_the_guild(
     settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
