@@ -42,6 +42,7 @@ from retrieval.conversation.model import (
     ZeroRef,
 )
 from retrieval.conversation.refs import whole_refs
+from retrieval.conversation.typos import chat_words_fixed, venues_fixed
 from retrieval.ids import find_paper_keys
 from retrieval.paper_answers import QuestionType, question_type
 from retrieval.stopwords import ENGLISH as STOPWORDS
@@ -92,6 +93,7 @@ def parse_message(
     if len(clean) > patterns.MAX_CHAT_CHARS:  # a pasted abstract or a long query: search it
         # Its "but not" is prose, not an exclusion: nothing is taken out of a pasted abstract.
         return replace(_search(clean, collections, exclusions=False), message=clean)
+    clean = chat_words_fixed(clean)
     model = model or shipped_model()
     probabilities = model.probabilities(clean)
     label = max(probabilities, key=probabilities.__getitem__)
@@ -183,7 +185,7 @@ def _understood(
         # "which of these have code?" asks each paper one thing; nothing is weighed.
         label = "question"
     if label == "refine":
-        searched = _search(clean, collections)
+        searched = _search(venues_fixed(clean), collections)
         if searched.collection is None:
             # "2026 papers only": a year alone names every loaded collection of that year.
             by_year = year_collections(searched.query, collections)

@@ -293,6 +293,14 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     # A bare collection name is the last question there; with none, ChatService searches it.
     ("ICML 2026", K.REFINE, {"collection": "icml2026", "query": ""}),
     ("iclr 2024 papers", K.REFINE, {"collection": "iclr2024", "query": ""}),
+    # Misspelled chat words are read as meant; topic words and real words stay as typed.
+    ("the frist one", P, {"refs": (pos(0),)}),
+    ("the secnd one", P, {"refs": (pos(1),)}),
+    ("the thrid one", P, {"refs": (pos(2),)}),
+    ("compre 1 and 2", CMP, {"refs": (pos(0), pos(1))}),
+    ("same but for icrl", K.REFINE, {"collection": "iclr2024", "query": ""}),
+    ("ICRL with safety constraints", S, {}),
+    ("back and forth dialogue", S, {}),
     # An id whose venue and year are written apart, with a separator before the number.
     ("open iclr 2024-1316", P, {"refs": ids("iclr2024-1316")}),
     ("pull up ICML 2024 #12", P, {"refs": ids("icml2024-12")}),
