@@ -7,6 +7,7 @@ import asyncio
 import difflib
 import logging
 import os
+import re
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -511,6 +512,13 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         hint = f" (did you mean `{close[0]}`?)" if close else ""
         parser.error(f"no command `{words[0]}`{hint}; the commands: {', '.join(commands)}")
     args, extras = parser.parse_known_args(argv)
+    text_field = next((name for name in ("query", "question") if name in vars(args)), None)
+    excludes = any(_EXCLUSION.fullmatch(extra) for extra in extras)
+    if text_field and excludes and not any(extra.startswith("--") for extra in extras):
+        # `search attacks -watermark`: query syntax's exclusion, not an option of paperbot's
+        # (argparse also leaves the words after it over: `ask rag -survey attacks`).
+        setattr(args, text_field, [*(getattr(args, text_field) or []), *extras])
+        extras = []
     if extras:
         command = _innermost(parser, args)
         known = [name for action in command._actions for name in action.option_strings]
@@ -525,6 +533,10 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         )
         raise SystemExit(2)
     return args
+
+
+# "-watermark" among a query's words: an excluded word (retrieval/query.py), never an option.
+_EXCLUSION = re.compile(r"-[^\W\d_][\w'-]*")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.terminal import console
-from bot.terminal.cli import main
+from bot.terminal.cli import _parse, main
 from retrieval.models import EngineStats
 
 
@@ -59,3 +59,10 @@ def test_stats_says_whose_questions_it_counts() -> None:
     assert "this process" in line and "each bot or console counts its own" in line
     served = console.render_stats(EngineStats(10, 2, 1234, 5678, 90_000, 200_000, 7, 3.2, 9.9))
     assert "7 answered by this process (p50 3.2 ms, p95 9.9 ms)" in served
+
+
+def test_an_excluded_word_is_part_of_the_query_not_an_option() -> None:
+    # Query syntax's "-word" needs no quoting or "--" (a newcomer's `search attacks -watermark`).
+    assert _parse(["search", "attacks", "-watermark"]).query == ["attacks", "-watermark"]
+    assert _parse(["ask", "rag", "-survey", "attacks"]).question == ["rag", "-survey", "attacks"]
+    assert _parse(["watch", "add", "rag", "-survey"]).query == ["rag", "-survey"]
