@@ -171,6 +171,14 @@ class Watches:
                 "(like “the” or “of”) that searches skip, so no paper would ever match it. "
                 "Add a word papers are about, e.g. “mixture of experts routing”."
             )
+        for watch in await self._store.watches_of(user_id):
+            same_place = (watch.guild_id, watch.channel_id) == (guild_id, channel_id)
+            if same_place and watch.query.casefold() == query.casefold():
+                # Two equal watches would announce every matching paper twice.
+                raise WatchError(
+                    f"You already watch “{watch.query}” there (watch {watch.id}); "
+                    "each new match is announced once."
+                )
         mine, guild = await self._store.watch_counts(user_id, guild_id)
         limits = self._limits
         if mine >= limits.max_per_user:

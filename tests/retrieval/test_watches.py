@@ -163,6 +163,19 @@ async def test_limits_and_bad_queries(make_settings: Callable[..., Settings]) ->
         assert [w.query for w in await engine.watches.of(1)] == ["rag"]
 
 
+async def test_the_same_watch_twice_in_one_place_is_refused(engine: Engine) -> None:
+    first = await engine.watches.add(1, "moe routing", guild_id=7, channel_id=70)
+    with pytest.raises(
+        WatchError, match=f"already watch “moe routing” there \\(watch {first.id}\\)"
+    ):
+        await engine.watches.add(1, "MoE   routing", guild_id=7, channel_id=70)
+    # Elsewhere (by DM, another channel) or by someone else, it is another watch.
+    await engine.watches.add(1, "moe routing")
+    await engine.watches.add(1, "moe routing", guild_id=7, channel_id=71)
+    await engine.watches.add(2, "moe routing", guild_id=7, channel_id=70)
+    assert len(await engine.watches.of(1)) == 3
+
+
 async def test_a_watch_of_only_common_words_is_refused(engine: Engine) -> None:
     for query in ("the", "of the and", '"the of"'):
         with pytest.raises(WatchError, match="only common words") as caught:
