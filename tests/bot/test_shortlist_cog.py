@@ -62,6 +62,19 @@ async def test_curate_show_export_remove(
     assert "icml2026-13" not in recorder.text(after) and "(1)" in recorder.text(after)
 
 
+async def test_an_empty_list_exports_no_file_and_says_how_to_fill_it(
+    real: tuple[PaperBot, Engine],  # noqa: F811
+    recorder: Recorder,
+) -> None:
+    bot, _ = real
+    exported = await run(bot, slash(bot, "shortlist export", {"format": "bibtex"}, user_id=BOB))
+    sent = recorder.for_interaction(exported)
+    assert not any(message.files for message in sent)
+    assert "The server reading list is empty" in recorder.text(exported)
+    assert "`/shortlist add`" in recorder.text(exported)
+    assert sent[-1].ephemeral
+
+
 async def test_shortlist_needs_a_server(
     real: tuple[PaperBot, Engine],  # noqa: F811
     recorder: Recorder,

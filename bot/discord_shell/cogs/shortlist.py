@@ -216,6 +216,10 @@ class ShortlistCog(PaperCog):
                 if member is not None:
                     names[row.added_by] = member.display_name
         name, data, count = await self.engine.shortlist.export(guild_id, format.value, names=names)
+        if not count:
+            # An empty file reads as an export that worked; say what to do instead.
+            await replies.send(interaction, content=EMPTY_EXPORT, ephemeral=True)
+            return
         if len(data) > UPLOAD_LIMIT_BYTES:
             await replies.send(interaction, content=TOO_BIG, ephemeral=True)
             return
@@ -223,6 +227,12 @@ class ShortlistCog(PaperCog):
         await replies.send(
             interaction, content=text, file=replies.to_file((name, data)), ephemeral=True
         )
+
+
+EMPTY_EXPORT = (
+    "The server reading list is empty, so there is nothing to export. "
+    "Add papers with `/shortlist add`."
+)
 
 
 async def setup(bot: PaperBot) -> None:
