@@ -242,6 +242,11 @@ def problem(error: PaperbotError, reply: Reply | None = None) -> str:
             "Which paper? Ask for papers first and open one (“the first one”), or name one: "
             "“what's the main result of icml2026-7?”"
         )
+    if isinstance(error, NoRecentAnswer) and reply and reply.intent.kind is IntentKind.COMPARE:
+        return (
+            "Compare which papers? Ask for papers first, then “compare 1 and 2”, or name them: "
+            "“compare icml2026-3 and icml2026-9”."
+        )
     if isinstance(error, NoRecentAnswer):
         what = _referent(reply)
         lead = f"{what} of what?" if what else "I have no recent answer to point into."

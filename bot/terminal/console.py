@@ -14,7 +14,7 @@ from retrieval.labels.markup import MAX_SCAN, clean
 from retrieval.models import Answer, CollectionInfo, EngineStats, Excerpt, Paper
 from retrieval.nodes import NodeRow, is_stale
 
-NO_NODES = "No bot process has reported yet."
+NO_NODES = "No bot process is running (a process that stops cleanly leaves no entry)."
 
 BOLD_YELLOW = "\x1b[1;33m"
 DIM = "\x1b[2m"

@@ -55,6 +55,16 @@ async def test_each_console_run_is_a_new_conversation(
     assert chat_console.console_conversation() != chat_console.console_conversation()
 
 
+async def test_a_compare_with_nothing_shown_says_how_to_compare(
+    fixture_engine: Engine, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    typing(monkeypatch, "compare 1 and 2", "quit")
+    assert await chat_console.run_chat(fixture_engine) == 0
+    out = capsys.readouterr().out
+    assert "Compare which papers? Ask for papers first, then “compare 1 and 2”" in out
+    assert "First of what?" not in out
+
+
 async def test_goodbye_ends_the_console_with_a_goodbye_line(
     fixture_engine: Engine, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.terminal import console
 from retrieval.nodes import NodeRow
 from retrieval.stores.sqlite import SqliteStore
 from tests.conftest import FIXTURE_ABSTRACTS, ROOT, SEEDS, write_list
@@ -282,7 +283,7 @@ def test_eval_labels_without_titles_is_one_line_and_nonzero(tmp_path: Path) -> N
 def test_status_without_processes_says_so(tmp_path: Path) -> None:
     result = run_here(tmp_path, "status")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "No bot process has reported yet."
+    assert result.stdout.strip() == console.NO_NODES
 
 
 def test_status_lists_processes_and_flags_the_silent_one(tmp_path: Path) -> None:
