@@ -298,12 +298,15 @@ def problem(error: PaperbotError, reply: Reply | None = None) -> str:
     return str(error)
 
 
-def no_match_lines(suggestion: str | None, *, example: str) -> list[str]:
-    """What to say when nothing matched, once: the sentence, a did-you-mean, one example.
+def no_match_lines(
+    suggestion: str | None, *, example: str, within: tuple[str, ...] = ()
+) -> list[str]:
+    """What to say when nothing matched, once: the sentence (naming the collections searched
+    when the question was filtered to some), a did-you-mean, one example.
 
     `suggestion` and `example` arrive formatted for the shell (bold and code in Discord).
     """
-    lines = [NO_MATCH]
+    lines = [f"No paper in {', '.join(within)} matches that question." if within else NO_MATCH]
     if suggestion:
         lines.append(f"Did you mean {suggestion}?")
     lines.append(f"Or try an example: {example}")

@@ -110,7 +110,9 @@ def answer_embed(
     if answer.empty:
         suggestion = f"**{clip(answer.suggestion, 200)}**" if answer.suggestion else None
         example = f"`/ask question: {wording.EXAMPLE_QUESTION}`"
-        lines += wording.no_match_lines(suggestion, example=example)
+        lines += wording.no_match_lines(
+            suggestion, example=example, within=answer.query.collections
+        )
     else:
         lines += [clip(line, 300) for line in wording.coverage_lines(answer, _quoted)]
     if not answer.empty and show_lead and answer.lead is not None:

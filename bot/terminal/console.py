@@ -100,7 +100,9 @@ def render_answer(answer: Answer, colour: bool = False) -> str:
         lines.append(answer.notice)
     if answer.empty:
         suggestion = f'"{_clean(answer.suggestion)}"' if answer.suggestion else None
-        lines += wording.no_match_lines(suggestion, example=wording.EXAMPLE_QUESTION)
+        lines += wording.no_match_lines(
+            suggestion, example=wording.EXAMPLE_QUESTION, within=answer.query.collections
+        )
         return "\n".join(lines)
     lines += wording.coverage_lines(answer, lambda word: f"“{_clean(word)}”")
     if answer.lead is not None:

@@ -172,6 +172,31 @@ def year_collections(
     return None
 
 
+# A year said as where to look: "2026 papers on ...", "papers from 2024", "in 2026".
+_YEAR_AS_PLACE = re.compile(
+    r"(?:\b(?:from|in|during)\s(?:the\s)?(?P<after>(?:19|20)\d\d)(?![\w\-])"
+    r"|(?<![\w'’\-])(?P<before>(?:19|20)\d\d)\s(?:papers?|abstracts?|list|set|ones)\b)",
+    re.IGNORECASE,
+)
+
+
+def year_as_place(
+    text: str, collections: Sequence[NamedCollection], protected: Sequence[tuple[int, int]] = ()
+) -> tuple[str, tuple[int, int]] | None:
+    """Loaded collections of a year said as where to look ("2026 papers on watermarking"), as
+    the engine's filter and the year's span; None when no year is said so or none is loaded.
+    A year inside a topic ("the 2024 election") is not a place."""
+    for match in _YEAR_AS_PLACE.finditer(text):
+        group = "after" if match.group("after") else "before"
+        start, end = match.span(group)
+        if any(p_start < end and start < p_end for p_start, p_end in protected):
+            continue
+        found = year_collections(match.group(group), collections)
+        if found is not None:
+            return found[0], (start, end)
+    return None
+
+
 def unloaded_venue(
     text: str, protected: Sequence[tuple[int, int]] = ()
 ) -> tuple[int, int, str] | None:

@@ -30,6 +30,7 @@ from retrieval.conversation.entities import (
     question_words,
     unloaded_venue,
     venue_named,
+    year_as_place,
     year_collections,
 )
 from retrieval.conversation.model import (
@@ -325,6 +326,11 @@ def _search(
                 collection = named[0]
                 cuts += venue_cuts
                 unknown = None
+    if collection is None and unknown is None:
+        by_year = year_as_place(text, collections, protected or _protected(text))
+        if by_year is not None:
+            collection = by_year[0]
+            cuts.append(_cut(text, *by_year[1]))
     if collection is None and unknown is None:
         # "neurips papers on federated learning" with no NeurIPS loaded: said, not searched.
         missing = unloaded_venue(text, protected or _protected(text))

@@ -113,3 +113,13 @@ def test_help_about_one_feature_starts_with_that_feature() -> None:
         Reply(ReplyKind.HELP, Intent(IntentKind.HELP, message="what can you do")), colour=False
     )
     assert general.startswith("Ask a question in plain words")
+
+
+def test_nothing_found_in_a_filter_names_the_collections_searched() -> None:
+    filtered = ParsedQuery(text="mamba", collections=("NeurIPS 2023",))
+    empty = Answer("neurips papers on mamba", filtered, (), 0, 1.0)
+    assert console.render_answer(empty).splitlines()[0] == (
+        "No paper in NeurIPS 2023 matches that question."
+    )
+    everywhere = Answer("mamba", ParsedQuery(text="mamba"), (), 0, 1.0)
+    assert console.render_answer(everywhere).splitlines()[0] == "No paper matches that question."

@@ -284,7 +284,8 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     # Nothing but a venue is a refine too: the last question in every loaded ICML.
     ("ICML", K.REFINE, {"collection": "icml2026,icml2024", "query": ""}),
     ("neurips?", K.REFINE, {"collection": "neurips2023", "query": ""}),
-    ("papers from 2023 on RLHF", S, {}),  # a year alone is not a collection
+    # A year said as where to look is that year's loaded lists.
+    ("papers from 2023 on RLHF", S, {"collection": "neurips2023", "query": "papers on RLHF"}),
     ("resnet50 pruning", S, {}),
     ("GPT-4 evaluation", S, {}),
     ("COVID 2020 papers", S, {}),  # not a venue
@@ -301,6 +302,18 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("same but for icrl", K.REFINE, {"collection": "iclr2024", "query": ""}),
     ("ICRL with safety constraints", S, {}),
     ("back and forth dialogue", S, {}),
+    # A year said as where to look filters to that year's lists; a year in a topic does not.
+    (
+        "2026 papers on watermarking",
+        S,
+        {"collection": "icml2026", "query": "papers on watermarking"},
+    ),
+    (
+        "diffusion papers from 2024",
+        S,
+        {"collection": "icml2024,iclr2024", "query": "diffusion papers"},
+    ),
+    ("forecasting the 2024 election", S, {}),
     # An id whose venue and year are written apart, with a separator before the number.
     ("open iclr 2024-1316", P, {"refs": ids("iclr2024-1316")}),
     ("pull up ICML 2024 #12", P, {"refs": ids("icml2024-12")}),
