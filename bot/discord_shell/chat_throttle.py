@@ -3,7 +3,8 @@
 Chat (mentions, DMs, chat channels) shares the user's question cooldown with slash commands, but
 an over-eager user gets ONE notice per cooldown window, not one per message; each channel gets
 at most `channel_answers` answers per `channel_seconds`, however many people ask; and the same
-question from the same user within `repeat_seconds` is answered once.
+question from the same user within `repeat_seconds` is answered once. Follow-ups that run no new
+search (opening a result, paging, asking about a paper) spend no quota and may repeat.
 """
 
 from __future__ import annotations
@@ -51,18 +52,23 @@ class ChatThrottle:
         self._channel: dict[int, deque[float]] = {}
         self._recent: dict[tuple[int, str], float] = {}
 
-    def decide(self, user_id: int, channel_id: int, question: str) -> Decision:
+    def decide(
+        self, user_id: int, channel_id: int, question: str, *, follow_up: bool = False
+    ) -> Decision:
+        """`follow_up`: a message that runs no new search ("the second one", "more", "does it
+        have code?"): a conversation's pace, so it spends no question quota and may repeat
+        ("more", "more"); the channel cap still holds."""
         now = self._clock()
         self._forget(now)
         key = (user_id, one_line(question).casefold())
-        if now - self._recent.get(key, -1e18) < self.repeat_seconds:
+        if not follow_up and now - self._recent.get(key, -1e18) < self.repeat_seconds:
             return Decision(Action.SILENT)
         answers = self._channel.setdefault(channel_id, deque())
         while answers and answers[0] <= now - self.channel_seconds:
             answers.popleft()
         if len(answers) >= self.channel_answers:
             return self._refuse(("channel", channel_id), answers[0] + self.channel_seconds - now)
-        wait = self.cooldown.hit(user_id)
+        wait = None if follow_up else self.cooldown.hit(user_id)
         if wait is not None:
             return self._refuse(("user", user_id), wait)
         answers.append(now)

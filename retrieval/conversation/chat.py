@@ -173,6 +173,13 @@ class ChatService:
             if turn.waiting == 0:
                 del self._turns[who.scope]  # nobody waiting: no lock is kept per idle user
 
+    async def is_follow_up(self, text: str) -> bool:
+        """True if `text` reads as a step in the conversation that runs no new search (open a
+        result, page, ask about a paper, compare, chit-chat): shells may spare it their question
+        quota. A guess from the message alone; `handle` still decides with the memory."""
+        intent = parse_message(text, await self._engine.loaded_collections())
+        return bool(text.strip()) and intent.kind not in _NEW_SEARCHES
+
     async def _handle(self, text: str, who: Conversation, reply_to: int | None) -> Reply:
         intent = parse_message(text, await self._engine.loaded_collections())
         state, max_idle = await self._memory(who, reply_to)
@@ -638,6 +645,8 @@ def _asks_about_a_paper(intent: Intent) -> bool:
 
 
 _SEARCHABLE = (IntentKind.QUESTION_ABOUT_PAPER, IntentKind.REFINE)
+# What ranks the corpus anew: a shell's question quota is spent on these.
+_NEW_SEARCHES = frozenset({IntentKind.SEARCH, IntentKind.REFINE, IntentKind.SIMILAR})
 
 _SIMPLE = {
     IntentKind.GREETING: ReplyKind.GREETING,

@@ -73,3 +73,15 @@ def test_at_most_one_notice_per_user_per_window(
                 when, wait = last_notice[user]
                 assert clock.now >= when + wait  # never two notices inside one window
             last_notice[user] = (clock.now, decision.wait)
+
+
+def test_follow_ups_spend_no_quota_and_may_repeat_but_the_channel_cap_holds() -> None:
+    clock = Clock()
+    gate = throttle(clock, channel_answers=6)
+    searches = [gate.decide(1, 9, f"topic {n}").action for n in range(3)]
+    assert searches == [Action.ANSWER] * 3  # the user's quota of 3 is spent
+    steps = ["the second one", "more", "more", "does it have code?"]
+    assert [gate.decide(1, 9, step, follow_up=True).action for step in steps] == [
+        Action.ANSWER
+    ] * 3 + [Action.NOTICE]  # the channel's 6 answers, then one notice
+    assert gate.decide(1, 9, "topic 4").action is Action.SILENT  # told already

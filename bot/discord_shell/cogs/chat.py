@@ -78,7 +78,10 @@ class Chat(PaperCog):
             await handle_chat_error(message, error)
 
     async def answer(self, message: discord.Message, question: str) -> None:
-        decision = self.bot.chat_throttle.decide(message.author.id, message.channel.id, question)
+        follow_up = await self.service.is_follow_up(question)
+        decision = self.bot.chat_throttle.decide(
+            message.author.id, message.channel.id, question, follow_up=follow_up
+        )
         if decision.action is Action.SILENT:
             return
         if decision.action is Action.NOTICE:

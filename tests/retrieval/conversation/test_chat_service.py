@@ -120,6 +120,13 @@ async def test_how_does_this_work_is_help_until_a_paper_is_open(chat: ChatServic
     assert ids(asked) == [ids(first)[0]]
 
 
+async def test_follow_ups_are_told_from_new_searches(chat: ChatService) -> None:
+    for text in ("the second one", "more", "does it have code?", "compare 1 and 2", "thanks"):
+        assert await chat.is_follow_up(text), text
+    for text in ("mixture of experts routing", "same but for iclr", "similar to 2", "  "):
+        assert not await chat.is_follow_up(text), text
+
+
 async def test_a_follow_up_by_position_opens_that_result(chat: ChatService) -> None:
     first = await chat.handle("mixture of experts routing", ALICE)
     assert first.kind is ReplyKind.ANSWER and len(ids(first)) == 2
