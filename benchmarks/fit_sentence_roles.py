@@ -1,16 +1,21 @@
 """Fit retrieval/sentence_roles.npz on CSAbstruct train; tune on dev; print dev and test accuracy.
 
 PYTHONPATH=$PWD .venv/bin/python benchmarks/fit_sentence_roles.py [../shared/data/csabstruct]
-    [--bits 18] [--l2 ...] [--conf-power 2] [--final-fit train+dev|train]
-    [--out retrieval/sentence_roles.npz] [--no-test] [--passes 2]
+    [--unlabelled ../shared/data/conference_abstracts] [--bits 18] [--l2 ...] [--conf-power 2]
+    [--final-fit train+dev|train] [--out retrieval/sentence_roles.npz] [--no-test] [--passes 2]
+    [--no-dense] [--dense-hidden 160] [--dense-seeds 2] [--dense-epochs 8]
 
 Pass one is a softmax regression over the hashed features of retrieval/sentence_roles.py, each
 training sentence weighted by its annotators' agreement to `--conf-power`. With
 `--passes 2` a stacked second pass is added: train's pass-one probabilities come from 5-fold
 cross-fitting (by abstract), so pass two learns from neighbour predictions as noisy as those it
-will see at run time (it did not help on dev: docs/sentence_roles.md). The transition weight of the
-Viterbi decoding and the L2 strengths are picked on dev; the chosen configuration is then refitted
-on train + dev (`--final-fit train` keeps the train-only fit). Test is measured once, at the end.
+will see at run time (it did not help on dev: docs/sentence_roles.md). The dense model (fourth
+round; `--no-dense` leaves it out) learns word vectors from the unlabelled conference abstracts
+and train's text (PPMI + truncated SVD, with scipy, at fit time only), then fits a bag of small
+ReLU networks over `dense_inputs`; its scores are mixed with pass one's log-probabilities at a
+weight picked on dev. The transition weight of the Viterbi decoding and the L2 strengths are
+picked on dev; the chosen configuration is then refitted on train + dev (`--final-fit train`
+keeps the train-only fit). Test is measured once, at the end.
 """
 
 from __future__ import annotations
@@ -19,18 +24,24 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+import scipy.sparse  # type: ignore[import-untyped]  # fit time only (word vectors)
+import scipy.sparse.linalg  # type: ignore[import-untyped]
 
 from retrieval.sentence_roles import (
+    _TOKEN,
     MODEL_PATH,
     ROLES,
     SentenceRoleModel,
     SparseRows,
+    _hash,
+    dense_inputs,
     joined,
     neighbour_role_features,
     role_features,
@@ -337,6 +348,184 @@ def second_pass(
     return weights_two, l2_two, dev_final
 
 
+# The dense model (fourth round): word vectors from unlabelled abstracts, and a bag of
+# one-hidden-layer networks over `dense_inputs`, mixed with pass one (choices made on dev:
+# docs/sentence_roles.md).
+VOCABULARY = 20_000  # the most frequent words with at least MIN_COUNT occurrences
+MIN_COUNT = 3
+DIMENSION = 64
+WINDOW = 5
+MIXES = (0.4, 0.5, 0.6, 0.7, 0.8)
+
+
+@dataclass(frozen=True)
+class DenseModel:
+    word_hashes: npt.NDArray[np.int64]  # sorted
+    word_vectors: Floats  # one row per hash
+    hidden_weights: Floats
+    hidden_bias: Floats
+    output_weights: Floats
+    output_bias: Floats
+
+
+def unlabelled_texts(folder: Path, train: Sequence[Abstract]) -> list[str]:
+    """The abstracts of the conference papers in `folder` (*.jsonl) and CSAbstruct train's."""
+    texts: list[str] = []
+    for path in sorted(folder.glob("*.jsonl")):
+        with path.open(encoding="utf-8") as lines:
+            texts.extend(json.loads(line)["abstract"] for line in lines)
+    texts.extend(" ".join(abstract.sentences) for abstract in train)
+    return texts
+
+
+def word_vectors(texts: Sequence[str]) -> tuple[npt.NDArray[np.int64], Floats]:
+    """Word vectors: positive PMI of words within WINDOW of each other (weighted 1 / distance,
+    context counts smoothed to the power 0.75), truncated SVD, rows scaled to unit length.
+    Words are the run-time tokens, keyed by their run-time hash; returned sorted by hash."""
+    documents = [
+        ["0" if token[0].isdigit() else token for token in _TOKEN.findall(text.lower())]
+        for text in texts
+    ]
+    counts = Counter(token for document in documents for token in document)
+    words = [word for word, count in counts.most_common(VOCABULARY) if count >= MIN_COUNT]
+    index = {word: number for number, word in enumerate(words)}
+    rows, columns, values = [], [], []
+    for document in documents:
+        ids = np.array([index.get(token, -1) for token in document], dtype=np.int64)
+        for distance in range(1, WINDOW + 1):
+            left, right = ids[:-distance], ids[distance:]
+            both = (left >= 0) & (right >= 0)
+            rows += [left[both], right[both]]
+            columns += [right[both], left[both]]
+            values += [np.full(2 * int(both.sum()), 1.0 / distance)]
+    size = len(words)
+    counts_matrix = (
+        scipy.sparse.coo_matrix(
+            (np.concatenate(values), (np.concatenate(rows), np.concatenate(columns))),
+            shape=(size, size),
+        )
+        .tocsr()
+        .tocoo()
+    )
+    total = float(counts_matrix.data.sum())
+    row_share = np.asarray(counts_matrix.sum(axis=1)).ravel() / total
+    context = np.asarray(counts_matrix.sum(axis=0)).ravel() ** 0.75
+    context /= context.sum()
+    pmi = np.log(
+        counts_matrix.data / total / row_share[counts_matrix.row] / context[counts_matrix.col]
+    )
+    positive = pmi > 0
+    ppmi = scipy.sparse.csr_matrix(
+        (pmi[positive], (counts_matrix.row[positive], counts_matrix.col[positive])),
+        shape=(size, size),
+    )
+    left_vectors, singular, _ = scipy.sparse.linalg.svds(ppmi, k=DIMENSION, random_state=0)
+    vectors = left_vectors * np.sqrt(singular)
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+    hashes = np.array([_hash(word) for word in words], dtype=np.int64)
+    if len(np.unique(hashes)) != len(hashes):
+        raise ValueError("two words share a hash")
+    order = np.argsort(hashes)
+    return hashes[order], vectors[order]
+
+
+def dense_matrix(
+    abstracts: Sequence[Abstract], hashes: npt.NDArray[np.int64], vectors: Floats
+) -> Floats:
+    """`dense_inputs` of every sentence, one abstract at a time (as at run time), through the
+    float16 vectors the model file will hold."""
+    stored = np.vstack([vectors.astype(np.float16), np.zeros((1, vectors.shape[1]))]).astype(
+        np.float32
+    )
+    rows = {int(word): row for row, word in enumerate(hashes.tolist())}
+    return np.vstack([dense_inputs(a.sentences, rows, stored) for a in abstracts]).astype(
+        np.float64
+    )
+
+
+def fit_dense(
+    inputs: Floats,
+    labels: npt.NDArray[np.int64],
+    sample_weights: Floats,
+    args: argparse.Namespace,
+) -> tuple[Floats, Floats, Floats, Floats]:
+    """A bag of `args.dense_seeds` one-hidden-layer ReLU networks (Adam, minibatches of 64,
+    dropout on the hidden layer, weight decay; the sample-weighted log loss), returned as one
+    wider network whose scores are the bag's mean scores; the input standardisation is folded
+    into the hidden layer."""
+    mean = inputs.mean(axis=0)
+    scale = inputs.std(axis=0) + 1e-3
+    standard = ((inputs - mean) / scale).astype(np.float32)
+    onehot = np.eye(len(ROLES), dtype=np.float32)[labels]
+    weights32 = sample_weights.astype(np.float32)
+    hidden_parts, bias_parts, output_parts, output_biases = [], [], [], []
+    for seed in range(args.dense_seeds):
+        rng = np.random.default_rng(seed)
+        width = standard.shape[1]
+        params = [
+            rng.normal(0, np.sqrt(2 / width), (width, args.dense_hidden)).astype(np.float32),
+            np.zeros(args.dense_hidden, np.float32),
+            rng.normal(0, np.sqrt(1 / args.dense_hidden), (args.dense_hidden, len(ROLES))).astype(
+                np.float32
+            ),
+            np.zeros(len(ROLES), np.float32),
+        ]
+        first = [np.zeros_like(param) for param in params]
+        second = [np.zeros_like(param) for param in params]
+        step = 0
+        for _ in range(args.dense_epochs):
+            order = rng.permutation(len(standard))
+            for start in range(0, len(order), 64):
+                batch = order[start : start + 64]
+                x = standard[batch]
+                before = x @ params[0] + params[1]
+                keep = (rng.random(before.shape) > args.dense_dropout) / (1 - args.dense_dropout)
+                hidden = np.maximum(before, 0) * keep
+                logits = hidden @ params[2] + params[3]
+                logits -= logits.max(axis=1, keepdims=True)
+                probabilities = np.exp(logits)
+                probabilities /= probabilities.sum(axis=1, keepdims=True)
+                residual = (probabilities - onehot[batch]) * (
+                    weights32[batch, None] / weights32[batch].sum()
+                )
+                back = (residual @ params[2].T) * keep * (before > 0)
+                gradients = [x.T @ back, back.sum(axis=0), hidden.T @ residual, residual.sum(0)]
+                step += 1
+                for number, (param, gradient) in enumerate(zip(params, gradients, strict=True)):
+                    if number in (0, 2):
+                        gradient = gradient + args.dense_decay * param
+                    first[number] = 0.9 * first[number] + 0.1 * gradient
+                    second[number] = 0.999 * second[number] + 0.001 * gradient * gradient
+                    param -= (
+                        args.dense_rate
+                        * (first[number] / (1 - 0.9**step))
+                        / (np.sqrt(second[number] / (1 - 0.999**step)) + 1e-8)
+                    )
+        hidden_parts.append(params[0].astype(np.float64) / scale[:, None])
+        bias_parts.append(params[1] - (mean / scale) @ params[0].astype(np.float64))
+        output_parts.append(params[2].astype(np.float64) / args.dense_seeds)
+        output_biases.append(params[3].astype(np.float64) / args.dense_seeds)
+    return (
+        np.hstack(hidden_parts),
+        np.concatenate(bias_parts),
+        np.vstack(output_parts),
+        np.sum(output_biases, axis=0),
+    )
+
+
+def dense_scores(inputs: Floats, layers: tuple[Floats, Floats, Floats, Floats]) -> Floats:
+    hidden_weights, hidden_bias, output_weights, output_bias = layers
+    result: Floats = np.maximum(inputs @ hidden_weights + hidden_bias, 0) @ output_weights
+    return result + output_bias
+
+
+def _accuracies(
+    scores: Floats, labels: npt.NDArray[np.int64], agreed: npt.NDArray[np.bool_]
+) -> str:
+    right = scores.argmax(axis=1) == labels
+    return f"dev accuracy {right.mean():.4f}, agreement >= {AGREED}: {right[agreed].mean():.4f}"
+
+
 def labels_and_weights(
     abstracts: Sequence[Abstract], conf_power: float
 ) -> tuple[npt.NDArray[np.int64], Floats]:
@@ -370,6 +559,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--passes", type=int, choices=(1, 2), default=1, help="2: add the stacked second pass"
     )
+    parser.add_argument(
+        "--unlabelled",
+        type=Path,
+        default=Path("../shared/data/conference_abstracts"),
+        help="folder of *.jsonl abstracts for the word vectors of the dense model",
+    )
+    parser.add_argument("--no-dense", action="store_true", help="pass one alone, as round three")
+    parser.add_argument("--dense-hidden", type=int, default=160)
+    parser.add_argument("--dense-seeds", type=int, default=2)
+    parser.add_argument("--dense-epochs", type=int, default=8)
+    parser.add_argument("--dense-rate", type=float, default=5e-4)
+    parser.add_argument("--dense-dropout", type=float, default=0.5)
+    parser.add_argument("--dense-decay", type=float, default=1e-4)
     args = parser.parse_args(argv)
     if args.passes == 2 and args.final_fit == "train+dev":
         parser.error("--passes 2 needs --final-fit train")
@@ -410,6 +612,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         weights_two, l2_two, dev_final = np.zeros((0, len(ROLES))), 0.0, dev_probabilities
 
+    dense: DenseModel | None = None
+    mix = 1.0
+    if not args.no_dense:
+        started = time.perf_counter()
+        hashes, vectors = word_vectors(unlabelled_texts(args.unlabelled, train))
+        print(f"word vectors: {len(hashes)} words x {vectors.shape[1]}", end=", ")
+        train_dense = dense_matrix(train, hashes, vectors)
+        dev_dense = dense_matrix(dev, hashes, vectors)
+        layers = fit_dense(train_dense, train_labels, train_weights, args)
+        print(f"dense model fitted in {time.perf_counter() - started:.0f} s")
+        dense_dev = dense_scores(dev_dense, layers)
+        agreed = np.array([conf >= AGREED for a in dev for conf in a.confidences])
+        print("dense     alone: " + _accuracies(dense_dev, dev_labels, agreed))
+        mixes = []
+        for candidate in MIXES:
+            mixed = candidate * np.log(dev_final) + (1 - candidate) * dense_dev
+            print(
+                f"mixed     pass one weight {candidate:g}: {_accuracies(mixed, dev_labels, agreed)}"
+            )
+            mixes.append((accuracy_of(mixed, dev_labels), candidate, mixed))
+        _, mix, mixed = max(mixes, key=lambda item: item[0])
+        dev_final = np.exp(mixed - mixed.max(axis=1, keepdims=True))
+        dev_final /= dev_final.sum(axis=1, keepdims=True)
+        dense = DenseModel(hashes, vectors, *layers)
+
     # Transitions from train; their weight in the decoding picked on dev.
     log_start, log_transitions = transition_tables(train)
     best = (-1.0, 0.0)
@@ -420,9 +647,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         best = max(best, (accuracy, weight))
     _, weight = best
     two = f"pass two l2={l2_two:g}" if args.passes == 2 else "no pass two"
-    print(f"chosen: pass one l2={l2_one:g}, {two}, transition weight {weight:g}")
+    mixing = "no dense model" if dense is None else f"pass one weight {mix:g} against dense"
+    print(f"chosen: pass one l2={l2_one:g}, {two}, {mixing}, transition weight {weight:g}")
     # The train-only model, through the run-time code: the last held-out dev numbers.
-    save(args.out, bits, weights_one, weights_two, log_start, log_transitions, weight)
+    save(args.out, bits, weights_one, weights_two, log_start, log_transitions, weight, dense, mix)
     report("dev (train-only fit)", dev, SentenceRoleModel.load(args.out))
 
     if args.final_fit == "train+dev":
@@ -436,9 +664,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.iterations,
             np.concatenate([train_weights, dev_weights]),
         )
+        if dense is not None:
+            layers = fit_dense(
+                np.vstack([train_dense, dev_dense]),
+                np.concatenate([train_labels, dev_labels]),
+                np.concatenate([train_weights, dev_weights]),
+                args,
+            )
+            dense = DenseModel(dense.word_hashes, dense.word_vectors, *layers)
         log_start, log_transitions = transition_tables(both)
         print(f"final fit on train + dev: {len(train_labels) + len(dev_labels)} sentences")
-        save(args.out, bits, weights_one, weights_two, log_start, log_transitions, weight)
+        save(
+            args.out, bits, weights_one, weights_two, log_start, log_transitions, weight, dense, mix
+        )
     megabytes = args.out.stat().st_size / 1e6
     print(f"wrote {args.out} ({megabytes:.2f} MB) in {time.perf_counter() - begin:.0f} s")
 
@@ -461,9 +699,23 @@ def save(
     log_start: Floats,
     log_transitions: Floats,
     weight: float,
+    dense: DenseModel | None = None,
+    mix: float = 1.0,
 ) -> None:
+    extra: dict[str, object] = {}
+    if dense is not None:
+        extra = {
+            "word_hashes": dense.word_hashes,
+            "word_vectors": dense.word_vectors.astype(np.float16),
+            "hidden_weights": dense.hidden_weights.astype(np.float16),
+            "hidden_bias": dense.hidden_bias.astype(np.float32),
+            "output_weights": dense.output_weights.astype(np.float32),
+            "output_bias": dense.output_bias.astype(np.float32),
+            "mix": np.float32(mix),
+        }
     np.savez_compressed(
         path,
+        **extra,  # type: ignore[arg-type]
         bits=np.int64(bits),
         first_pass=weights_one.astype(np.float16),
         second_pass=weights_two.astype(np.float16),

@@ -1508,12 +1508,17 @@ def _summary(
     if result is not None:
         picks.append(result)
     first = min(picks, default=len(texts))
-    # The aim: the first sentence where the paper says what it does, if before the method;
-    # otherwise the problem it takes on.
+    # The aim: the first sentence where the paper says what it does (its own objective, "in
+    # this paper", or its contribution: "we introduce X", which the role model may read as
+    # method), if before the method; otherwise the problem it takes on.
     aims = [
         i
         for i in range(first)
-        if (_own_role(texts[i], roles[i]) is Role.OBJECTIVE or _AIM.search(texts[i]))
+        if (
+            _own_role(texts[i], roles[i]) is Role.OBJECTIVE
+            or _AIM.search(texts[i])
+            or _CONTRIBUTION.search(texts[i])
+        )
         and not _GAP.search(texts[i])
     ]
     aim = aims[0] if aims else best(QuestionType.PROBLEM, picks, before=first)

@@ -1,6 +1,6 @@
 """Sentence roles in an abstract: background, objective, method, result or other.
 
-A linear model over hashed features, in numpy only.
+A linear model over hashed features and a small network over word vectors, in numpy only.
 
 - Features of a sentence: its word unigrams and bigrams, its opening words, the first five
   letters of its longer words, the unigrams and bigrams of the sentences before and after it
@@ -9,7 +9,11 @@ A linear model over hashed features, in numpy only.
   combined by multiplicative hashing into `2**bits` buckets, so the fitter
   (benchmarks/fit_sentence_roles.py) and this module compute the same features by calling the
   same `role_features`.
-- A softmax regression over those features. The model file may hold a second, stacked pass
+- A softmax regression over those features, mixed (a weighted geometric mean of the
+  probabilities) with a small ReLU network over dense inputs: word vectors learned from
+  unlabelled abstracts, averaged over the sentence and its neighbours, the opening words'
+  vectors and the position (fourth round). Numpy only; the vectors ship in the model file.
+- The model file may hold a second, stacked pass
   (the same features plus the first pass's probabilities for the neighbouring sentences) and
   transition weights for Viterbi decoding; the shipped model has neither, because neither
   helped on CSAbstruct dev (docs/sentence_roles.md).
@@ -23,8 +27,8 @@ import enum
 import functools
 import re
 import zlib
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
@@ -81,6 +85,10 @@ class SparseRows:
     count: int
 
 
+# A batch's word hashes (one flat list), its longer words' prefix hashes, and the counts of each
+# per sentence.
+Tokens = tuple[list[int], list[int], list[int], list[int]]
+
 # token -> (its word hash, the hash of its first five letters or 0 when it is not longer than
 # five): one lookup a token once it has been seen.
 _token_cache: dict[str, tuple[int, int]] = {}
@@ -100,7 +108,7 @@ def _token_entry(token: str) -> tuple[int, int]:
     return entry
 
 
-def _tokens(sentences: Sequence[str]) -> tuple[list[int], list[int], list[int], list[int]]:
+def _tokens(sentences: Sequence[str]) -> Tokens:
     """Word hashes of the sentences, one flat list (lowercased words, numbers as one token, a
     few marks), and the hashes of their longer words' first five letters; with the counts of
     each per sentence."""
@@ -216,13 +224,17 @@ def _same_abstract(
 
 
 def role_features(
-    sentences: Sequence[str], bits: int, sizes: Sequence[int] | None = None
+    sentences: Sequence[str],
+    bits: int,
+    sizes: Sequence[int] | None = None,
+    tokens: Tokens | None = None,
 ) -> SparseRows:
     """Hashed features of sentences, in order (those of pass one; pass two adds
-    `neighbour_role_features`): one abstract, or consecutive abstracts of `sizes` sentences."""
+    `neighbour_role_features`): one abstract, or consecutive abstracts of `sizes` sentences.
+    `tokens`: the sentences' `_tokens`, when the caller has them already."""
     count = len(sentences)
     group, index, abstract_count = _layout(count, sizes)
-    words, prefixes, word_counts, prefix_counts = _tokens(sentences)
+    words, prefixes, word_counts, prefix_counts = tokens or _tokens(sentences)
     lengths = np.array(word_counts, dtype=np.int64)
     total = len(words)
     hashes = np.array(words, dtype=np.uint64)
@@ -303,6 +315,117 @@ def neighbour_role_features(
     return features.build(count, bits)
 
 
+# Dense inputs of the second model (fourth round): what the sentence's words mean, as vectors
+# learned from unlabelled abstracts (PPMI + truncated SVD, fitted by
+# benchmarks/fit_sentence_roles.py), so that a rare word counts like its frequent neighbours.
+OPENING_VECTORS: Final = 3
+# The sentences whose mean vectors a sentence sees: one before, one after, two before, two after.
+_CONTEXT_SHIFTS: Final = np.array([1, -1, 2, -2])
+# One-hot position codes: from the start (8), from the end (8), tenths (10), the abstract's
+# sentence count (16) and the sentence's length in 5-word buckets (13).
+_POSITION_SLOTS: Final = (8, 8, 10, 16, 13)
+
+
+def dense_size(dimension: int) -> int:
+    """Width of `dense_inputs` for word vectors of `dimension`."""
+    return (1 + OPENING_VECTORS + 4) * dimension + sum(_POSITION_SLOTS)
+
+
+def dense_inputs(
+    sentences: Sequence[str],
+    word_rows: Mapping[int, int],
+    word_vectors: npt.NDArray[np.float32],
+    sizes: Sequence[int] | None = None,
+    tokens: Tokens | None = None,
+) -> npt.NDArray[np.float32]:
+    """Each sentence as one dense row: the mean of its known words' vectors, the vectors of
+    its first three words, the mean vectors of the sentences one and two before and after it
+    (zeros past the abstract's ends), and one-hot position codes. `word_rows` maps a known
+    word's hash to its row of `word_vectors`, whose last row is zeros (unknown words, missing
+    opening words)."""
+    count = len(sentences)
+    _, index, abstract_count = _layout(count, sizes)
+    words, _, word_counts, _ = tokens or _tokens(sentences)
+    dimension = word_vectors.shape[1]
+    known = len(word_vectors) - 1  # the zero row
+    rows_get = word_rows.get
+    rows = np.array([rows_get(word, known) for word in words], dtype=np.int64)
+    lengths = np.array(word_counts, dtype=np.int64)
+    starts = np.cumsum(lengths) - lengths
+    out = np.zeros((count, dense_size(dimension)), dtype=np.float32)
+    filled = lengths > 0
+    if filled.any():
+        # One segment per non-empty sentence: an empty one adds no rows between its neighbours.
+        vectors = word_vectors[rows]
+        seen = np.add.reduceat(rows < known, starts[filled])
+        out[filled, :dimension] = np.add.reduceat(vectors, starts[filled], axis=0) / np.maximum(
+            seen, 1
+        )[:, None].astype(np.float32)
+    # The opening words: their vector rows, the zero row past a sentence's end.
+    offsets = np.arange(OPENING_VECTORS)
+    opening = (
+        np.where(
+            offsets < lengths[:, None],
+            rows[np.minimum(starts[:, None] + offsets, len(rows) - 1)],
+            known,
+        )
+        if len(rows)
+        else np.full((count, OPENING_VECTORS), known)
+    )
+    column = (1 + OPENING_VECTORS) * dimension
+    out[:, dimension:column] = word_vectors[opening].reshape(count, -1)
+    # The neighbours' means, gathered in one go; the zero row past an abstract's ends.
+    from_end = abstract_count - 1 - index
+    padded = np.vstack([out[:, :dimension], np.zeros((1, dimension), np.float32)])
+    inside = (index[:, None] >= _CONTEXT_SHIFTS) & (from_end[:, None] >= -_CONTEXT_SHIFTS)
+    sources = np.where(inside, np.arange(count)[:, None] - _CONTEXT_SHIFTS, count)
+    end = column + len(_CONTEXT_SHIFTS) * dimension
+    out[:, column:end] = padded[sources].reshape(count, -1)
+    column = end
+    codes = (
+        np.minimum(index, 7),
+        np.minimum(from_end, 7),
+        (index * 10) // np.maximum(abstract_count, 1),
+        np.minimum(abstract_count, 15),
+        np.minimum(lengths // 5, 12),
+    )
+    # One-hot codes (each below its block's size), set in one go.
+    firsts = column + np.cumsum((0, *_POSITION_SLOTS[:-1]))
+    columns = (np.stack(codes) + firsts[:, None]).ravel()
+    out[np.tile(np.arange(count), len(codes)), columns] = 1.0
+    return out
+
+
+# Products of more multiply-adds than this run in row blocks: OpenBLAS hands a larger product to
+# its worker threads, which then spin on the other core (on 2 shared cores a 7 x 567 x 320
+# product measured 20 us below about 800k multiply-adds and up to milliseconds above).
+_MAX_PRODUCT: Final = 1 << 19
+
+
+def _product(
+    left: npt.NDArray[np.float32], right: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float32]:
+    """`left @ right`, in blocks of rows small enough to stay on the calling thread."""
+    rows = max(1, _MAX_PRODUCT // max(right.size, 1))
+    if len(left) <= rows:
+        result: npt.NDArray[np.float32] = left @ right
+        return result
+    return np.vstack([left[start : start + rows] @ right for start in range(0, len(left), rows)])
+
+
+def relu_layer_scores(
+    inputs: npt.NDArray[np.float32],
+    hidden_weights: npt.NDArray[np.float32],
+    hidden_bias: npt.NDArray[np.float32],
+    output_weights: npt.NDArray[np.float32],
+    output_bias: npt.NDArray[np.float32],
+) -> npt.NDArray[np.float32]:
+    """Scores of a one-hidden-layer network (ReLU), one row a sentence, one column a role."""
+    hidden = np.maximum(_product(inputs, hidden_weights) + hidden_bias, 0.0)
+    result: npt.NDArray[np.float32] = hidden @ output_weights + output_bias
+    return result
+
+
 def joined(first: SparseRows, second: SparseRows) -> SparseRows:
     """The features of both, for the same sentences."""
     return SparseRows(
@@ -361,6 +484,25 @@ class SentenceRoleModel:
     second_pass: npt.NDArray[np.float32]  # buckets x roles; empty: one pass only
     log_start: npt.NDArray[np.float32]
     log_transitions: npt.NDArray[np.float32]
+    # The dense model (fourth round; empty arrays: none): each known word's hash -> its row of
+    # the word vectors (which end with a zero row), a hidden layer over `dense_inputs` (its
+    # input scaling folded in) and an output layer. Its log-probabilities are mixed with pass
+    # one's, pass one weighing `mix`.
+    word_rows: dict[int, int] = field(default_factory=dict)
+    word_vectors: npt.NDArray[np.float32] = field(
+        default_factory=lambda: np.zeros((1, 0), np.float32)
+    )
+    hidden_weights: npt.NDArray[np.float32] = field(
+        default_factory=lambda: np.zeros((0, 0), np.float32)
+    )
+    hidden_bias: npt.NDArray[np.float32] = field(default_factory=lambda: np.zeros(0, np.float32))
+    output_weights: npt.NDArray[np.float32] = field(
+        default_factory=lambda: np.zeros((0, len(ROLES)), np.float32)
+    )
+    output_bias: npt.NDArray[np.float32] = field(
+        default_factory=lambda: np.zeros(len(ROLES), np.float32)
+    )
+    mix: float = 1.0
 
     @classmethod
     def load(cls, path: Path = MODEL_PATH) -> SentenceRoleModel:
@@ -373,6 +515,7 @@ class SentenceRoleModel:
                 second_pass=np.ascontiguousarray(data["second_pass"], dtype=np.float32),
                 log_start=weight * data["log_start"].astype(np.float32),
                 log_transitions=weight * data["log_transitions"].astype(np.float32),
+                **_dense_model(data),
             )
 
     def probabilities(
@@ -381,8 +524,17 @@ class SentenceRoleModel:
         """The last pass's probabilities of each role (columns in `ROLES` order), one row a
         sentence; the sentences are one abstract, or consecutive abstracts of `sizes`
         sentences."""
-        features = role_features(sentences, self.bits, sizes)
-        first = softmax(scores(features, self.first_pass))
+        tokens = _tokens(sentences)
+        features = role_features(sentences, self.bits, sizes, tokens)
+        linear = scores(features, self.first_pass)
+        if self.hidden_weights.size and len(sentences):
+            inputs = dense_inputs(sentences, self.word_rows, self.word_vectors, sizes, tokens)
+            dense = relu_layer_scores(
+                inputs, self.hidden_weights, self.hidden_bias, self.output_weights, self.output_bias
+            )
+            # A weighted geometric mean of the two models' probabilities.
+            linear = self.mix * linear + (1.0 - self.mix) * dense
+        first = softmax(linear)
         if not self.second_pass.size:
             return first
         neighbours = neighbour_role_features(first, self.bits, sizes)
@@ -414,6 +566,22 @@ class SentenceRoleModel:
         log_probabilities = np.log(np.maximum(probabilities, 1e-12))
         path = viterbi(log_probabilities, self.log_start, self.log_transitions)
         return [ROLES[index] for index in path]
+
+
+def _dense_model(data: Any) -> dict[str, Any]:
+    """The dense model's fields from a model file, or nothing when it has none."""
+    if "hidden_weights" not in data.files:
+        return {}
+    vectors = data["word_vectors"].astype(np.float32)
+    return {
+        "word_rows": {int(word): row for row, word in enumerate(data["word_hashes"].tolist())},
+        "word_vectors": np.vstack([vectors, np.zeros((1, vectors.shape[1]), np.float32)]),
+        "hidden_weights": np.ascontiguousarray(data["hidden_weights"], dtype=np.float32),
+        "hidden_bias": data["hidden_bias"].astype(np.float32),
+        "output_weights": data["output_weights"].astype(np.float32),
+        "output_bias": data["output_bias"].astype(np.float32),
+        "mix": float(data["mix"]),
+    }
 
 
 @functools.cache
