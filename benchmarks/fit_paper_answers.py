@@ -62,7 +62,17 @@ HERE = Path(__file__).parent
 DATA = HERE / "data"
 PAIRS = [
     DATA / f"paper_questions{tail}.jsonl"
-    for tail in ("", "_dev2", "_dev3", "_heldout", "_heldout3", "_heldout4", "_train8")
+    for tail in (
+        "",
+        "_dev2",
+        "_dev3",
+        "_heldout",
+        "_heldout3",
+        "_heldout4",
+        "_heldout5",  # read once as the held-out set of stop 32, training data since
+        "_train8",
+        "_train9",
+    )
 ]
 L2S = (0.001, 0.003, 0.01, 0.03)
 SHARES = (0.05, 0.1, 0.2, 0.3, 0.5)
