@@ -10,17 +10,10 @@ from __future__ import annotations
 
 import re
 
+from retrieval.conversation.patterns import ORDINALS
+
 CHAT_WORDS = (
-    "first",
-    "second",
-    "third",
-    "fourth",
-    "fifth",
-    "sixth",
-    "seventh",
-    "eighth",
-    "ninth",
-    "tenth",
+    *(word for word in ORDINALS if word.isalpha()),
     "result",
     "results",
     "method",
