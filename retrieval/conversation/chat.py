@@ -240,6 +240,17 @@ class ChatService:
         ):
             return Intent(IntentKind.SEARCH, query=state.suggested, message=state.suggested)
         if (
+            intent.kind is IntentKind.SIMILAR
+            and intent.refs == (FocusRef(),)
+            and state is not None
+            and state.focus is None
+            and state.similar_to
+            and state.is_fresh(self._clock(), max_idle)
+        ):
+            # "more like it" right after "papers like X", with nothing opened since: "it" is
+            # the list's paper, and the papers like it go on from where the list stopped.
+            return replace(intent, kind=IntentKind.MORE, refs=())
+        if (
             state is not None
             and state.compared
             and state.focus is None

@@ -100,6 +100,14 @@ async def test_more_after_similar_pages_the_similar_papers(chat: ChatService) ->
     assert "iclr2024-1" not in ids(more)
 
 
+async def test_more_like_it_after_similar_pages_the_similar_papers(chat: ChatService) -> None:
+    similar = await chat.handle("papers similar to iclr2024-1", WHO)
+    more = await chat.handle("more like it", WHO)
+    assert more.kind is ReplyKind.ANSWER, more
+    assert [hit.rank for hit in more.answer.hits] == [4, 5, 6]  # type: ignore[union-attr]
+    assert not set(ids(similar)) & set(ids(more))
+
+
 async def test_a_question_after_opening_asks_that_paper(chat: ChatService) -> None:
     await chat.handle("icml 2024 expert offloading", WHO)
     await chat.handle("the first one", WHO)
