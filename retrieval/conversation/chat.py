@@ -61,6 +61,8 @@ from retrieval.paper_answers import (
 # A search the classifier is unsure of does not replace the list the user may still point into.
 UNSURE_SEARCH = 0.5
 _WORD = re.compile(r"[\w'-]+")
+# Nouns that say "papers about", never a topic or chat word of their own.
+_PAPER_NOUNS = frozenset({"paper", "papers", "work", "works", "articles", "abstracts", "studies"})
 # Chit-chat the classifier is this sure of is never searched, whatever words it holds.
 SURE_CHIT_CHAT = 0.95
 # Help the classifier is this sure of is never re-read as a question about the paper in focus.
@@ -323,23 +325,29 @@ class ChatService:
     async def _topic_after_all(
         self, intent: Intent, state: ConversationState | None
     ) -> Reply | None:
-        """ "reward hacking", "weather forecasting": read as chit-chat, but a bare run of two to
-        five topic words (no function word, no chat word, no clause break) that papers hold
-        together is a search. "nice weather today" is not (no paper holds all three), nor "ok
-        these are better" or "toy linear regression, shocker" (a function word, a comma)."""
+        """ "reward hacking", "weather forecasting", "Zorblax papers": read as chit-chat, but a
+        bare run of two to five topic words (or one to five beside "papers") with no function
+        word, chat word or clause break, that papers hold together, is a search. "nice weather
+        today" is not (no paper holds all three), nor "ok these are better" or "toy linear
+        regression, shocker" (a function word, a comma)."""
         message = intent.message.rstrip(" ?")
         words = _WORD.findall(message)
+        # "Zorblax papers": a word the classifier has never seen, said to be a topic.
+        topic = [word for word in words if word.lower() not in _PAPER_NOUNS]
+        least = 1 if len(topic) < len(words) else 2
         if (
             intent.confidence >= SURE_CHIT_CHAT
-            or not 2 <= len(words) <= 5
+            or not least <= len(topic) <= 5
             or any(mark in message for mark in ",;:!")
-            or len(set(analysis.analyze(message))) < len(words)
+            or len(set(analysis.analyze(" ".join(topic)))) < len(topic)
         ):
             return None
         searched = replace(intent, kind=IntentKind.SEARCH, query=intent.message)
         reply = await self._search(searched, state)
         answer = reply.answer
-        if answer is None or not _holds_every_word(answer) or answer.total_all is None:
+        # One topic word is held when any paper is (the count of all words is for two or more).
+        counted = answer is not None and (answer.total_all is not None or len(topic) == 1)
+        if answer is None or not counted or not _holds_every_word(answer):
             return None
         return reply
 

@@ -120,6 +120,14 @@ async def test_how_does_this_work_is_help_until_a_paper_is_open(chat: ChatServic
     assert ids(asked) == [ids(first)[0]]
 
 
+async def test_an_unknown_word_beside_papers_is_searched_when_papers_hold_it(over: Over) -> None:
+    lists = {"ICML 2026": ["We introduce Zorblax, an annealing schedule.", "Sorting on graphs."]}
+    async with over(lists) as chat:
+        reply = await chat.handle("Zorblax papers", ALICE)
+        assert reply.kind is ReplyKind.ANSWER, reply.intent
+        assert ids(reply)[0] == "icml2026-1"
+
+
 async def test_follow_ups_are_told_from_new_searches(chat: ChatService) -> None:
     for text in ("the second one", "more", "does it have code?", "compare 1 and 2", "thanks"):
         assert await chat.is_follow_up(text), text
