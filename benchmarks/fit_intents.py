@@ -108,11 +108,12 @@ def main() -> int:
             DATA / "intents_train6.jsonl",
             DATA / "intents_train7.jsonl",
             DATA / "intents_train8.jsonl",
+            DATA / "intents_train10.jsonl",
             *SPENT_HELDOUT,
         ],
         help="training files: the generated set, the former rules' table of 228 messages, "
-        "the sixth to eighth batches' sessions and the five spent held-out sets (all written "
-        "blind)",
+        "the sixth to eighth and tenth batches' sessions and the five spent held-out sets (all "
+        "written blind)",
     )
     parser.add_argument(
         "--dev",
@@ -123,9 +124,10 @@ def main() -> int:
             DATA / "intents_dev6.jsonl",
             DATA / "intents_dev7.jsonl",
             DATA / "intents_dev8.jsonl",
+            DATA / "intents_dev10.jsonl",
         ],
-        help="development files: 300 hand-written messages and the sixth to eighth batches' "
-        "dev sessions",
+        help="development files: 300 hand-written messages and the sixth to eighth and tenth "
+        "batches' dev sessions",
     )
     parser.add_argument(
         "--prior",
@@ -135,6 +137,7 @@ def main() -> int:
             DATA / "intents_train6.jsonl",
             DATA / "intents_train7.jsonl",
             DATA / "intents_train8.jsonl",
+            DATA / "intents_train10.jsonl",
             *SPENT_HELDOUT,
         ],
         help="sessions whose intent shares are a real conversation's: the model's log_prior "
