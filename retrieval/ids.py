@@ -31,6 +31,7 @@ _SPACED_PAPER_ID = re.compile(
 )
 _ZERO_PADDED = re.compile(r"[a-z][a-z0-9]*-0\d+")
 _SLUG_WITH_YEAR = re.compile(r"[a-z][a-z0-9]*(?:19|20)\d\d")
+_SHORT_YEAR = re.compile(r"([a-z]+)(\d\d)")
 
 
 def collection_name_from_header(header: str) -> str:
@@ -73,21 +74,39 @@ def find_paper_keys(text: str, slugs: Collection[str] = ()) -> list[tuple[int, i
 
     'compare ICML2026-6 and icml2026 23' finds icml2026-6 and icml2026-23. A slug counts if it is
     in `slugs` or ends in a year, so 'gpt-4' and 'llama 2' are words, not ids; a venue and year
-    written apart ('iclr 2024-1316') count when they make a slug in `slugs`.
+    written apart ('iclr 2024-1316') count when they make a slug in `slugs`, and a two-digit year
+    ('icml24-1326') is the loaded slug's ('icml2024-1326').
     """
     found: list[tuple[int, int, str]] = []
     for match in _PAPER_ID_IN_TEXT.finditer(text):
         slug = match.group(1).lower()
-        if slug in slugs or _SLUG_WITH_YEAR.fullmatch(slug):
+        short = _short_year_slug(slug, slugs)
+        if slug in slugs or short or _SLUG_WITH_YEAR.fullmatch(slug):
             key = paper_key(match.group(0))
             if key is not None:
-                found.append((match.start(), match.end(), key))
+                found.append((match.start(), match.end(), with_full_year(key, slugs)))
     for match in _SPACED_PAPER_ID.finditer(text):
         slug = f"{match.group(1)}{match.group(2)}".lower()
         overlaps = any(start < match.end() and match.start() < end for start, end, _ in found)
         if slug in slugs and not overlaps:
             found.append((match.start(), match.end(), f"{slug}-{int(match.group(3))}"))
     return sorted(found)
+
+
+def _short_year_slug(slug: str, slugs: Collection[str]) -> str | None:
+    """'icml24' -> 'icml2024' when that slug is loaded (and 'icml24' is not)."""
+    match = _SHORT_YEAR.fullmatch(slug)
+    if match is None or slug in slugs:
+        return None
+    full = f"{match.group(1)}20{match.group(2)}"
+    return full if full in slugs else None
+
+
+def with_full_year(key: str, slugs: Collection[str]) -> str:
+    """'icml24-1326' -> 'icml2024-1326' when ICML 2024 is loaded; any other key unchanged."""
+    slug, _, number = key.rpartition("-")
+    full = _short_year_slug(slug, slugs)
+    return f"{full}-{number}" if full else key
 
 
 def record_id(typed: str) -> str | None:

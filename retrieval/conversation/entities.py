@@ -175,7 +175,7 @@ def year_collections(
 # A year said as where to look: "2026 papers on ...", "papers from 2024", "in 2026".
 _YEAR_AS_PLACE = re.compile(
     r"(?:\b(?:from|in|during)\s(?:the\s)?(?P<after>(?:19|20)\d\d)(?![\w\-])"
-    r"|(?<![\w'’\-])(?P<before>(?:19|20)\d\d)\s(?:papers?|abstracts?|list|set|ones)\b)",
+    r"|(?<![\w'’\-])(?P<before>(?:19|20)\d\d)\s(?P<noun>papers?|abstracts?|list|set|ones)\b)",
     re.IGNORECASE,
 )
 
@@ -189,6 +189,8 @@ def year_as_place(
     for match in _YEAR_AS_PLACE.finditer(text):
         group = "after" if match.group("after") else "before"
         start, end = match.span(group)
+        if match.group("noun") in ("list", "set", "ones"):
+            end = match.end()  # "the 2026 list": "list" names no topic either
         if any(p_start < end and start < p_end for p_start, p_end in protected):
             continue
         found = year_collections(match.group(group), collections)

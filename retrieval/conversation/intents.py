@@ -208,11 +208,7 @@ def _understood(
             return _new_topic(searched, model)
         return _refined(searched)
     if label == "search":
-        searched = _search(clean, collections)
-        if searched.collection and not _topic_words(searched.query, model):
-            # "is there anything in icml24": a collection and no topic is the last topic there.
-            return _refined(searched)
-        return _new_topic(searched, model) if searched.collection else searched
+        return _as_search(clean, collections, model)
     if label == "question":
         # Bare numbers in a question are quantities ("at 4 bit"), not positions, except one
         # that opens the message before a comma or colon ("2, does it have code?").
@@ -235,7 +231,8 @@ def _understood(
     refs = pointed_at(clean, slugs, loose=True)
     if label == "open":
         if not refs:
-            return _search(clean, collections)
+            # "hmm and the 2026 list?": a number that points at no result.
+            return _as_search(clean, collections, model)
         return Intent(IntentKind.PAPER, refs=refs)
     if label == "similar":
         # "similar to #4 but only iclr": papers like #4, in ICLR.
@@ -437,6 +434,15 @@ def _excluding(query: str) -> str:
         return " " + " ".join(excluded) if excluded else match.group(0)
 
     return " ".join(_EXCLUSION.sub(minus, query).split())
+
+
+def _as_search(clean: str, collections: Sequence[NamedCollection], model: IntentModel) -> Intent:
+    """`clean` searched, except that a collection and no topic ("iclr 2024 papers", "and the
+    2026 list?") is the last topic there."""
+    searched = _search(clean, collections)
+    if searched.collection and not _topic_words(searched.query, model):
+        return _refined(searched)
+    return _new_topic(searched, model) if searched.collection else searched
 
 
 def _refined(searched: Intent) -> Intent:

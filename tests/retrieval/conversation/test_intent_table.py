@@ -314,6 +314,8 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
         {"collection": "icml2024,iclr2024", "query": "diffusion papers"},
     ),
     ("forecasting the 2024 election", S, {}),
+    ("hmm and the 2026 list?", K.REFINE, {"collection": "icml2026", "query": ""}),
+    ("icml24-1326 pls", P, {"refs": ids("icml2024-1326")}),
     # An id whose venue and year are written apart, with a separator before the number.
     ("open iclr 2024-1316", P, {"refs": ids("iclr2024-1316")}),
     ("pull up ICML 2024 #12", P, {"refs": ids("icml2024-12")}),

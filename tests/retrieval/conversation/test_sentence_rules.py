@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval.collection_names import find_collection_names, find_venue_years
-from retrieval.ids import find_paper_keys, paper_key, record_id
+from retrieval.ids import find_paper_keys, paper_key, record_id, with_full_year
 
 
 def test_ids_inside_a_sentence() -> None:
@@ -47,10 +47,19 @@ def test_a_venue_and_year_written_apart_count_when_loaded() -> None:
     assert paper_key(" ICLR 2024-0013 ") == "iclr2024-13"
 
 
+def test_a_two_digit_year_is_the_loaded_slugs() -> None:
+    keys = [key for *_, key in find_paper_keys("icml24-1326 pls, and iclr24 #7", {"icml2024"})]
+    assert keys == ["icml2024-1326"]  # ICLR 2024 is not loaded: "iclr24 #7" stays words
+    assert with_full_year("icml24-13", {"icml2024"}) == "icml2024-13"
+    assert with_full_year("icml24-13", {"icml24", "icml2024"}) == "icml24-13"
+
+
 @given(st.text(max_size=200))
 def test_found_ids_are_canonical(text: str) -> None:
-    for start, end, key in find_paper_keys(text, {"iclr2024", "scifact"}):
-        assert paper_key(text[start:end]) == key
+    slugs = {"iclr2024", "scifact"}
+    for start, end, key in find_paper_keys(text, slugs):
+        typed = paper_key(text[start:end])
+        assert typed is not None and with_full_year(typed, slugs) == key
 
 
 def test_venue_years() -> None:
