@@ -94,7 +94,7 @@ def parse_message(
     if len(clean) > patterns.MAX_CHAT_CHARS:  # a pasted abstract or a long query: search it
         # Its "but not" is prose, not an exclusion: nothing is taken out of a pasted abstract.
         return replace(_search(clean, collections, exclusions=False), message=clean)
-    clean = chat_words_fixed(clean)
+    clean = venues_fixed(chat_words_fixed(clean))
     model = model or shipped_model()
     probabilities = model.probabilities(clean)
     label = max(probabilities, key=probabilities.__getitem__)
@@ -186,7 +186,7 @@ def _understood(
         # "which of these have code?" asks each paper one thing; nothing is weighed.
         label = "question"
     if label == "refine":
-        searched = _search(venues_fixed(clean), collections)
+        searched = _search(clean, collections)
         if searched.collection is None:
             # "2026 papers only": a year alone names every loaded collection of that year.
             by_year = year_collections(searched.query, collections)

@@ -2,8 +2,8 @@
 
 Only the closed vocabulary the conversation's rules read (ordinals, what a question asks for,
 "paper") and, for refines, venue names; never a topic word, which the search's own spelling
-suggestions handle. A typo is one swap of adjacent letters, or one dropped letter in a word of
-six letters or more, so short words stay as typed ("tent" is not "tenth").
+suggestions handle. A typo is one swap of adjacent letters, one doubled letter, or one dropped
+letter in a word of six letters or more, so short words stay as typed ("tent" is not "tenth").
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ def _typos(words: tuple[str, ...]) -> dict[str, str]:
     found: dict[str, str] = {}
     for word in words:
         variants = {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)}
+        variants |= {word[: i + 1] + word[i:] for i in range(len(word))}  # a doubled letter
         if len(word) >= 6:
             variants |= {word[:i] + word[i + 1 :] for i in range(len(word))}
         for variant in variants - set(words) - _REAL_WORDS:

@@ -300,6 +300,7 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("the thrid one", P, {"refs": (pos(2),)}),
     ("compre 1 and 2", CMP, {"refs": (pos(0), pos(1))}),
     ("same but for icrl", K.REFINE, {"collection": "iclr2024", "query": ""}),
+    ("can u do nuerips", K.REFINE, {"collection": "neurips2023", "query": ""}),
     ("ICRL with safety constraints", S, {}),
     ("back and forth dialogue", S, {}),
     # A year said as where to look filters to that year's lists; a year in a topic does not.

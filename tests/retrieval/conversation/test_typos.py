@@ -13,6 +13,8 @@ def test_swaps_and_dropped_letters_are_fixed() -> None:
     assert chat_words_fixed("secon one pls") == "second one pls"
     assert chat_words_fixed("whats the main reslt") == "whats the main result"
     assert venues_fixed("same but for icrl") == "same but for iclr"
+    assert venues_fixed("iclrr pls") == "iclr pls"  # a doubled letter
+    assert chat_words_fixed("the secondd one") == "the second one"
 
 
 def test_words_short_capitalised_or_real_are_left_alone() -> None:
