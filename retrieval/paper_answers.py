@@ -819,6 +819,24 @@ _SEARCHES = _words(
 )
 
 
+# Asking for papers to be found: "any papers on ...", "anything on ...", "work on ...".
+_FINDS_PAPERS = _words(
+    r"(?:any|other|more|some) (?:papers?|works?|research|studies)",
+    r"papers? (?:on|about|that|which|for)",
+    r"works? on",
+    r"anything (?:on|about|for)",
+    r"find",
+    r"look(?:ing)? for",
+    r"search\w*",
+)
+
+
+def asks_for_papers(question: str) -> bool:
+    """Whether a message asks for papers to be found ("any papers on jailbreaking LLMs?"),
+    which is a new search even when its words are those of the paper in focus."""
+    return _FINDS_PAPERS.search(question) is not None
+
+
 def points_at_the_paper(question: str) -> bool:
     """Whether a question speaks of the paper in front of it ("they", "their", "this") and
     neither of the bot or the user ("can you", "my") nor of papers to find."""

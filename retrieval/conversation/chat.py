@@ -51,6 +51,7 @@ from retrieval.paper_answers import (
     about_the_paper,
     answer_about,
     asks_for_its_code,
+    asks_for_papers,
     aspects,
     is_question,
     names_the_paper,
@@ -294,7 +295,7 @@ class ChatService:
             return intent
         if state is None or state.focus is None or not state.is_fresh(self._clock(), max_idle):
             return intent
-        if not is_question(intent.message):
+        if not is_question(intent.message) or asks_for_papers(intent.message):
             return intent
         try:
             paper = await self._engine.paper(state.focus)

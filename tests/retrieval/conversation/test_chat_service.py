@@ -128,6 +128,19 @@ async def test_an_unknown_word_beside_papers_is_searched_when_papers_hold_it(ove
         assert ids(reply)[0] == "icml2026-1"
 
 
+@pytest.mark.parametrize(
+    "text", ["any papers on mixture of experts routing?", "anything on expert routing?"]
+)
+async def test_asking_for_papers_with_one_open_is_a_new_search(
+    chat: ChatService, text: str
+) -> None:
+    # The open paper's own words do not make "any papers on ...?" a question about it.
+    await chat.handle("mixture of experts routing", ALICE)
+    await chat.handle("the first one", ALICE)
+    reply = await chat.handle(text, ALICE)
+    assert reply.kind is ReplyKind.ANSWER, reply.intent
+
+
 async def test_follow_ups_are_told_from_new_searches(chat: ChatService) -> None:
     for text in ("the second one", "more", "does it have code?", "compare 1 and 2", "thanks"):
         assert await chat.is_follow_up(text), text
