@@ -219,6 +219,15 @@ def _understood(
             number = int(leading["num"])
             refs = (PositionRef(number - 1) if number else ZeroRef(), *refs)
             asked = clean[leading.end() :]
+        elif all(isinstance(ref, FocusRef) for ref in refs):
+            # "does 2 have code?", "code for 3?": a number where the paper would stand.
+            subject = _NUMBER_AS_PAPER.search(clean)
+            group = "num" if subject and subject["num"] else "end"
+            # "is it trained for 10?": with "it" there, a final number is a quantity.
+            quantity = group == "end" and _PRONOUN.search(clean) is not None
+            if subject is not None and int(subject[group]) > 0 and not quantity:
+                refs = (PositionRef(int(subject[group]) - 1),)
+                asked = _without(clean, [subject.span(group)])
         refs = _anaphora_resolved(refs)
         return Intent(
             IntentKind.QUESTION_ABOUT_PAPER,
@@ -255,6 +264,15 @@ _FILLER = re.compile(r"(?<![\w\-'\"])(?:" + _FILLER_ALTERNATIVES + r")(?![\w\-'\
 
 
 _LEADING_POSITION = re.compile(r"^#?\s?(?P<num>\d{1,2})\s?[,:;)]\s", re.IGNORECASE)
+_PRONOUN = re.compile(r"\b(?:it|its|they|their|them|this|these)\b", re.IGNORECASE)
+# A bare number as a question's subject ("does 2 have code?") or after a final "for" ("code
+# for 3?"); elsewhere a number in a question is a quantity ("at 4 bit", "a batch of 32").
+_NUMBER_AS_PAPER = re.compile(
+    r"\b(?:does|did|do|is|has|was)\s#?(?P<num>\d{1,2})\s(?:have|has|use|uses|release|provide"
+    r"|include|report|need|beat|outperform|work|compare|mention|show|evaluate|test|train)\b"
+    r"|\bfor\s#?(?P<end>\d{1,2})\s?\??$",
+    re.IGNORECASE,
+)
 
 
 def _anaphora_resolved(refs: tuple[Ref, ...]) -> tuple[Ref, ...]:

@@ -317,6 +317,14 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("forecasting the 2024 election", S, {}),
     ("hmm and the 2026 list?", K.REFINE, {"collection": "icml2026", "query": ""}),
     ("icml24-1326 pls", P, {"refs": ids("icml2024-1326")}),
+    # A bare number where the paper stands is a position; elsewhere it is a quantity.
+    ("does 2 have code?", Q, {"refs": (pos(1),), "query": "does have code", "wants_code": True}),
+    (
+        "is there code for 3?",
+        Q,
+        {"refs": (pos(2),), "query": "is there code for", "wants_code": True},
+    ),
+    ("is it trained for 10?", Q, {"refs": (F,), "query": "is it trained for 10"}),
     # An id whose venue and year are written apart, with a separator before the number.
     ("open iclr 2024-1316", P, {"refs": ids("iclr2024-1316")}),
     ("pull up ICML 2024 #12", P, {"refs": ids("icml2024-12")}),
