@@ -228,7 +228,12 @@ async def _ask(engine: Engine, question: str, as_json: bool) -> int:
         # Only a question naming an id is read by chat's classifier (loaded once per run).
         about = parse_message(question, collections)
         named = all(isinstance(ref, IdRef) for ref in about.refs)
-        by_id = (IntentKind.QUESTION_ABOUT_PAPER, IntentKind.COMPARE, IntentKind.SIMILAR)
+        by_id = (
+            IntentKind.PAPER,  # "icml24-12": the paper, as chat opens it
+            IntentKind.QUESTION_ABOUT_PAPER,
+            IntentKind.COMPARE,
+            IntentKind.SIMILAR,
+        )
         if about.kind in by_id and about.refs and named:
             shown, answered = await one_reply(engine, question)
             print(shown)

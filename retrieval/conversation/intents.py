@@ -117,6 +117,9 @@ def parse_message(
             # Only a request the model is sure of: "thanks, super useful" stays thanks.
             if rest_label not in _CHIT_CHAT and rest_probabilities[rest_label] >= 0.5:
                 clean, probabilities, label = rest, rest_probabilities, rest_label
+    if set(clean) <= _APPROVING:
+        # "👍", "🔥🔥", "🙏": a reaction to the last answer is thanks, never off-topic chat.
+        return Intent(IntentKind.THANKS, message=clean, confidence=probabilities[label])
     if patterns.FAREWELL.pattern.fullmatch(fold(clean)):
         # A goodbye is chit-chat whatever else the model reads in it ("thanks, bye").
         kind = _SIMPLE_KINDS.get(label, IntentKind.SMALL_TALK)
@@ -159,6 +162,9 @@ def parse_message(
         intent, message=clean, confidence=confidence, help_probability=probabilities["help"]
     )
 
+
+# Emoji that approve of an answer, with the joiners and skin tones they are typed with.
+_APPROVING = frozenset("👍👌🙏🔥💯✨🎉🙌👏❤💖😊😄😀😁🤩🥳✅⭐🌟💪🤝👀🫡 \ufe0f\u200d🏻🏼🏽🏾🏿!")
 
 # Questions with one fact per paper: asked of several papers, they are not a comparison.
 _FACT_TYPES = frozenset({QuestionType.CODE, QuestionType.AUTHORS, QuestionType.VENUE})

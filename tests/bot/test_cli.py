@@ -375,6 +375,13 @@ def test_ask_to_compare_papers_named_by_id_compares_them(tmp_path: Path) -> None
     assert "No paper mentions" not in result.stdout  # the ids are not searched as words
 
 
+def test_ask_with_only_an_id_shows_that_paper(tmp_path: Path) -> None:
+    result = run_here(tmp_path, "ask", "ICML 2026-6")
+    assert result.returncode == 0, result.stderr
+    assert "icml2026-6 · ICML 2026" in result.stdout
+    assert "No paper mentions" not in result.stdout  # not searched as a word
+
+
 def test_ask_about_an_unknown_id_fails_with_its_closest(tmp_path: Path) -> None:
     result = run_here(tmp_path, "ask", "does icml2026-999 have code?")
     assert result.returncode == 1

@@ -49,6 +49,9 @@ F = FocusRef()
 TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     # --- greetings, thanks, small talk: never a search
     ("hi", G, {}),
+    ("👍", T, {}),  # an approving reaction to an answer
+    ("🔥🔥", T, {}),
+    ("🙏🏽", T, {}),
     ("Hi!", G, {}),
     ("hello", G, {}),
     ("hello there", G, {}),
