@@ -515,6 +515,9 @@ class ChatService:
                 if ids
                 else state
             )
+            # Only the number asked for is shown: "more" still goes on after the listed ones.
+            listed = len(state.paper_ids) if state.listed is None else state.listed
+            longer = replace(longer, listed=listed if listed < len(longer.paper_ids) else None)
             try:
                 return resolve_refs(intent.refs, longer, now, max_idle), longer
             except PositionOutOfRange as short:

@@ -35,14 +35,16 @@ class ConversationState:
 
     `paper_ids` are the ids shown so far for the last question, numbered as shown across its
     pages ("#5" is `paper_ids[4]` once "more" showed 4-6), starting at result `offset` + 1;
-    `query` and `collection` are what was asked, so "more" asks again from
-    `offset + len(paper_ids)`; `similar_to` is the paper of a "papers like" list, which "more"
+    `query` and `collection` are what was asked, so "more" asks again from where the listed
+    papers end; `similar_to` is the paper of a "papers like" list, which "more"
     pages instead. `focus` is the paper "it" means; `updated_at` when the state last changed.
     `compared` are the papers of the last comparison, which "they" and a question with no
     paper named ask about while no single paper has been opened since. `previous` is the list
     shown before this one (its own `previous` empty), which "go back" shows again.
     `suggested` is the question of a "Did you mean …?" that matched nothing as typed: "yes"
-    searches it.
+    searches it. `listed` is how many of `paper_ids` were shown as a list when a number fetched
+    more than that ("#9" after three opens the ninth only), so "more" shows 4-6 next; None when
+    every one was listed.
     """
 
     paper_ids: tuple[str, ...] = ()
@@ -55,6 +57,7 @@ class ConversationState:
     compared: tuple[str, ...] = ()
     previous: ConversationState | None = None
     suggested: str | None = None
+    listed: int | None = None
 
     def is_fresh(self, now: float, max_idle: float) -> bool:
         return now - self.updated_at <= max_idle
@@ -89,15 +92,19 @@ def next_state(
     """
     ids = tuple(answer_ids)
     start = offset
+    listed: int | None = None
     same_list = (
         state is not None
         and offset > 0
         and (state.query, state.collection, state.similar_to) == (query, collection, similar_to)
-        and offset == state.offset + len(state.paper_ids)
+        and state.offset < offset <= state.offset + len(state.paper_ids)
     )
     if same_list and state is not None:
-        ids = state.paper_ids + ids
+        # A page inside what a number fetched ("more" after "#9") keeps the fetched rest.
+        cut = offset - state.offset
+        ids = state.paper_ids[:cut] + ids + state.paper_ids[cut + len(ids) :]
         start = state.offset
+        listed = cut + len(answer_ids) if cut + len(answer_ids) < len(ids) else None
     if focus is None and len(answer_ids) == 1 and not same_list:
         focus = ids[0]
     previous = state.previous if state is not None else None
@@ -117,6 +124,7 @@ def next_state(
         updated_at=now,
         similar_to=similar_to,
         previous=previous,
+        listed=listed,
     )
 
 
@@ -206,9 +214,10 @@ def next_page(state: ConversationState | None, now: float, max_idle: float) -> P
     fresh = _fresh(state, now, max_idle)
     if fresh.query is None and fresh.similar_to is None:
         raise NoRecentAnswer(stale=False)
+    listed = len(fresh.paper_ids) if fresh.listed is None else fresh.listed
     return PageRequest(
         fresh.query or "",
-        fresh.offset + len(fresh.paper_ids),
+        fresh.offset + listed,
         fresh.collection,
         fresh.similar_to,
     )

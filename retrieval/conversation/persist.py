@@ -34,4 +34,5 @@ def _state(data: dict[str, Any]) -> ConversationState:
         compared=tuple(str(paper_id) for paper_id in data.get("compared", ())),
         previous=_state(previous) if previous else None,
         suggested=data.get("suggested"),
+        listed=None if data.get("listed") is None else int(data["listed"]),
     )

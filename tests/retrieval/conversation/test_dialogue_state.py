@@ -77,6 +77,17 @@ async def test_a_number_past_the_shown_page_fetches_it(chat: ChatService) -> Non
     assert ninth.error.available == 8  # eight ICLR papers exist; all were fetched
 
 
+async def test_more_after_a_far_number_shows_the_results_never_listed(chat: ChatService) -> None:
+    first = await chat.handle("iclr 2024 papers on mixture of experts routing", WHO)
+    seventh = await chat.handle("#7", WHO)  # fetches 4-7, shows only the seventh
+    page_two = await chat.handle("more", WHO)
+    assert [hit.rank for hit in page_two.answer.hits] == [4, 5, 6]  # type: ignore[union-attr]
+    assert ids(await chat.handle("#7", WHO)) == ids(seventh)  # still the same seventh
+    assert ids(await chat.handle("#2", WHO)) == [ids(first)[1]]
+    page_three = await chat.handle("more", WHO)
+    assert [hit.rank for hit in page_three.answer.hits] == [7, 8]  # type: ignore[union-attr]
+
+
 async def test_same_but_for_another_venue_keeps_the_topic(chat: ChatService) -> None:
     first = await chat.handle("iclr 2024 papers on expert offloading latency", WHO)
     assert all(paper_id.startswith("iclr2024-") for paper_id in ids(first))

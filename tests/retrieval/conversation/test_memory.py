@@ -172,6 +172,7 @@ def test_the_state_survives_its_json_with_history_and_comparison() -> None:
             answered(), answer_ids=("x-1", "x-2"), query="q", offset=0, collection=None, now=1.0
         ),
         compared=("x-1", "x-2"),
+        listed=1,
     )
     assert state_from_json(state_to_json(state)) == state
     assert state_from_json('{"paper_ids": 5}') is None  # damaged: forgotten, never a crash
