@@ -48,7 +48,9 @@ _TOPICS: tuple[tuple[HelpTopic, re.Pattern[str]], ...] = tuple(
         (HelpTopic.SIMILAR, r"\b(?:similar|related|like (?:this|that|it|one))\b"),
         (
             HelpTopic.MORE,
-            r"\b(?:more results|next (?:page|few|ones?)|more of them|the rest|page)\b",
+            r"\b(?:more results|next (?:page|few|ones?)|more of them|the rest|page"
+            r"|(?:older|earlier|previous|last) (?:results?|list|answers?|search)|go(?:ing)? back"
+            r"|back to)\b",
         ),
         (
             HelpTopic.QUESTIONS,

@@ -17,6 +17,8 @@ from retrieval.conversation.help_topics import HelpTopic, help_topic
         ("how do i narrow results down to iclr", HelpTopic.FILTER),
         ("can you compare papers or is that not a thing", HelpTopic.COMPARE),
         ("wait how do i see the next few", HelpTopic.MORE),
+        ("how do I see older results again?", HelpTopic.MORE),  # "go back"
+        ("can i go back to the previous list", HelpTopic.MORE),
         ("how do i get similar papers to one i like?", HelpTopic.SIMILAR),
         ("do you store my messages?", HelpTopic.PRIVACY),
         ("can i ask about the code of a paper", HelpTopic.QUESTIONS),
