@@ -20,9 +20,10 @@ _SLUG_DROP = re.compile(r"[^a-z0-9]+")
 # a lookahead: written as [a-z0-9]*[a-z][a-z0-9]* it backtracks in cubic time ("x" * 100_000).
 _PAPER_ID = re.compile(r"^\s*((?=[a-z0-9]*[a-z])[a-z0-9]+)[-_# ]+0*(\d{1,18})\s*$", re.IGNORECASE)
 # Inside a sentence "gpt-4", "llama 2" and "top 10" are id-shaped too, so there an id's slug must
-# be a known slug or end in a year ("icml2026"), and at most one space may separate the number.
+# be a known slug or end in a year ("icml2026"), and at most one space may separate the number
+# ("icml2024 #12" too: the collection before "#12" makes it an id, not a position).
 _PAPER_ID_IN_TEXT = re.compile(
-    r"(?<![\w#-])([a-z][a-z0-9]{0,30}?)(?:[-_#]|[-_#]? )0*(\d{1,18})(?![\w-])", re.IGNORECASE
+    r"(?<![\w#-])([a-z][a-z0-9]{0,30}?)(?:[-_#]|[-_#]? | #)0*(\d{1,18})(?![\w-])", re.IGNORECASE
 )
 # "iclr 2024-1316", "ICML 2026 #13": the venue and year apart, then a separator that is not a
 # space ("icml 2024 55" stays words). Counted only when venue and year make a loaded slug.

@@ -331,6 +331,7 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     # An id whose venue and year are written apart, with a separator before the number.
     ("open iclr 2024-1316", P, {"refs": ids("iclr2024-1316")}),
     ("pull up ICML 2024 #12", P, {"refs": ids("icml2024-12")}),
+    ("icml2024 #12", P, {"refs": ids("icml2024-12")}),  # the id, not list item #12
     ("compare iclr 2024-5 and iclr 2024-9", CMP, {"refs": ids("iclr2024-5", "iclr2024-9")}),
     # a loaded collection without a year filters only next to "in"/"from"/"papers"
     (
