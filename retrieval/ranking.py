@@ -129,6 +129,11 @@ def rank(
         words = analyze(excluded)
         if words:
             mask = _and(mask, ~docs_with_all(index, words))
+            # "-LLM" also leaves out what ranking would credit as LLM: the papers holding every
+            # word of "large language models" (the same rule as for a searched acronym).
+            for alternative in query_terms(excluded, corpus, options, analyze)[1]:
+                if all(term in index for term in alternative.other):
+                    mask = _and(mask, ~docs_with_all(index, alternative.other))
     phrase_ids: list[list[int]] = []
     for words in phrase_terms:
         if not words:

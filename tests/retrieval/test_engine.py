@@ -96,6 +96,29 @@ async def test_acronym_query_finds_paper_that_only_spells_it_out(
         assert "fixture2026-2" in ids(reverse)
 
 
+async def test_an_excluded_acronym_also_leaves_out_its_long_form(
+    tmp_path: Path, make_settings: Callable[..., Settings]
+) -> None:
+    abstracts = [
+        "Jailbreak prompts for large language models (LLMs) bypass their safety training.",
+        "We study LLM jailbreak attacks with a new benchmark.",
+        "Jailbreak attacks on large language models break alignment.",
+        "Jailbreak detection for image classifiers under patch attacks.",
+    ]
+    async with _engine_over(tmp_path, make_settings, abstracts) as engine:
+        assert set(ids(await engine.ask("jailbreak", limit=10))) == {
+            "fixture2026-1",
+            "fixture2026-2",
+            "fixture2026-3",
+            "fixture2026-4",
+        }
+        # Neither "LLM" nor a paper that writes only "large language models" stays.
+        assert ids(await engine.ask("jailbreak -LLM", limit=10)) == ["fixture2026-4"]
+        assert ids(await engine.ask('jailbreak -"large language models"', limit=10)) == [
+            "fixture2026-4"
+        ]
+
+
 async def test_an_acronym_that_is_a_common_word_is_not_expanded(
     tmp_path: Path, make_settings: Callable[..., Settings]
 ) -> None:
