@@ -33,7 +33,12 @@ import numpy.typing as npt
 from retrieval import text as analysis
 from retrieval.excerpts import Sentence, analyse
 from retrieval.models import Excerpt, Span
-from retrieval.sentence_roles import ROLES, Role, sentence_role_probabilities, sentence_roles
+from retrieval.sentence_roles import (
+    ROLES,
+    Role,
+    sentence_role_probabilities,
+    sentence_roles_from,
+)
 
 
 class QuestionType(Enum):
@@ -1249,7 +1254,7 @@ def _abstract_features(texts: tuple[str, ...]) -> npt.NDArray[np.float64]:
     own_word = has(_OWN)
     details = has(_DETAILS)
     opening = np.array([_PRIOR.search(_opening(text)) is not None for text in texts], float)
-    roles = sentence_role_probabilities(texts).astype(np.float64)
+    roles = _role_probabilities(texts).astype(np.float64)
     background = roles[:, ROLES.index(Role.BACKGROUND)]
     prior = (1 - own_word) * (1 - details) * np.maximum(opening, background > 0.5)
     hedge = has(_HEDGE)
@@ -1551,7 +1556,16 @@ def _read(abstract: str) -> tuple[tuple[Sentence, ...], tuple[str, ...], tuple[R
     asks three questions of each paper)."""
     clean, sentences = analyse(abstract)
     texts = tuple(clean[s.start : s.end] for s in sentences)
-    return sentences, texts, tuple(sentence_roles(texts))
+    return sentences, texts, tuple(sentence_roles_from(_role_probabilities(texts)))
+
+
+@lru_cache(maxsize=256)
+def _role_probabilities(texts: tuple[str, ...]) -> npt.NDArray[np.float32]:
+    """The role model's probabilities, once per abstract: the roles and the scorer's features
+    both read them."""
+    found = sentence_role_probabilities(texts)
+    found.setflags(write=False)  # shared by every caller through the cache
+    return found
 
 
 _ASPECTS = (QuestionType.METHOD, QuestionType.DATASET, QuestionType.RESULT)

@@ -559,7 +559,12 @@ class SentenceRoleModel:
         """The most likely role sequence for the sentences of one abstract, in order."""
         if not sentences:
             return []
-        probabilities = self.probabilities(sentences)
+        return self.decoded(self.probabilities(sentences))
+
+    def decoded(self, probabilities: npt.NDArray[np.float32]) -> list[Role]:
+        """The role sequence for one abstract's `probabilities` (as `probabilities` gives them)."""
+        if not len(probabilities):
+            return []
         if not self.log_transitions.any():
             # Decoding weight 0 (what dev picked): Viterbi reduces to the per-sentence argmax.
             return [ROLES[index] for index in probabilities.argmax(axis=1).tolist()]
@@ -594,6 +599,11 @@ def sentence_roles(sentences: Sequence[str]) -> list[Role]:
     """The role of each sentence of one abstract (sentences in order, e.g. from
     retrieval.sentences.split_sentences); one role per sentence."""
     return default_model().roles(sentences)
+
+
+def sentence_roles_from(probabilities: npt.NDArray[np.float32]) -> list[Role]:
+    """`sentence_roles` for probabilities already computed by `sentence_role_probabilities`."""
+    return default_model().decoded(probabilities)
 
 
 def sentence_roles_of_many(abstracts: Sequence[Sequence[str]]) -> list[list[Role]]:
