@@ -811,28 +811,22 @@ _POINTS_AT_IT = _words(
     r"those",
     r"the (?:paper|authors|method|model|approach)",
 )
+# Words that ask for papers to be found, whatever else the message says.
+_FINDING = (r"works? on", r"find", r"look(?:ing)? for", r"search\w*")
 _SEARCHES = _words(
     r"papers?",
-    r"works? on",
+    *_FINDING,
     r"anything (?:on|about)",
     r"(?:what|how) about",
-    r"find",
-    r"look(?:ing)? for",
-    r"search\w*",
     r"similar",
     r"others?",
 )
-
-
 # Asking for papers to be found: "any papers on ...", "anything on ...", "work on ...".
 _FINDS_PAPERS = _words(
     r"(?:any|other|more|some) (?:papers?|works?|research|studies)",
     r"papers? (?:on|about|that|which|for)",
-    r"works? on",
+    *_FINDING,
     r"anything (?:on|about|for)",
-    r"find",
-    r"look(?:ing)? for",
-    r"search\w*",
 )
 
 
