@@ -7,7 +7,6 @@ import asyncio
 import difflib
 import logging
 import os
-import re
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -26,6 +25,7 @@ from retrieval.conversation.model import IdRef, IntentKind
 from retrieval.engine import Engine
 from retrieval.errors import PaperbotError
 from retrieval.ids import find_paper_keys
+from retrieval.query import parse_query
 from retrieval.query_files import read_query_file
 from retrieval.watches.service import CONSOLE_USER
 
@@ -518,7 +518,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         parser.error(f"no command `{words[0]}`{hint}; the commands: {', '.join(commands)}")
     args, extras = parser.parse_known_args(argv)
     text_field = next((name for name in ("query", "question") if name in vars(args)), None)
-    excludes = any(_EXCLUSION.fullmatch(extra) for extra in extras)
+    excludes = any(_is_exclusion(extra) for extra in extras)
     if text_field and excludes and not any(extra.startswith("--") for extra in extras):
         # `search attacks -watermark`: query syntax's exclusion, not an option of paperbot's
         # (argparse also leaves the words after it over: `ask rag -survey attacks`).
@@ -540,8 +540,11 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-# "-watermark" among a query's words: an excluded word (retrieval/query.py), never an option.
-_EXCLUSION = re.compile(r"-[^\W\d_][\w'-]*")
+def _is_exclusion(word: str) -> bool:
+    """ "-watermark" among a query's words: an excluded word by the query syntax's own rule
+    (retrieval/query.py), never an option of paperbot's."""
+    parsed = parse_query(word)
+    return bool(parsed.excluded) and not parsed.text.strip()
 
 
 def main(argv: list[str] | None = None) -> int:
