@@ -419,11 +419,83 @@ def relu_layer_scores(
     hidden_bias: npt.NDArray[np.float32],
     output_weights: npt.NDArray[np.float32],
     output_bias: npt.NDArray[np.float32],
+    context: ContextLayer | None = None,
+    sizes: Sequence[int] | None = None,
 ) -> npt.NDArray[np.float32]:
-    """Scores of a one-hidden-layer network (ReLU), one row a sentence, one column a role."""
+    """Scores of a one-hidden-layer network (ReLU), one row a sentence, one column a role. With
+    a `context` layer (fifth round) the output layer also reads a bidirectional GRU run over
+    each abstract's hidden rows (`sizes` as in `role_features`)."""
     hidden = np.maximum(_product(inputs, hidden_weights) + hidden_bias, 0.0)
+    if context is not None and context.recurrent.size:
+        lengths = np.array([len(inputs)] if sizes is None else sizes, dtype=np.int64)
+        hidden = np.hstack([hidden, context.states(hidden, lengths)])
     result: npt.NDArray[np.float32] = hidden @ output_weights + output_bias
     return result
+
+
+@dataclass(frozen=True)
+class ContextLayer:
+    """A bidirectional GRU over the sentences of each abstract (fifth round), for a bag of
+    networks at once. The state holds every network's forward units, then every network's
+    backward units (`size` in all); the gate columns are reset, update and candidate, `size`
+    each, and the recurrent matrix is block-diagonal (each network's direction reads only its
+    own state), so one product a step runs the whole bag both ways."""
+
+    input_weights: npt.NDArray[np.float32]  # hidden units x 3 size
+    input_bias: npt.NDArray[np.float32]  # 3 size (the recurrent reset / update biases folded in)
+    recurrent: npt.NDArray[np.float32]  # size x 3 size
+    candidate_bias: npt.NDArray[np.float32]  # size: the recurrent candidate bias (inside reset)
+
+    def states(
+        self, hidden: npt.NDArray[np.float32], lengths: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.float32]:
+        """Each sentence's forward and backward states, one row a sentence; `lengths`: the
+        abstracts' sentence counts (consecutive rows)."""
+        size = len(self.candidate_bias)
+        half = size // 2
+        projected = _product(hidden, self.input_weights) + self.input_bias
+        forward_columns = (np.arange(3 * size) % size) < half
+        if len(lengths) == 1:  # one abstract (the common case): no gathers
+            out = self._run(np.where(forward_columns, projected, projected[::-1])[None])[0]
+            return np.hstack([out[:, :half], out[::-1, half:]])
+        starts = np.cumsum(lengths) - lengths
+        steps = np.arange(int(lengths.max()) if len(lengths) else 0)
+        last = lengths[:, None] - 1
+        # Step t reads sentence t going forward and sentence length - 1 - t going backward
+        # (each abstract by its own length; steps past its end are computed and dropped;
+        # clipped: an abstract with no sentences reads a neighbour's row and drops it).
+        top = max(len(hidden) - 1, 0)
+        forward = np.clip(starts[:, None] + np.minimum(steps, last), 0, top)
+        backward = np.clip(starts[:, None] + np.maximum(last - steps, 0), 0, top)
+        out = self._run(np.where(forward_columns, projected[forward], projected[backward]))
+        result = np.empty((len(hidden), size), np.float32)
+        valid = steps < lengths[:, None]
+        result[forward[valid], :half] = out[valid][:, :half]
+        result[backward[valid], half:] = out[valid][:, half:]
+        return result
+
+    def _run(self, inputs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """The states after each step, (abstracts, steps, size), from every step's gate inputs
+        (abstracts, steps, 3 size)."""
+        count, steps, _ = inputs.shape
+        recurrent, candidate_bias = self.recurrent, self.candidate_bias
+        size = len(candidate_bias)
+        state = np.zeros((count, size), np.float32)
+        out = np.empty((count, steps, size), np.float32)
+        small = count * recurrent.size <= _MAX_PRODUCT  # one abstract: a plain product
+        for step in range(steps):
+            gates = inputs[:, step]
+            mixed = state @ recurrent if small else _product(state, recurrent)
+            # Reset and update gates together: sigmoid(x) = (1 + tanh(x / 2)) / 2.
+            both = np.tanh(0.5 * (gates[:, : 2 * size] + mixed[:, : 2 * size]))
+            both += 1.0
+            both *= 0.5
+            candidate = np.tanh(
+                gates[:, 2 * size :] + both[:, :size] * (mixed[:, 2 * size :] + candidate_bias)
+            )
+            state = candidate + both[:, size:] * (state - candidate)
+            out[:, step] = state
+        return out
 
 
 def joined(first: SparseRows, second: SparseRows) -> SparseRows:
@@ -503,6 +575,8 @@ class SentenceRoleModel:
         default_factory=lambda: np.zeros(len(ROLES), np.float32)
     )
     mix: float = 1.0
+    # The fifth round's context layer over the hidden rows (None: the fourth round's network).
+    context: ContextLayer | None = None
 
     @classmethod
     def load(cls, path: Path = MODEL_PATH) -> SentenceRoleModel:
@@ -530,7 +604,13 @@ class SentenceRoleModel:
         if self.hidden_weights.size and len(sentences):
             inputs = dense_inputs(sentences, self.word_rows, self.word_vectors, sizes, tokens)
             dense = relu_layer_scores(
-                inputs, self.hidden_weights, self.hidden_bias, self.output_weights, self.output_bias
+                inputs,
+                self.hidden_weights,
+                self.hidden_bias,
+                self.output_weights,
+                self.output_bias,
+                self.context,
+                sizes,
             )
             # A weighted geometric mean of the two models' probabilities.
             linear = self.mix * linear + (1.0 - self.mix) * dense
@@ -586,6 +666,14 @@ def _dense_model(data: Any) -> dict[str, Any]:
         "output_weights": data["output_weights"].astype(np.float32),
         "output_bias": data["output_bias"].astype(np.float32),
         "mix": float(data["mix"]),
+        "context": ContextLayer(
+            input_weights=np.ascontiguousarray(data["context_input_weights"], dtype=np.float32),
+            input_bias=data["context_input_bias"].astype(np.float32),
+            recurrent=np.ascontiguousarray(data["context_recurrent"], dtype=np.float32),
+            candidate_bias=data["context_candidate_bias"].astype(np.float32),
+        )
+        if "context_recurrent" in data.files
+        else None,
     }
 
 

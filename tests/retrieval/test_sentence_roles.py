@@ -6,6 +6,7 @@ import numpy as np
 
 from retrieval.sentence_roles import (
     ROLES,
+    ContextLayer,
     Role,
     sentence_role_probabilities,
     sentence_roles,
@@ -85,3 +86,69 @@ def test_a_batch_of_abstracts_gets_the_roles_each_gets_alone() -> None:
     abstracts = [first, [], second, first[:1]]
     assert sentence_roles_of_many(abstracts) == [sentence_roles(a) for a in abstracts]
     assert sentence_roles_of_many([]) == []
+
+
+def _gru_one_way(inputs: np.ndarray, weights: tuple[np.ndarray, ...], reverse: bool) -> np.ndarray:
+    """A plain GRU (torch's equations) over one abstract's rows, one row at a time."""
+    input_weights, input_bias, recurrent, recurrent_bias = weights
+    size = len(recurrent)
+    state = np.zeros(size)
+    out = np.zeros((len(inputs), size))
+    order = range(len(inputs) - 1, -1, -1) if reverse else range(len(inputs))
+    for row in order:
+        x = inputs[row] @ input_weights + input_bias
+        h = state @ recurrent + recurrent_bias
+        reset = 1 / (1 + np.exp(-(x[:size] + h[:size])))
+        update = 1 / (1 + np.exp(-(x[size : 2 * size] + h[size : 2 * size])))
+        candidate = np.tanh(x[2 * size :] + reset * h[2 * size :])
+        state = (1 - update) * candidate + update * state
+        out[row] = state
+    return out
+
+
+def test_the_context_layer_is_a_bidirectional_gru_per_abstract() -> None:
+    rng = np.random.default_rng(0)
+    width, units = 6, 3
+    directions = [
+        (
+            rng.normal(size=(width, 3 * units)),
+            rng.normal(size=3 * units),
+            rng.normal(size=(units, 3 * units)),
+            rng.normal(size=3 * units),
+        )
+        for _ in range(2)
+    ]
+    # The layer's layout: forward units, then backward units; gates reset, update, candidate.
+    size = 2 * units
+    input_weights = np.zeros((width, 3 * size))
+    input_bias = np.zeros(3 * size)
+    recurrent = np.zeros((size, 3 * size))
+    candidate_bias = np.zeros(size)
+    for direction, (w_in, b_in, w_rec, b_rec) in enumerate(directions):
+        state = slice(direction * units, (direction + 1) * units)
+        for gate in range(3):
+            source = slice(gate * units, (gate + 1) * units)
+            target = slice(gate * size + direction * units, gate * size + (direction + 1) * units)
+            input_weights[:, target] = w_in[:, source]
+            recurrent[state, target] = w_rec[:, source]
+            input_bias[target] = b_in[source] + (b_rec[source] if gate < 2 else 0)
+        candidate_bias[state] = b_rec[2 * units :]
+    layer = ContextLayer(
+        input_weights.astype(np.float32),
+        input_bias.astype(np.float32),
+        recurrent.astype(np.float32),
+        candidate_bias.astype(np.float32),
+    )
+    lengths = [3, 0, 1, 5]
+    hidden = rng.normal(size=(sum(lengths), width)).astype(np.float32)
+    states = layer.states(hidden, np.array(lengths))
+    start = 0
+    for length in lengths:
+        rows = hidden[start : start + length].astype(np.float64)
+        expected = np.hstack(
+            [_gru_one_way(rows, directions[0], False), _gru_one_way(rows, directions[1], True)]
+        )
+        assert np.allclose(states[start : start + length], expected, atol=1e-5)
+        alone = layer.states(hidden[start : start + length], np.array([length]))
+        assert np.allclose(alone, states[start : start + length], atol=1e-6)
+        start += length
