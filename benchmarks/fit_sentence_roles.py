@@ -13,10 +13,13 @@ cross-fitting (by abstract), so pass two learns from neighbour predictions as no
 will see at run time (it did not help on dev: docs/sentence_roles.md). The dense model (fourth
 round; `--no-dense` leaves it out) learns word vectors from the unlabelled conference abstracts
 and train's text (PPMI + truncated SVD, with scipy, at fit time only), then fits a bag of small
-ReLU networks over `dense_inputs`; its scores are mixed with pass one's log-probabilities at a
-weight picked on dev. The transition weight of the Viterbi decoding and the L2 strengths are
-picked on dev; the chosen configuration is then refitted on train + dev (`--final-fit train`
-keeps the train-only fit). Test is measured once, at the end.
+networks over `dense_inputs`: a ReLU layer and a bidirectional GRU over the abstract's sentences
+(fifth round, `--context gru`: trained with torch, so run this with a Python that has torch; the
+run time stays numpy), or the fourth round's ReLU networks (`--context none`); its scores are
+mixed with pass one's log-probabilities at a weight picked on dev. The transition weight of the
+Viterbi decoding (used only for a gain of TRANSITION_GAIN) and the L2 strengths are picked on
+dev; the chosen configuration is then refitted on train + dev (`--final-fit train` keeps the
+train-only fit). Test is measured once, at the end (`--no-test`: not at all).
 """
 
 from __future__ import annotations

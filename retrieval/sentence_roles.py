@@ -10,13 +10,14 @@ A linear model over hashed features and a small network over word vectors, in nu
   (benchmarks/fit_sentence_roles.py) and this module compute the same features by calling the
   same `role_features`.
 - A softmax regression over those features, mixed (a weighted geometric mean of the
-  probabilities) with a small ReLU network over dense inputs: word vectors learned from
-  unlabelled abstracts, averaged over the sentence and its neighbours, the opening words'
-  vectors and the position (fourth round). Numpy only; the vectors ship in the model file.
-- The model file may hold a second, stacked pass
-  (the same features plus the first pass's probabilities for the neighbouring sentences) and
-  transition weights for Viterbi decoding; the shipped model has neither, because neither
-  helped on CSAbstruct dev (docs/sentence_roles.md).
+  probabilities) with a small network over dense inputs: word vectors learned from unlabelled
+  abstracts, averaged over the sentence and its neighbours, the opening words' vectors and the
+  position (fourth round), through a ReLU layer and a bidirectional GRU over the abstract's
+  sentences (fifth round). Numpy only; the vectors ship in the model file.
+- Viterbi decoding with transition weights (the shipped model: weight 0.25, picked on
+  CSAbstruct dev). The model file may also hold a second, stacked pass (the same features plus
+  the first pass's probabilities for the neighbouring sentences); the shipped model has none, as
+  it did not help on dev (docs/sentence_roles.md).
 
 Weights live in sentence_roles.npz beside this file, loaded once on first use.
 """
@@ -622,14 +623,18 @@ class SentenceRoleModel:
 
     def roles_of_many(self, abstracts: Sequence[Sequence[str]]) -> list[list[Role]]:
         """`roles` for many abstracts at once (one batch of numpy work: faster at ingest)."""
-        if self.log_transitions.any():
-            return [self.roles(sentences) for sentences in abstracts]
         sentences = [sentence for abstract in abstracts for sentence in abstract]
         sizes = [len(abstract) for abstract in abstracts]
         if not sentences:
             return [[] for _ in abstracts]
-        best = self.probabilities(sentences, sizes).argmax(axis=1).tolist()
+        probabilities = self.probabilities(sentences, sizes)
         result, start = [], 0
+        if self.log_transitions.any():  # Viterbi: one abstract at a time, over the batch's rows
+            for size in sizes:
+                result.append(self.decoded(probabilities[start : start + size]))
+                start += size
+            return result
+        best = probabilities.argmax(axis=1).tolist()
         for size in sizes:
             result.append([ROLES[index] for index in best[start : start + size]])
             start += size
