@@ -4,8 +4,8 @@
                                      [--dev benchmarks/data/intents_dev.jsonl ...] [--l2 5e-5]
                                      [--prior-weight 0.75]
 
-Training data only. The first five blind sets (intents_heldout.jsonl to intents_heldout5.jsonl)
-were each read once as held-out sets and then joined the training data; intents_heldout6.jsonl,
+Training data only. The first six blind sets (intents_heldout.jsonl to intents_heldout6.jsonl)
+were each read as held-out sets and then joined the training data; intents_heldout7.jsonl,
 written blind after that, is the held-out set and is never read here: `benchmarks/intent_eval.py`
 judges the fitted model on it. A file holds either one
 message per line (`{"text", "intent"}`) or one session per line (`{"session", "turns": [...]}`,
@@ -28,7 +28,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from retrieval.conversation.classifier import INTENTS, MODEL_FILE, IntentModel, fit
+from retrieval.conversation.classifier import INTENTS, MODEL_FILE
+from retrieval.text_classifier import TextClassifier, fit
 
 DATA = Path(__file__).with_name("data")
 PRIOR_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -41,6 +42,7 @@ SPENT_HELDOUT = [
         "intents_heldout3.jsonl",
         "intents_heldout4.jsonl",
         "intents_heldout5.jsonl",
+        "intents_heldout6.jsonl",
     )
 ]
 
@@ -56,7 +58,7 @@ def read(path: Path) -> tuple[list[str], list[str]]:
     return texts, labels
 
 
-def log_loss(model: IntentModel, texts: list[str], labels: list[str]) -> float:
+def log_loss(model: TextClassifier, texts: list[str], labels: list[str]) -> float:
     return -sum(
         math.log(max(model.probabilities(text)[label], 1e-12))
         for text, label in zip(texts, labels, strict=True)
@@ -77,7 +79,7 @@ def log_prior(trained: list[str], real: list[list[str]]) -> npt.NDArray[np.float
     return shift
 
 
-def report(model: IntentModel, name: str, texts: list[str], labels: list[str]) -> None:
+def report(model: TextClassifier, name: str, texts: list[str], labels: list[str]) -> None:
     """Accuracy per intent on one development file."""
     right: Counter[str] = Counter()
     seen: Counter[str] = Counter()
@@ -109,11 +111,12 @@ def main() -> int:
             DATA / "intents_train7.jsonl",
             DATA / "intents_train8.jsonl",
             DATA / "intents_train10.jsonl",
+            DATA / "intents_train11.jsonl",
             *SPENT_HELDOUT,
         ],
         help="training files: the generated set, the former rules' table of 228 messages, "
-        "the sixth to eighth and tenth batches' sessions and the five spent held-out sets (all "
-        "written blind)",
+        "the sixth to eighth, tenth and eleventh batches' sessions and the six spent held-out "
+        "sets (all written blind)",
     )
     parser.add_argument(
         "--dev",
@@ -125,6 +128,7 @@ def main() -> int:
             DATA / "intents_dev7.jsonl",
             DATA / "intents_dev8.jsonl",
             DATA / "intents_dev10.jsonl",
+            DATA / "intents_dev11.jsonl",
         ],
         help="development files: 300 hand-written messages and the sixth to eighth and tenth "
         "batches' dev sessions",
@@ -138,6 +142,7 @@ def main() -> int:
             DATA / "intents_train7.jsonl",
             DATA / "intents_train8.jsonl",
             DATA / "intents_train10.jsonl",
+            DATA / "intents_train11.jsonl",
             *SPENT_HELDOUT,
         ],
         help="sessions whose intent shares are a real conversation's: the model's log_prior "
@@ -160,18 +165,16 @@ def main() -> int:
         labels += more_labels
     print(f"training on {len(texts)} messages: {dict(Counter(labels))}")
     started = time.perf_counter()
-    model = fit(texts, labels, l2=args.l2, epochs=args.epochs)
+    model = fit(texts, labels, INTENTS, l2=args.l2, epochs=args.epochs)
     print(f"fitted in {time.perf_counter() - started:.1f} s, {len(model.vocabulary)} features")
     devs = {path.name: read(path) for path in args.dev}
     dev_texts = [text for texts_, _ in devs.values() for text in texts_]
     dev_labels = [label for _, labels_ in devs.values() for label in labels_]
     best = min(
         (1.0, 0.5, 0.75, 1.25, 1.5, 2.0, 3.0),
-        key=lambda t: log_loss(
-            IntentModel(model.vocabulary, model.weights, model.bias, t), dev_texts, dev_labels
-        ),
+        key=lambda t: log_loss(replace(model, temperature=t), dev_texts, dev_labels),
     )
-    model = IntentModel(model.vocabulary, model.weights, model.bias, best)
+    model = replace(model, temperature=best)
     print(f"temperature {best}; dev log loss {log_loss(model, dev_texts, dev_labels):.3f}")
     for name, (texts_, labels_) in devs.items():
         report(model, name, texts_, labels_)

@@ -11,11 +11,14 @@ softmax over the abstract's sentences and "the abstract does not say": the gold 
 one answers), or the latter where the abstract does not say. The loss is the negative log of the
 gold's total probability plus an L2 penalty.
 
-The L2 strength and the share of the best sentence's probability a second sentence needs to be
-shown are picked by k-fold cross-validation grouped by paper, judged end to end: each held-out
-pair is answered by `answer_about` with that fold's weights and counted as the eval counts it
-(a shown sentence covering a gold one, or "does not say" with nothing quoted). The chosen
-setting is then refitted on all pairs and written to `--out`.
+The type blocks of the weights are mixed by the question-type classifier's probabilities
+(`--types fitted`) or taken from its one type (`rule`). The L2 strength and the share of the
+best sentence's probability a second sentence needs to be shown are picked by k-fold
+cross-validation grouped by paper, judged end to end: each held-out pair is answered by
+`answer_about` with that fold's weights and that fold's question-type classifier (fitted as
+benchmarks/fit_question_types.py fits it, without the fold's questions) and counted as the eval
+counts it (a shown sentence covering a gold one, or "does not say" with nothing quoted). The
+chosen setting is then refitted on all pairs and written to `--out`.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from benchmarks.fit_question_types import HELDOUT, training_files, training_rows
 from benchmarks.paper_question_eval import covers, unwrap_urls
 from config.settings import Settings
 from retrieval.engine import Engine
@@ -49,14 +53,17 @@ from retrieval.paper_answers import (
     MAY_BE_UNSAID,
     MODEL_PATH,
     NONE_FEATURES,
+    TYPED,
     AboutPaper,
     AnswerModel,
     _read,
     answer_about,
     features,
-    question_tokens,
     question_type,
+    question_type_model,
 )
+from retrieval.text_classifier import TextClassifier
+from retrieval.text_classifier import fit as fit_classifier
 
 HERE = Path(__file__).parent
 DATA = HERE / "data"
@@ -70,15 +77,16 @@ PAIRS = [
         "_heldout3",
         "_heldout4",
         "_heldout5",  # read once as the held-out set of stop 32, training data since
+        "_heldout6",  # read as the held-out set of stop 36, training data since
         "_train8",
         "_train9",
+        "_train10",
     )
 ]
 L2S = (0.001, 0.003, 0.01, 0.03)
 SHARES = (0.05, 0.1, 0.2, 0.3, 0.5)
 STEPS = 600
-TYPE_L2 = 0.003
-INTENTS = sorted(DATA.glob("intents_*train*.jsonl"))
+TYPE_CLASSIFIER_L2 = 0.001  # as benchmarks/fit_question_types.py chose
 Floats = npt.NDArray[np.float64]
 
 
@@ -192,47 +200,6 @@ def fit(examples: list[Example], l2: float, types: Floats) -> tuple[Floats, Floa
     return weights, bias, none_weights
 
 
-def fit_types(questions: list[str], labels: list[int], l2: float) -> tuple[dict[str, int], Floats]:
-    """A softmax regression from `question_tokens` (those seen twice) to the scored types."""
-    seen = Counter(token for question in questions for token in set(question_tokens(question)))
-    vocabulary = {
-        token: row for row, token in enumerate(sorted(t for t, n in seen.items() if n >= 2))
-    }
-    x = np.zeros((len(questions), len(vocabulary) + 1))
-    for number, question in enumerate(questions):
-        for token in question_tokens(question):
-            if token in vocabulary:
-                x[number, vocabulary[token]] = 1.0
-    x[:, -1] = 1.0
-    y = np.zeros((len(questions), len(_SCORED)))
-    y[np.arange(len(questions)), labels] = 1.0
-    weights = np.zeros((x.shape[1], len(_SCORED)))
-    moment, square = np.zeros_like(weights), np.zeros_like(weights)
-    for step in range(1, STEPS + 1):
-        logits = x @ weights
-        odds = np.exp(logits - logits.max(axis=1, keepdims=True))
-        chances = odds / odds.sum(axis=1, keepdims=True)
-        grad = x.T @ (chances - y) / len(questions) + 2 * l2 * weights
-        moment = 0.9 * moment + 0.1 * grad
-        square = 0.999 * square + 0.001 * grad**2
-        weights -= 0.05 * (moment / (1 - 0.9**step)) / (np.sqrt(square / (1 - 0.999**step)) + 1e-8)
-    return vocabulary, weights
-
-
-def intent_questions(paths: list[Path]) -> list[tuple[str, int]]:
-    """The question turns of intent sessions whose labelled type the scorer ranks for."""
-    values = [kind.value for kind in _SCORED]
-    found = []
-    for path in paths:
-        for line in path.read_text().splitlines():
-            if not line.strip():
-                continue
-            for turn in json.loads(line).get("turns", ()):
-                if turn.get("qtype") in values:
-                    found.append((str(turn["text"]), values.index(turn["qtype"])))
-    return found
-
-
 def judge(pair: Pair, about: AboutPaper) -> bool:
     """As benchmarks/paper_question_eval.py counts a reply."""
     row = pair.row
@@ -250,13 +217,18 @@ def judge(pair: Pair, about: AboutPaper) -> bool:
     return any(covers(s, g) for s in shown for g in gold)
 
 
-def answered(pairs: list[Pair], model: AnswerModel) -> list[tuple[bool, str]]:
-    """Whether each pair is answered, and what was shown."""
+def answered(
+    pairs: list[Pair], model: AnswerModel, types: TextClassifier | None = None
+) -> list[tuple[bool, str]]:
+    """Whether each pair is answered, and what was shown (the question typed by `types`, unset:
+    the shipped question-type classifier)."""
     found = []
     for pair in pairs:
+        question = str(pair.row["question"])
         about = answer_about(
             pair.abstract,
-            str(pair.row["question"]),
+            question,
+            kind=question_type(question, types),
             collection=pair.collection,
             urls=pair.urls,
             title=pair.title,
@@ -276,39 +248,23 @@ def shown_count(pairs: list[Pair], model: AnswerModel) -> float:
 
 
 def model_of(
-    fitted: tuple[Floats, Floats, Floats],
-    share: float,
-    typed: tuple[dict[str, int], Floats] | None,
+    fitted: tuple[Floats, Floats, Floats], share: float, types: TextClassifier | None
 ) -> AnswerModel:
     weights, bias, none_weights = fitted
-    vocabulary, type_weights = typed or ({}, np.zeros((1, len(_SCORED))))
-    return AnswerModel(weights, bias, none_weights, share, vocabulary, type_weights)
+    return AnswerModel(weights, bias, none_weights, share, types)
 
 
-def type_matrix(examples: list[Example], typed: tuple[dict[str, int], Floats] | None) -> Floats:
-    """Each example's type probabilities: one-hot on `question_type`, or fitted."""
-    model = model_of((np.zeros(1), np.zeros(1), np.zeros(1)), 0.0, typed)
+def type_matrix(examples: list[Example], types: TextClassifier | None) -> Floats:
+    """Each example's type probabilities: by the classifier, or one-hot on its type."""
+    model = model_of((np.zeros(1), np.zeros(1), np.zeros(1)), 0.0, types)
     return np.array([model.type_probabilities(e.question, _SCORED[e.kind]) for e in examples])
 
 
 def fit_on(
-    pairs: list[Pair],
-    examples: list[Example],
-    extra: list[tuple[str, int]],
-    l2: float,
-    fitted_types: bool,
-) -> tuple[tuple[Floats, Floats, Floats], tuple[dict[str, int], Floats] | None]:
-    """The type classifier (when `fitted_types`) and the sentence weights, on these pairs."""
-    values = [kind.value for kind in _SCORED]
-    typed = None
-    if fitted_types:
-        labelled = [
-            (str(p.row["question"]), values.index(str(p.row["qtype"])))
-            for p in pairs
-            if p.row["qtype"] in values
-        ] + extra
-        typed = fit_types([q for q, _ in labelled], [k for _, k in labelled], TYPE_L2)
-    return fit(examples, l2, type_matrix(examples, typed)), typed
+    examples: list[Example], l2: float, types: TextClassifier | None
+) -> tuple[Floats, Floats, Floats]:
+    """The sentence weights on these examples, their type blocks mixed by `types` (or not)."""
+    return fit(examples, l2, type_matrix(examples, types))
 
 
 def main() -> int:
@@ -348,16 +304,15 @@ def main() -> int:
     papers = asyncio.run(load_papers(args.database, {str(row["paper"]) for row in rows}))
     pairs = [Pair(row, *papers[str(row["paper"])]) for row in rows]
     examples = [example(pair) for pair in pairs]
-    extra = intent_questions(INTENTS)
     print(
         f"{len(pairs)} pairs from {len(args.pairs)} files, {len(papers)} papers; "
-        f"{sum(e is not None for e in examples)} ranked by the scorer; "
-        f"{len(extra)} typed questions from {len(INTENTS)} intent files",
+        f"{sum(e is not None for e in examples)} ranked by the scorer",
         flush=True,
     )
     if args.fit:
-        write(args.out, pairs, examples, extra, args.fit[0] == "fitted", *map(float, args.fit[1:]))
+        write(args.out, examples, args.fit[0] == "fitted", *map(float, args.fit[1:]))
         return 0
+    type_rows = training_rows(training_files(HELDOUT))
     modes = {"rule": (False,), "fitted": (True,), "both": (False, True)}[args.types]
     ids = sorted(papers)
     random.Random(2026).shuffle(ids)
@@ -381,26 +336,33 @@ def main() -> int:
         test = [p for p in pairs if held_out(p, fold)]
         # No paper of the held-out pairs is trained on, whichever file it is in.
         unseen = {str(p.row["paper"]) for p in test}
-        inside = [p for p in pairs if str(p.row["paper"]) not in unseen]
         train = [
             e
             for p, e in zip(pairs, examples, strict=True)
             if e and str(p.row["paper"]) not in unseen
         ]
         order.extend(test)
+        # The question-type classifier of this fold: trained without its held-out questions
+        # (the shipped one has read every pair's question).
+        asked = {str(p.row["question"]) for p in test}
+        typed_rows = [row for row in type_rows if row[0] not in asked]
+        fold_types = fit_classifier(
+            [t for t, _ in typed_rows], [k for _, k in typed_rows], TYPED, l2=TYPE_CLASSIFIER_L2
+        )
         for fitted_types in modes:
+            typed = fold_types if fitted_types else None
             for l2 in args.l2s:
-                fitted, typed = fit_on(inside, train, extra, l2, fitted_types)
+                fitted = fit_on(train, l2, typed)
                 if args.fold_models and args.by_file and l2 == args.l2s[0]:
                     args.fold_models.mkdir(parents=True, exist_ok=True)
                     name = files[fold].removesuffix(".jsonl") + ".json"
-                    dump(args.fold_models / name, fitted, typed, l2, args.shares[0])
+                    dump(args.fold_models / name, fitted, fitted_types, l2, args.shares[0])
                 if typed and l2 == args.l2s[0]:
                     probe = model_of(fitted, 1.0, typed)
                     for p in test:
                         if p.row["qtype"] in values:
                             question = str(p.row["question"])
-                            rule = question_type(question)
+                            rule = question_type(question, fold_types)
                             guess = probe.type_probabilities(question, rule).argmax()
                             typing["rule"] += rule.value == p.row["qtype"]
                             typing["fitted"] += values[guess] == p.row["qtype"]
@@ -408,7 +370,7 @@ def main() -> int:
                 for share in args.shares:
                     model = model_of(fitted, share, typed)
                     key = (fitted_types, l2, share)
-                    for ok, shown in answered(test, model):
+                    for ok, shown in answered(test, model, fold_types):
                         right.setdefault(key, []).append(ok)
                         said.setdefault(key, []).append(shown)
                     sizes.setdefault(key, []).append(shown_count(test, model) * len(test))
@@ -465,35 +427,25 @@ def main() -> int:
                     f"  {pair.row['paper']} [{pair.row['qtype']}/{question_type(question).value}]"
                     f" {question!r}\n      gold {pair.row['gold_indices']} -> {shown}"
                 )
-    write(args.out, pairs, examples, extra, fitted_types, l2, share)
+    write(args.out, examples, fitted_types, l2, share)
     return 0
 
 
 def write(
-    out: Path,
-    pairs: list[Pair],
-    examples: list[Example | None],
-    extra: list[tuple[str, int]],
-    fitted_types: bool,
-    l2: float,
-    share: float,
+    out: Path, examples: list[Example | None], fitted_types: bool, l2: float, share: float
 ) -> None:
-    """Fit the setting on all pairs and write the weights file."""
-    fitted, typed = fit_on(pairs, [e for e in examples if e], extra, l2, fitted_types)
-    dump(out, fitted, typed, l2, share)
+    """Fit the setting on all pairs and write the weights file (types mixed by the shipped
+    question-type classifier, which benchmarks/fit_question_types.py wrote)."""
+    types = question_type_model() if fitted_types else None
+    dump(out, fit_on([e for e in examples if e], l2, types), fitted_types, l2, share)
 
 
 def dump(
-    out: Path,
-    fitted: tuple[Floats, Floats, Floats],
-    typed: tuple[dict[str, int], Floats] | None,
-    l2: float,
-    share: float,
+    out: Path, fitted: tuple[Floats, Floats, Floats], mixed_types: bool, l2: float, share: float
 ) -> None:
     """Write fitted weights as `AnswerModel.load` reads them."""
     values = [kind.value for kind in _SCORED]
     weights, bias, none_weights = fitted
-    vocabulary, type_weights = typed or ({}, np.zeros((1, len(_SCORED))))
     out.write_text(
         json.dumps(
             {
@@ -505,8 +457,7 @@ def dump(
                 "weights": np.round(weights, 4).tolist(),
                 "none_bias": np.round(bias, 4).tolist(),
                 "none_weights": np.round(none_weights, 4).tolist(),
-                "vocabulary": sorted(vocabulary, key=vocabulary.__getitem__),
-                "type_weights": np.round(type_weights, 4).tolist(),
+                "mixed_types": mixed_types,
             },
             indent=1,
         )

@@ -39,6 +39,7 @@ from retrieval.sentence_roles import (
     sentence_role_probabilities,
     sentence_roles_from,
 )
+from retrieval.text_classifier import TextClassifier
 
 
 class QuestionType(Enum):
@@ -54,6 +55,11 @@ class QuestionType(Enum):
     OTHER = "other"
 
 
+# The types the question-type classifier tells apart (a summary is one kind of "other").
+TYPED: Final = tuple(kind.value for kind in QuestionType if kind is not QuestionType.SUMMARY)
+QUESTION_TYPES_FILE: Final = Path(__file__).with_name("question_types.npz")
+
+
 def _words(*alternatives: str) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(alternatives) + r")\b", re.IGNORECASE)
 
@@ -65,8 +71,21 @@ _EARLIER = (
 )
 
 
-# Which words ask which type; the first type whose words appear wins (order matters: "code
-# for the results" asks for code).
+# A request for the gist, which the typed questions label "other".
+_ASKS_SUMMARY = _words(
+    r"summar\w*",
+    r"tl;?dr",
+    r"gist",
+    r"overview",
+    r"in (?:short|brief|a nutshell)",
+    r"eli5",
+    r"(?:it|this|that|paper|work|study)(?:'s| is)? (?:\w+ )?about",
+    r"about(?=\s*\??\s*$)",
+    r"what (?:is|does) (?:it|this|that)(?: paper)? (?:say|do|doing)",
+)
+# The words that say which kind of answer is wanted, per type: not the question's topic
+# (`_topic`). They once decided the type as well, first match winning; on questions written
+# blind they were right two times in three, and a fitted classifier now decides it.
 _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
     (
         # What earlier work lacks is the problem the paper takes on, not its own limitation.
@@ -309,20 +328,7 @@ _ASKS: tuple[tuple[QuestionType, re.Pattern[str]], ...] = (
             r"loss(?: function)?",
         ),
     ),
-    (
-        QuestionType.SUMMARY,
-        _words(
-            r"summar\w*",
-            r"tl;?dr",
-            r"gist",
-            r"overview",
-            r"in (?:short|brief|a nutshell)",
-            r"eli5",
-            r"(?:it|this|that|paper|work|study)(?:'s| is)? (?:\w+ )?about",
-            r"about(?=\s*\??\s*$)",
-            r"what (?:is|does) (?:it|this|that)(?: paper)? (?:say|do|doing)",
-        ),
-    ),
+    (QuestionType.SUMMARY, _ASKS_SUMMARY),
 )
 # Words that show a sentence answers a type, marked in the answer.
 _CUES: Mapping[QuestionType, re.Pattern[str]] = {
@@ -929,11 +935,36 @@ def _names_in(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def question_type(question: str) -> QuestionType:
-    for kind, asks in _ASKS:
-        if asks.search(question):
-            return kind
-    return QuestionType.OTHER
+def names_a_kind_of_answer(question: str) -> bool:
+    """Whether the question has words asking for a kind of answer only a paper gives (its
+    result, data, method, code, authors ...): "what's the main result?", not "what is the
+    weather in paris" (which the classifier must still give some type)."""
+    return any(asks.search(question) for kind, asks in _ASKS if kind is not QuestionType.SUMMARY)
+
+
+@functools.cache
+def question_type_model() -> TextClassifier:
+    """The shipped question-type classifier, loaded once."""
+    return TextClassifier.load(QUESTION_TYPES_FILE)
+
+
+def question_type(question: str, model: TextClassifier | None = None) -> QuestionType:
+    """What kind of answer a question about a paper wants: the most likely type by `model`
+    (unset: the shipped classifier, fitted by benchmarks/fit_question_types.py); a request for
+    the gist, which the training data labels "other", is a summary."""
+    if model is None:
+        return _shipped_question_type(question)
+    probabilities = model.probabilities(question)
+    kind = QuestionType(max(probabilities, key=probabilities.__getitem__))
+    if kind is QuestionType.OTHER and _ASKS_SUMMARY.search(question):
+        return QuestionType.SUMMARY
+    return kind
+
+
+@lru_cache(maxsize=1024)
+def _shipped_question_type(question: str) -> QuestionType:
+    # The chat asks the type of one message several times (intent, routing, answer).
+    return question_type(question, question_type_model())
 
 
 def answer_about(
@@ -1152,29 +1183,20 @@ NONE_FEATURES: Final = (
 )
 
 
-def question_tokens(question: str) -> list[str]:
-    """What the fitted question type reads: the question's words, word pairs and first word."""
-    words = re.findall(r"[a-z0-9]+", question.lower())
-    pairs = [f"{first} {second}" for first, second in itertools.pairwise(words)]
-    return [*words, *pairs, *(f"^{word}" for word in words[:1])]
-
-
 @dataclass(frozen=True)
 class AnswerModel:
     """Fitted weights (benchmarks/fit_paper_answers.py). `weights` is (1 + len(_SCORED))
     blocks of `FEATURES` weights, the shared block first, then one per type; a question's
-    sentence weights are the shared block plus its type's, or with `vocabulary` the blocks
-    mixed by the fitted type probabilities (`type_weights`: one row a token of
-    `question_tokens`, a last row of biases). "The abstract does not say" scores the type's
-    `none_bias` plus `none_weights` times `NONE_FEATURES`. A second sentence is shown when
-    its probability is at least `second_share` of the best one's."""
+    sentence weights are the shared block plus its type's, or with `types` (the question-type
+    classifier) the blocks mixed by its probabilities of the scored types. "The abstract does
+    not say" scores the type's `none_bias` plus `none_weights` times `NONE_FEATURES`. A second
+    sentence is shown when its probability is at least `second_share` of the best one's."""
 
     weights: npt.NDArray[np.float64]
     none_bias: npt.NDArray[np.float64]
     none_weights: npt.NDArray[np.float64]
     second_share: float
-    vocabulary: Mapping[str, int]
-    type_weights: npt.NDArray[np.float64]
+    types: TextClassifier | None = None
 
     @classmethod
     def load(cls, path: Path = MODEL_PATH) -> AnswerModel:
@@ -1186,20 +1208,18 @@ class AnswerModel:
             none_bias=np.array(data["none_bias"], dtype=np.float64),
             none_weights=np.array(data["none_weights"], dtype=np.float64),
             second_share=float(data["second_share"]),
-            vocabulary={token: row for row, token in enumerate(data["vocabulary"])},
-            type_weights=np.array(data["type_weights"], dtype=np.float64).reshape(
-                len(data["vocabulary"]) + 1, len(_SCORED)
-            ),
+            types=question_type_model() if data["mixed_types"] else None,
         )
 
     def type_probabilities(self, question: str, kind: QuestionType) -> npt.NDArray[np.float64]:
-        """How likely the question asks each of `_SCORED`: fitted, or all on `kind`."""
-        tokens = question_tokens(question)
-        if not self.vocabulary or not tokens:
+        """How likely the question asks each of `_SCORED`: by `types`, or all on `kind` (also
+        when there is no question: a compare's aspects ask each kind in turn)."""
+        if self.types is None or not question.strip():
             return np.array([float(kind is scored) for scored in _SCORED])
-        rows = sorted({self.vocabulary[t] for t in tokens if t in self.vocabulary})
-        logits = self.type_weights[rows].sum(axis=0) + self.type_weights[-1]
-        return _softmax(logits)
+        read = self.types.probabilities(question)
+        chances = np.array([read[scored.value] for scored in _SCORED])
+        total = float(chances.sum())
+        return chances / total if total > 0 else np.full(len(_SCORED), 1.0 / len(_SCORED))
 
     def probabilities(
         self,

@@ -30,7 +30,7 @@ from retrieval.conversation.errors import (
     NoRecentAnswer,
     PositionOutOfRange,
 )
-from retrieval.conversation.intents import fold, parse_message
+from retrieval.conversation.intents import SURE_HELP, fold, parse_message
 from retrieval.conversation.memory import (
     ConversationState,
     PageRequest,
@@ -54,6 +54,8 @@ from retrieval.paper_answers import (
     asks_for_papers,
     aspects,
     is_question,
+    missing_names,
+    names_a_kind_of_answer,
     names_the_paper,
     points_at_the_paper,
     question_type,
@@ -66,8 +68,6 @@ _WORD = re.compile(r"[\w'-]+")
 _PAPER_NOUNS = frozenset({"paper", "papers", "work", "works", "articles", "abstracts", "studies"})
 # Chit-chat the classifier is this sure of is never searched, whatever words it holds.
 SURE_CHIT_CHAT = 0.95
-# Help the classifier is this sure of is never re-read as a question about the paper in focus.
-SURE_HELP = 0.9
 # A question with no paper to be about is help when the classifier gave help at least this much.
 MAYBE_HELP = 0.3
 # "#12" after 6 shown fetches the results up to it, up to this number.
@@ -285,6 +285,26 @@ class ChatService:
             refs = pointed_at(intent.message, slugs, loose=True)
             if refs:
                 return replace(intent, refs=refs)
+        if (
+            intent.kind is IntentKind.QUESTION_ABOUT_PAPER
+            and intent.implicit_focus
+            and state is not None
+            and state.focus is not None
+            and state.is_fresh(self._clock(), max_idle)
+            and not points_at_the_paper(intent.message)
+        ):
+            # "what's the sota on imagenet?" with a paper open that never mentions ImageNet,
+            # and no "it" or "they": a new question to search, not "the abstract does not
+            # mention ImageNet". A yes-no question ("is imagenet used?", "is it evaluated on
+            # imagenet?") still asks the paper.
+            try:
+                paper = await self._engine.paper(state.focus)
+            except PaperbotError:
+                return intent
+            text = f"{paper.title or ''} {paper.abstract}"
+            if missing_names(intent.message, text) and not _YES_NO.match(intent.message):
+                return replace(intent, kind=IntentKind.SEARCH, query=intent.message, refs=())
+            return intent
         # "how do I see the abstract?" is about the bot, not the paper, when the classifier is
         # sure; "how does swamp work?" names the paper in focus, so it asks about that.
         sure_help = intent.kind is IntentKind.HELP and intent.confidence >= SURE_HELP
@@ -355,8 +375,12 @@ class ChatService:
     @staticmethod
     def _between_compared(intent: Intent) -> Intent | None:
         """Right after a comparison, "which one has code?" asks the compared papers (not the
-        whole list), and "which is better?" asks their results instead of searching "better"."""
+        whole list), "which one is better?" and "what's the difference between them?" compare
+        them again (not the whole list), and "which is better?" asks their results instead of
+        searching "better"."""
         if intent.kind is IntentKind.QUESTION_ABOUT_PAPER and intent.refs == (PositionRef(0, ALL),):
+            return replace(intent, refs=(FocusRef(),))
+        if intent.kind is IntentKind.COMPARE and intent.refs == (PositionRef(0, ALL),):
             return replace(intent, refs=(FocusRef(),))
         chat_kinds = (IntentKind.SEARCH, IntentKind.HELP, IntentKind.SMALL_TALK)
         if intent.kind not in chat_kinds or intent.collection:
@@ -453,12 +477,12 @@ class ChatService:
             IntentKind.QUESTION_ABOUT_PAPER: ReplyKind.PAPER_QUESTION,
             IntentKind.COMPARE: ReplyKind.COMPARE,
         }[kind]
-        if kind is IntentKind.COMPARE:
-            new_state = compared_in(state, [paper.id for paper in papers], now)
-        elif len(papers) == 1:
+        if len(papers) == 1 and kind is not IntentKind.COMPARE:
             new_state = focus_on(state, papers[0].id, now)
         else:
-            new_state = replace(state or ConversationState(), updated_at=now)
+            # Several papers shown ("the first two", a compare, a question to each): "it" and
+            # "they" now mean all of them, as after a comparison, rather than "which one?".
+            new_state = compared_in(state, [paper.id for paper in papers], now)
         return Reply(reply_kind, intent, papers=notes, state=new_state)
 
     def _note(self, intent: Intent, paper: Paper) -> PaperNote:
@@ -660,12 +684,14 @@ def _holds_every_word(answer: Answer) -> bool:
 def _asks_about_a_paper(intent: Intent) -> bool:
     """A question of a kind only a paper answers (its result, data, method, code, authors ...),
     as opposed to one that may be a topic ("what is the weather in paris")."""
-    return intent.kind is IntentKind.QUESTION_ABOUT_PAPER and intent.question_type not in (
-        None,
-        QuestionType.OTHER.value,
-        QuestionType.SUMMARY.value,
-    )
+    return intent.kind is IntentKind.QUESTION_ABOUT_PAPER and names_a_kind_of_answer(intent.message)
 
+
+# A question asking yes or no: of the paper in front of the user, whatever it names.
+_YES_NO = re.compile(
+    r"^\W*(?:so |and |but )?(?:is|are|was|were|does|do|did|has|have|had|can|could|will)\b",
+    re.IGNORECASE,
+)
 
 _SEARCHABLE = (IntentKind.QUESTION_ABOUT_PAPER, IntentKind.REFINE)
 # What ranks the corpus anew: a shell's question quota is spent on these.

@@ -1,24 +1,17 @@
-"""The intent classifier: a chat message -> a probability per intent, fitted on data.
+"""The intent classifier: a chat message -> a probability per intent.
 
-A multinomial logistic regression over hashed word, word-pair and in-word character n-grams
-(typos share most of their character n-grams with the word meant). It is fitted by
-`benchmarks/fit_intents.py` on `benchmarks/data/intents_train.jsonl` and judged on a held-out
-set written separately (docs/conversation.md); the weights ship as `intent_model.npz` beside
-this module. Pure numpy: predicting one message costs tens of microseconds.
+A `TextClassifier` (`retrieval/text_classifier.py`) fitted by `benchmarks/fit_intents.py` on the
+hand-written sessions of `benchmarks/data/intents_*train*.jsonl` and judged on a held-out set
+written separately (docs/conversation.md); the weights ship as `intent_model.npz` beside this
+module.
 """
 
 from __future__ import annotations
 
-import re
-import zlib
-from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
-from itertools import pairwise
 from pathlib import Path
 
-import numpy as np
-import numpy.typing as npt
+from retrieval.text_classifier import TextClassifier
 
 MODEL_FILE = Path(__file__).with_name("intent_model.npz")
 # Intents as the data names them (benchmarks/data/intents_*.jsonl).
@@ -35,170 +28,9 @@ INTENTS = (
     "refine",
     "search",
 )
-_BUCKETS = 1 << 22
-_MAX_CHARS = 300  # a long message is a search; its first words are enough to tell
-# A paper id in any spelling ("icml2026-13", "ICML 2026 13", "neurips23_5") reads as one token,
-# so the model learns "an id is here" rather than particular numbers.
-_PAPER_ID = re.compile(
-    r"\b(?:icml|iclr|neurips|nips|acl|emnlp|naacl|cvpr|iccv|eccv|aaai|ijcai|kdd|www|colt|aistats|"
-    r"uai|corl|coling|tmlr|jmlr)\s?'?\d{2,4}\s?[-_#:/ ]\s?0*\d{1,5}\b"
-)
-_NUMBER = re.compile(r"\d+")
-_TOKEN = re.compile(r"[a-z']+|<id>|<n>|[^\w\s]")
-
-
-def tokens(text: str) -> list[str]:
-    """Lowercase word tokens with ids and numbers abstracted; punctuation and emoji kept."""
-    text = _PAPER_ID.sub(" <id> ", text[:_MAX_CHARS].lower())
-    text = _NUMBER.sub(" <n> ", text)
-    return _TOKEN.findall(text)
-
-
-def feature_names(text: str) -> list[str]:
-    """What the model sees of a message (strings before hashing)."""
-    words = tokens(text)
-    names = ["bias", f"len:{min(len(words), 8)}"]
-    if words:
-        names += [f"first:{words[0]}", f"last:{words[-1]}"]
-    names += [f"w:{word}" for word in words]
-    padded = ["^", *words, "$"]
-    names += [f"b:{a}_{b}" for a, b in pairwise(padded)]
-    for word in words:
-        if len(word) < 3 or word.startswith("<"):
-            continue
-        marked = f"<{word}>"
-        for size in (3, 4):
-            names += [f"c:{marked[i : i + size]}" for i in range(len(marked) - size + 1)]
-    return names
-
-
-def feature_hashes(text: str) -> npt.NDArray[np.int64]:
-    """Distinct hashed features of a message (a stable hash: the same on every run)."""
-    hashed = {zlib.crc32(name.encode()) % _BUCKETS for name in feature_names(text)}
-    found: npt.NDArray[np.int64] = np.fromiter(sorted(hashed), dtype=np.int64, count=len(hashed))
-    return found
-
-
-@dataclass(frozen=True)
-class IntentModel:
-    """Fitted weights: `vocabulary` (sorted feature hashes seen in training), one weight row
-    per feature, a bias per intent, the softmax temperature fitted on development data, and
-    `log_prior`: per intent, log(share in real conversations / share in training), added to the
-    calibrated logits. Training holds about 42 % searches, sessions written blind about 18 %;
-    without the correction an unfamiliar reaction ("bummer", "jk") falls to the training
-    majority, search."""
-
-    vocabulary: npt.NDArray[np.int64]
-    weights: npt.NDArray[np.float32]
-    bias: npt.NDArray[np.float32]
-    temperature: float = 1.0
-    log_prior: npt.NDArray[np.float32] | None = None
-
-    def rows(self, text: str) -> npt.NDArray[np.int64]:
-        hashed = feature_hashes(text)
-        places = np.searchsorted(self.vocabulary, hashed)
-        places = np.minimum(places, len(self.vocabulary) - 1)
-        found: npt.NDArray[np.int64] = places[self.vocabulary[places] == hashed]
-        return found
-
-    def probabilities(self, text: str) -> dict[str, float]:
-        """Intent -> probability for one message (they sum to 1)."""
-        logits = (self.weights[self.rows(text)].sum(axis=0) + self.bias) / self.temperature
-        if self.log_prior is not None:
-            logits = logits + self.log_prior
-        return dict(zip(INTENTS, _softmax(logits).tolist(), strict=True))
-
-    def leaning(self, word: str, toward: str, against: str) -> float:
-        """How much the word alone moves a message toward intent `toward` rather than `against`
-        (the difference of its fitted unigram weights); 0.0 for a word never seen in training."""
-        hashed = zlib.crc32(f"w:{word.lower()}".encode()) % _BUCKETS
-        place = int(np.searchsorted(self.vocabulary, hashed))
-        if place >= len(self.vocabulary) or int(self.vocabulary[place]) != hashed:
-            return 0.0
-        row = self.weights[place]
-        return float(row[INTENTS.index(toward)] - row[INTENTS.index(against)])
-
-    def save(self, path: Path) -> None:
-        np.savez_compressed(
-            path,
-            vocabulary=self.vocabulary,
-            weights=self.weights.astype(np.float16),
-            bias=self.bias,
-            temperature=np.array([self.temperature]),
-            log_prior=np.zeros(len(INTENTS)) if self.log_prior is None else self.log_prior,
-        )
-
-    @classmethod
-    def load(cls, path: Path) -> IntentModel:
-        with np.load(path) as saved:
-            return cls(
-                saved["vocabulary"],
-                saved["weights"].astype(np.float32),
-                saved["bias"].astype(np.float32),
-                float(saved["temperature"][0]),
-                saved["log_prior"].astype(np.float32) if "log_prior" in saved else None,
-            )
 
 
 @cache
-def shipped_model() -> IntentModel:
+def shipped_model() -> TextClassifier:
     """The model that ships with paperbot, loaded once."""
-    return IntentModel.load(MODEL_FILE)
-
-
-def _softmax(logits: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
-    shifted: npt.NDArray[np.float64] = np.exp(logits.astype(np.float64) - logits.max())
-    normalised: npt.NDArray[np.float64] = shifted / shifted.sum()
-    return normalised
-
-
-def fit(
-    texts: Sequence[str],
-    labels: Sequence[str],
-    *,
-    l2: float = 1e-4,
-    epochs: int = 300,
-    learning_rate: float = 0.05,
-) -> IntentModel:
-    """Multinomial logistic regression by full-batch Adam (a few seconds for 10k messages)."""
-    rows = [feature_hashes(text) for text in texts]
-    vocabulary, inverse = np.unique(np.concatenate(rows), return_inverse=True)
-    lengths = np.array([len(row) for row in rows])
-    owner = np.repeat(np.arange(len(rows)), lengths)
-    targets = np.zeros((len(rows), len(INTENTS)))
-    targets[np.arange(len(rows)), [INTENTS.index(label) for label in labels]] = 1.0
-    weights = np.zeros((len(vocabulary), len(INTENTS)))
-    bias = np.zeros(len(INTENTS))
-    moments = [
-        np.zeros_like(weights),
-        np.zeros_like(weights),
-        np.zeros_like(bias),
-        np.zeros_like(bias),
-    ]
-    for step in range(1, epochs + 1):
-        picked = weights[inverse]
-        logits: npt.NDArray[np.float64] = np.stack(
-            [np.bincount(owner, picked[:, c], len(rows)) for c in range(len(INTENTS))], axis=1
-        )
-        logits += bias
-        logits -= logits.max(axis=1, keepdims=True)
-        probabilities = np.exp(logits)
-        probabilities /= probabilities.sum(axis=1, keepdims=True)
-        error = (probabilities - targets) / len(rows)
-        spread = error[owner]
-        grad_w: npt.NDArray[np.float64] = np.stack(
-            [np.bincount(inverse, spread[:, c], len(weights)) for c in range(len(INTENTS))], axis=1
-        )
-        grad_w += l2 * weights
-        grad_b = error.sum(axis=0)
-        for value, grad, first, second in (
-            (weights, grad_w, moments[0], moments[1]),
-            (bias, grad_b, moments[2], moments[3]),
-        ):
-            first *= 0.9
-            first += 0.1 * grad
-            second *= 0.999
-            second += 0.001 * grad * grad
-            corrected = first / (1 - 0.9**step)
-            value -= learning_rate * corrected / (np.sqrt(second / (1 - 0.999**step)) + 1e-8)
-    return IntentModel(vocabulary, weights.astype(np.float32), bias.astype(np.float32))
+    return TextClassifier.load(MODEL_FILE)

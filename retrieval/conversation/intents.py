@@ -23,7 +23,7 @@ from retrieval.collection_names import (
     resolve_collection,
 )
 from retrieval.conversation import patterns
-from retrieval.conversation.classifier import IntentModel, shipped_model
+from retrieval.conversation.classifier import shipped_model
 from retrieval.conversation.entities import (
     named_collections,
     pointed_at,
@@ -47,6 +47,7 @@ from retrieval.conversation.typos import chat_words_fixed, venues_fixed
 from retrieval.ids import find_paper_keys
 from retrieval.paper_answers import QuestionType, question_type
 from retrieval.stopwords import ENGLISH as STOPWORDS
+from retrieval.text_classifier import TextClassifier
 
 # Control and invisible characters become spaces; typographic apostrophes become "'".
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\u2060\ufeff]")
@@ -84,7 +85,7 @@ def fold(text: str) -> str:
 
 
 def parse_message(
-    text: str, collections: Sequence[NamedCollection], model: IntentModel | None = None
+    text: str, collections: Sequence[NamedCollection], model: TextClassifier | None = None
 ) -> Intent:
     """What `text` asks for. Never raises; an empty message is HELP."""
     clean = normalize(text)
@@ -157,11 +158,20 @@ def parse_message(
         # A message that names a paper by id is about that paper, never about the bot:
         # "can you summarize icml2026-38 for me".
         label = "question"
+    elif label == "help" and confidence < SURE_HELP and named_collections(clean, collections):
+        # "can u do neurips": a loaded collection named in a request the model is unsure
+        # of is where to look, not a question about the bot ("which conferences do you have?"
+        # names none).
+        label = "refine"
     intent = _understood(label, clean, collections, model)
     return replace(
         intent, message=clean, confidence=confidence, help_probability=probabilities["help"]
     )
 
+
+# Help the classifier is this sure of is about the bot: never re-read as a question about the
+# paper in focus (ChatService), nor as a refine when it names a collection.
+SURE_HELP = 0.9
 
 # Emoji that approve of an answer, with the joiners and skin tones they are typed with.
 _APPROVING = frozenset("👍👌🙏🔥💯✨🎉🙌👏❤💖😊😄😀😁🤩🥳✅⭐🌟💪🤝👀🫡 \ufe0f\u200d🏻🏼🏽🏾🏿!")
@@ -180,7 +190,7 @@ _SIMPLE_KINDS = {
 
 
 def _understood(
-    label: str, clean: str, collections: Sequence[NamedCollection], model: IntentModel
+    label: str, clean: str, collections: Sequence[NamedCollection], model: TextClassifier
 ) -> Intent:
     """The Intent for the classifier's `label`, with what the message points at."""
     if label in _SIMPLE_KINDS:
@@ -460,7 +470,7 @@ def _excluding(query: str) -> str:
     return " ".join(_EXCLUSION.sub(minus, query).split())
 
 
-def _as_search(clean: str, collections: Sequence[NamedCollection], model: IntentModel) -> Intent:
+def _as_search(clean: str, collections: Sequence[NamedCollection], model: TextClassifier) -> Intent:
     """`clean` searched, except that a collection and no topic ("iclr 2024 papers", "and the
     2026 list?") is the last topic there."""
     searched = _search(clean, collections)
@@ -475,14 +485,14 @@ def _refined(searched: Intent) -> Intent:
     return replace(searched, kind=IntentKind.REFINE, query=exclusions)
 
 
-def _new_topic(searched: Intent, model: IntentModel) -> Intent:
+def _new_topic(searched: Intent, model: TextClassifier) -> Intent:
     """A search in a collection said as a refine ("same query but neurips, about diffusion"):
     the refine's lead words are not searched."""
     topic = _REFINE_LEAD.sub("", searched.query, count=1).strip(" ,;:")
     return replace(searched, query=topic) if _topic_words(topic, model) else searched
 
 
-def _topic_words(query: str, model: IntentModel) -> list[str]:
+def _topic_words(query: str, model: TextClassifier) -> list[str]:
     """The words of a refine's query that name a topic: not refine words, exclusions, numbers
     (a year alone names no topic) or words the fitted model reads as refining rather than
     searching ("restrict", "narrow": the training data decides, not a list)."""

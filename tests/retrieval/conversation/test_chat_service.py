@@ -542,6 +542,39 @@ async def test_they_after_a_comparison_asks_about_both_papers(chat: ChatService)
     assert ids(one) == shown[:1]  # opening one paper ends the pair
 
 
+async def test_which_is_better_after_a_comparison_weighs_the_same_papers(
+    chat: ChatService,
+) -> None:
+    shown = ids(await chat.handle("routing networks experts", ALICE))
+    shown += ids(await chat.handle("more", ALICE))
+    assert len(shown) >= 3  # "them" is not the whole list
+    await chat.handle("1 vs 2", ALICE)
+    for text in ("which one is better", "whats the differnce between them"):
+        again = await chat.handle(text, ALICE)
+        assert again.kind is ReplyKind.COMPARE and ids(again) == shown[:2], text
+
+
+async def test_a_question_after_opening_several_papers_asks_each_of_them(
+    chat: ChatService,
+) -> None:
+    shown = ids(await chat.handle("routing networks experts", ALICE))
+    await chat.handle("the first two", ALICE)
+    asked = await chat.handle("what problem does it solve?", ALICE)
+    assert asked.kind is ReplyKind.PAPER_QUESTION and ids(asked) == shown[:2]
+
+
+async def test_a_question_naming_what_the_open_paper_lacks_is_a_new_search(
+    chat: ChatService,
+) -> None:
+    await chat.handle("routing networks experts", ALICE)
+    await chat.handle("the first one", ALICE)
+    new = await chat.handle("whats the sota on ImageNet?", ALICE)
+    assert new.kind is ReplyKind.ANSWER
+    opened = await chat.handle("the first one", ALICE)
+    asked = await chat.handle("is ImageNet used?", ALICE)  # yes or no: still the paper's
+    assert asked.kind is ReplyKind.PAPER_QUESTION and ids(asked) == ids(opened)
+
+
 class SlowAsk:
     """The engine, with `ask` held until `release` is set: a first question still being
     answered when the follow-up arrives (the cold start a newcomer hit in Discord)."""

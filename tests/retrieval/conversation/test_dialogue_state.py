@@ -22,7 +22,7 @@ TOPICS = [
     "We study sparse mixture of experts routing with load balancing losses for transformers.",
     "Expert routing in mixture of experts models collapses; we add a router entropy bonus.",
     "Mixture of experts language models route tokens to experts; we prune idle experts.",
-    "A routing benchmark for mixture of experts measures expert utilisation on GLUE.",
+    "A routing benchmark for mixture of experts measures expert utilisation on GLUE and Zorblax.",
     "Mixture of experts for vision routes image patches to experts and improves ImageNet accuracy.",
     "Soft mixture of experts merges experts instead of routing tokens to one expert.",
     "Mixture of experts inference is memory bound; expert offloading reduces latency by 40%.",
@@ -212,8 +212,8 @@ async def test_a_doubted_search_that_finds_its_words_becomes_the_list(chat: Chat
     await chat.handle("iclr 2024 mixture of experts routing", WHO)
     # A single rare word is a search the classifier is unsure of; papers hold it, so the
     # numbers now point into what was shown.
-    glue = await chat.handle("glue", WHO)
-    assert glue.intent.kind is IntentKind.SEARCH
-    assert glue.intent.confidence < 0.5
+    rare = await chat.handle("zorblax", WHO)
+    assert rare.intent.kind is IntentKind.SEARCH
+    assert rare.intent.confidence < 0.5
     second = await chat.handle("the first one", WHO)
-    assert ids(second) == [ids(glue)[0]]
+    assert ids(second) == [ids(rare)[0]]

@@ -1,4 +1,4 @@
-"""The intent classifier: features, fitting, saving, and the shipped model's contract."""
+"""The text classifier: features, fitting, saving, and the shipped intent model's contract."""
 
 from __future__ import annotations
 
@@ -10,14 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from retrieval.conversation.classifier import (
-    INTENTS,
-    IntentModel,
-    feature_hashes,
-    fit,
-    shipped_model,
-    tokens,
-)
+from retrieval.conversation.classifier import INTENTS, shipped_model
+from retrieval.text_classifier import TextClassifier, feature_hashes, fit, tokens
 
 
 def test_ids_and_numbers_are_abstracted_so_the_model_learns_their_shape() -> None:
@@ -41,13 +35,13 @@ def test_fit_learns_a_small_task_and_survives_a_round_trip(tmp_path: Path) -> No
         "gnn papers",
     ]
     labels = ["greeting", "greeting", "thanks", "thanks", "search", "search"]
-    model = fit(texts, labels, epochs=150, learning_rate=0.1)
+    model = fit(texts, labels, INTENTS, epochs=150, learning_rate=0.1)
     for text, label in zip(texts, labels, strict=True):
         probabilities = model.probabilities(text)
         assert max(probabilities, key=probabilities.__getitem__) == label
     path = tmp_path / "model.npz"
     model.save(path)
-    loaded = IntentModel.load(path)
+    loaded = TextClassifier.load(path)
     for text in texts:
         before, after = model.probabilities(text), loaded.probabilities(text)
         assert before.keys() == after.keys()
@@ -65,7 +59,7 @@ def test_the_shipped_model_gives_a_distribution_for_any_text(text: str) -> None:
 def test_log_prior_moves_odds_by_the_shares_of_real_conversations(tmp_path: Path) -> None:
     texts = ["papers on rlhf", "gnn papers", "diffusion models", "ok cool"]
     labels = ["search", "search", "search", "small_talk"]
-    model = fit(texts, labels, epochs=150, learning_rate=0.1)
+    model = fit(texts, labels, INTENTS, epochs=150, learning_rate=0.1)
     prior = np.zeros(len(INTENTS), dtype=np.float32)
     prior[INTENTS.index("search")] = -3.0  # searches 20 times rarer than in training
     shifted = replace(model, log_prior=prior)
@@ -78,5 +72,5 @@ def test_log_prior_moves_odds_by_the_shares_of_real_conversations(tmp_path: Path
         )
     path = tmp_path / "model.npz"
     shifted.save(path)
-    loaded = IntentModel.load(path)
+    loaded = TextClassifier.load(path)
     assert loaded.log_prior is not None and loaded.log_prior.tolist() == prior.tolist()
