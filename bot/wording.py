@@ -121,7 +121,9 @@ def compare_rows(note: PaperNote) -> list[tuple[str, Excerpt | None]]:
 FAREWELLS = ("Bye! Come back when you need a paper.", "See you! Happy reading.")
 _ACKNOWLEDGED = re.compile(
     r"(?:ok(?:ay)?|k|kk|cool|nice|great|good|alright|all right|got it|i see|sure|fine|neat"
-    r"|perfect|awesome|right|makes sense|understood|noted|wow|interesting|hmm+|oh|ah)"
+    r"|perfect|awesome|right|makes sense|understood|noted|wow|interesting|hmm+|oh|ah"
+    # "yes" or "no" with no question pending (a pending "Did you mean" takes "yes" first).
+    r"|yes|yeah|yep|yup|no|nope|nah|no thanks)"
     r"(?:[ ,]+(?:cool|thanks|then|nice|great|got it|i see))*",
     re.IGNORECASE,
 )

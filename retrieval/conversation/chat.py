@@ -296,13 +296,18 @@ class ChatService:
             # "what's the sota on imagenet?" with a paper open that never mentions ImageNet,
             # and no "it" or "they": a new question to search, not "the abstract does not
             # mention ImageNet". A yes-no question ("is imagenet used?", "is it evaluated on
-            # imagenet?") still asks the paper.
+            # imagenet?") and a data-set question guessing names ("what envs, mujoco stuff?")
+            # still ask the paper.
             try:
                 paper = await self._engine.paper(state.focus)
             except PaperbotError:
                 return intent
             text = f"{paper.title or ''} {paper.abstract}"
-            if missing_names(intent.message, text) and not _YES_NO.match(intent.message):
+            if (
+                missing_names(intent.message, text)
+                and not _YES_NO.match(intent.message)
+                and intent.question_type != QuestionType.DATASET.value
+            ):
                 return replace(intent, kind=IntentKind.SEARCH, query=intent.message, refs=())
             return intent
         # "how do I see the abstract?" is about the bot, not the paper, when the classifier is

@@ -86,6 +86,8 @@ def _chat(message: str, kind: ReplyKind = ReplyKind.SMALL_TALK) -> str:
 def test_small_talk_fits_what_was_said_and_is_stable() -> None:
     assert _chat("ok") in wording.ACKNOWLEDGEMENTS
     assert _chat("cool") in wording.ACKNOWLEDGEMENTS
+    for answer in ("yes", "no", "nope", "yeah thanks"):  # nothing was asked: no "beyond me"
+        assert _chat(answer) in wording.ACKNOWLEDGEMENTS, answer
     assert _chat("how are you today?") in wording.HOW_ARE_YOU
     assert _chat("tell me a joke") in wording.CHIT_CHAT
     for laughing in ("lol nice", "haha", "lmao that's wild", "😂"):

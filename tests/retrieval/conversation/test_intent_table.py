@@ -304,6 +304,10 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("compre 1 and 2", CMP, {"refs": (pos(0), pos(1))}),
     ("same but for icrl", K.REFINE, {"collection": "iclr2024", "query": ""}),
     ("can u do nuerips", K.REFINE, {"collection": "neurips2023", "query": ""}),
+    # A lead that announces a new message is not part of it; "new topic modeling" is a topic.
+    ("new question: vision transformers", S, {"query": "vision transformers"}),
+    ("different topic - graph neural nets", S, {"query": "graph neural nets"}),
+    ("new topic modeling methods", S, {"query": "new topic modeling methods"}),
     ("ICRL with safety constraints", S, {}),
     ("back and forth dialogue", S, {}),
     # A year said as where to look filters to that year's lists; a year in a topic does not.
