@@ -293,7 +293,8 @@ CORRECTION_LEAD = re.compile(
     r"(?:(?:never ?mind|nvm|scratch that|forget (?:that|it|this)|ignore (?:that|this)|"
     r"wait[,!.]|let me rephrase|correction:?|i meant|i mean"
     # "new question: ...", "different topic - ...": what follows is a message of its own.
-    r"|(?:new|next|another|different|unrelated|other) (?:question|topic|thing|search) ?[:,!.\u2013\u2014-])"
+    r"|(?:new|next|another|different|unrelated|other) (?:question|topic|thing|search)"
+    r" ?[:,!.\u2013\u2014-])"
     r"(?:[ ,!.:;]|[-\u2013\u2014]+)*)+",
     re.IGNORECASE,
 )
