@@ -45,7 +45,7 @@ from retrieval.conversation.model import (
 from retrieval.conversation.refs import whole_refs
 from retrieval.conversation.typos import chat_words_fixed, venues_fixed
 from retrieval.ids import find_paper_keys
-from retrieval.paper_answers import QuestionType, question_type
+from retrieval.paper_answers import QuestionType, names_a_kind_of_answer, question_type
 from retrieval.stopwords import ENGLISH as STOPWORDS
 from retrieval.text_classifier import TextClassifier
 
@@ -198,7 +198,11 @@ def _understood(
     slugs = frozenset(collection.slug for collection in collections)
     # The ids' own venue words ("iclr 2024-5") are not a venue question.
     unnamed = _without(clean, [(start, end) for start, end, _ in find_paper_keys(clean, slugs)])
-    if label == "compare" and question_type(unnamed) in _FACT_TYPES:
+    if (
+        label == "compare"
+        and names_a_kind_of_answer(unnamed)
+        and question_type(unnamed) in _FACT_TYPES
+    ):
         # "which of these have code?" asks each paper one thing; nothing is weighed.
         label = "question"
     if label == "refine":

@@ -302,6 +302,8 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("the secnd one", P, {"refs": (pos(1),)}),
     ("the thrid one", P, {"refs": (pos(2),)}),
     ("compre 1 and 2", CMP, {"refs": (pos(0), pos(1))}),
+    # No words asking for a fact: a comparison, whatever type the question classifier guesses.
+    ("#1 vs #2 there?", CMP, {"refs": (pos(0), pos(1))}),
     ("same but for icrl", K.REFINE, {"collection": "iclr2024", "query": ""}),
     ("can u do nuerips", K.REFINE, {"collection": "neurips2023", "query": ""}),
     # A lead that announces a new message is not part of it; "new topic modeling" is a topic.
