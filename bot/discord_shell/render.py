@@ -14,7 +14,15 @@ import discord
 
 from bot import wording
 from bot.discord_shell.looplag import LagStats
-from bot.text import clean, clip, clip_plain, escape, one_line, render_excerpt, split_raw
+from bot.text import (
+    clip,
+    clip_plain,
+    escape,
+    one_line,
+    readable,
+    render_excerpt,
+    split_raw,
+)
 from config.settings import Settings
 from retrieval.models import Answer, CollectionInfo, EngineStats, Hit, IngestReport, Paper
 from retrieval.nodes import ClusterStats
@@ -84,7 +92,7 @@ def _footer(text: str) -> str:
 def _hit_field(hit: Hit, budget: int) -> tuple[str, str]:
     paper = hit.paper
     prefix = f"{hit.rank}. "
-    name = prefix + clip(paper.display_title, FIELD_NAME_MAX - len(prefix))
+    name = prefix + clip(readable(paper.display_title), FIELD_NAME_MAX - len(prefix))
     header = f"{code(paper.id)} · {clip(paper.collection, 100) or '—'}"
     also_in = clip(", ".join(one_line(name) for name in paper.also_in if one_line(name)), 100)
     if also_in:
@@ -144,8 +152,9 @@ def answer_embed(
 
 
 def paper_message(paper: Paper, *, heading: str | None = None) -> Rendered:
-    """The full abstract, split over embeds when long; attached as a file when it won't fit."""
-    title = clip(paper.display_title, TITLE_MAX) or f"Paper {clip(paper.id, 200)}"
+    """The full abstract, split over embeds when long; attached as a file when it won't fit.
+    Title and abstract are `readable` (LaTeX and markdown reduced), as the terminal shows them."""
+    title = clip(readable(paper.display_title), TITLE_MAX) or f"Paper {clip(paper.id, 200)}"
     fields: list[tuple[str, str]] = [
         ("Id", code(paper.id)),
         ("Collection", clip(paper.collection, 200) or "—"),
@@ -160,7 +169,7 @@ def paper_message(paper: Paper, *, heading: str | None = None) -> Rendered:
     fixed = len(title) + sum(len(n) + len(v) for n, v in fields) + len(footer)
 
     budget = _TOTAL_BUDGET - fixed
-    pieces = split_raw(paper.abstract, DESCRIPTION_MAX - 100) or ["(no abstract)"]
+    pieces = split_raw(readable(paper.abstract), DESCRIPTION_MAX - 100) or ["(no abstract)"]
     kept: list[str] = []
     attachment: tuple[str, bytes] | None = None
     for piece in pieces:
@@ -195,9 +204,10 @@ def _safe_filename(text: str) -> str:
 
 
 def _plain_paper(paper: Paper) -> str:
-    lines = [one_line(paper.display_title), f"id: {paper.id}", f"collection: {paper.collection}"]
+    title = one_line(readable(paper.display_title))
+    lines = [title, f"id: {paper.id}", f"collection: {paper.collection}"]
     lines += [f"link: {url}" for url in paper.urls]
-    return "\n".join(lines) + "\n\n" + clean(paper.abstract).strip() + "\n"
+    return "\n".join(lines) + "\n\n" + readable(paper.abstract) + "\n"
 
 
 def valid_url(url: str) -> bool:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from bot.discord_shell.client import PaperBot
+from bot.terminal.console import render_paper
 from retrieval.nodes import NodeRow
 from tests.bot.discordfakes import Recorder, slash
-from tests.bot.fakes import FakeEngine
+from tests.bot.fakes import FakeEngine, make_paper
 from tests.bot.helpers import labels, run
 
 QUESTION = "models routing attention"
@@ -106,6 +107,29 @@ async def test_paper_shows_full_abstract_links_and_buttons(
     assert {"Similar papers", "Save"} <= set(labels(data))
     urls = [c.get("url") for row in data["components"] for c in row["components"]]
     assert "https://example.org/project" in urls
+
+
+LATEX_ABSTRACT = (
+    "We propose $f$-Membership Inference Privacy ($f$-MIP), achieving linear scalability with "
+    r"dimension $D$ and a \emph{tight} bound. Code is available at \url{https://github.com/a/b}."
+)
+
+
+async def test_paper_shows_the_abstract_as_the_terminal_does_without_latex(
+    bot: PaperBot, recorder: Recorder, engine: FakeEngine
+) -> None:
+    paper = make_paper(7, LATEX_ABSTRACT, title=r"$\alpha$-Routing for \textsc{MoE}")
+    engine.papers[paper.id] = paper
+    interaction = await run(bot, slash(bot, "paper", {"id": paper.id}))
+    embed = recorder.callbacks(interaction)[0].body["data"]["embeds"][0]
+    shown = embed["description"]
+    assert "f-Membership Inference Privacy (f-MIP)" in shown
+    assert "with dimension D and a tight bound" in shown
+    assert "Code is available at https://github.com/a/b." in shown
+    assert not [mark for mark in ("$", "\\url", "{", "\\emph") if mark in shown]
+    assert embed["title"] == "α-Routing for MoE"
+    # The same words as `paperbot paper` prints: one cleaning for both shells.
+    assert " ".join(shown.split()) in " ".join(render_paper(paper).split())
 
 
 async def test_long_abstract_is_split_across_embeds_within_limits(
