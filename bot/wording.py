@@ -56,6 +56,21 @@ def matching_count(answer: Answer) -> str:
     return f"{counted} ({'none' if every == 0 else f'{every:,}'} with every word)"
 
 
+def shown_range(answer: Answer) -> str:
+    """The ranks an answer shows, as numbered: '4-8', or '1' for one result (not '1-1')."""
+    if not answer.hits:
+        return ""
+    first, last = answer.hits[0].rank, answer.hits[-1].rank
+    return str(first) if first == last else f"{first}-{last}"
+
+
+def results_line(answer: Answer) -> str:
+    """The footer's head in both shells: '4-8 of 31 matching papers (12 with every word)', the
+    ranks this message shows, so a page never reads as another ("Page 1/10" over results 4-8)."""
+    shown = shown_range(answer)
+    return f"{shown} of {matching_count(answer)}" if shown else matching_count(answer)
+
+
 def searched_in(answer: Answer) -> str:
     """' · in ICLR 2024' for an answer filtered to collections ("same but for iclr"), else ''."""
     names = answer.query.collections

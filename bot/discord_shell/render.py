@@ -108,9 +108,9 @@ def answer_embed(
     *,
     heading: str = "Answer",
     show_lead: bool = True,
-    page: tuple[int, int] | None = None,
 ) -> discord.Embed:
-    """The lead sentence and one field per hit; used by /ask, /search pages, /similar and chat."""
+    """The lead sentence and one field per hit; used by /ask, /search pages, /similar and chat.
+    The footer names the ranks shown ("4-8 of 31 matching papers"), as the terminal's does."""
     title = clip(f"{heading}: {one_line(answer.question)}", TITLE_MAX)
     lines: list[str] = []
     if answer.notice:
@@ -133,11 +133,8 @@ def answer_embed(
             lines.append(f"> {lead}{source}" if lead else "")
     description = "\n".join(line for line in lines if line)[:DESCRIPTION_MAX]
 
-    footer = (
-        f"{wording.matching_count(answer)}{wording.searched_in(answer)} · {answer.took_ms:.0f} ms"
-    )
-    if page is not None:
-        footer = f"Page {page[0] + 1}/{max(page[1], 1)} · {footer}"
+    shown = f"{wording.results_line(answer)}{wording.searched_in(answer)}"
+    footer = f"{shown} · {answer.took_ms:.0f} ms"
     embed = discord.Embed(title=title, description=description or None, colour=COLOUR)
     embed.set_footer(text=_footer(footer))
 

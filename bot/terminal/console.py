@@ -100,11 +100,8 @@ def render_answer(answer: Answer, colour: bool = False) -> str:
         lines.append(_wrap(excerpt_text(hit.excerpt, colour)))
         for url in paper.urls:
             lines.append(f"    {url}")
-    first, last = answer.hits[0].rank, answer.hits[-1].rank
-    shown = str(first) if first == last else f"{first}-{last}"  # "1 of 1,363", not "1-1"
     footer = (
-        f"{shown} of {wording.matching_count(answer)}{wording.searched_in(answer)}"
-        f" · {answer.took_ms:.1f} ms"
+        f"{wording.results_line(answer)}{wording.searched_in(answer)} · {answer.took_ms:.1f} ms"
     )
     if answer.expansions:
         footer += " · also searched: " + "; ".join(answer.expansions)

@@ -74,8 +74,8 @@ async def test_hostile_question_is_escaped_and_never_pings(
 async def test_search_pages_and_footer(bot: PaperBot, recorder: Recorder) -> None:
     interaction = await run(bot, slash(bot, "search", {"query": QUESTION, "results": 2}))
     body = recorder.visible(interaction)[-1]
-    assert labels(body) == ["First", "Prev", "1/2", "Next", "Last"]
-    assert body["embeds"][0]["footer"]["text"].startswith("Page 1/2")
+    assert labels(body) == ["First", "Prev", "1-2", "Next", "Last"]
+    assert body["embeds"][0]["footer"]["text"].startswith("1-2 of 4 matching papers")
     assert len(body["embeds"][0]["fields"]) == 2
 
 

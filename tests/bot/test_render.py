@@ -127,8 +127,8 @@ def test_split_chunks_fit_and_lose_only_whitespace(text: str, limit: int) -> Non
 
 @settings(max_examples=examples(20))
 @given(answers(), st.sampled_from(["Answer", "Search", "Similar"]), st.booleans())
-def test_answer_embeds_fit(answer: Answer, heading: str, paged: bool) -> None:
-    embed = render.answer_embed(answer, heading=heading, page=(3, 9) if paged else None)
+def test_answer_embeds_fit(answer: Answer, heading: str, lead: bool) -> None:
+    embed = render.answer_embed(answer, heading=heading, show_lead=lead)
     data = embed.to_dict()
     assert embed_problems([data]) == []  # type: ignore[list-item]
     for text in texts_of(data):  # type: ignore[arg-type]
