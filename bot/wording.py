@@ -346,6 +346,23 @@ def _referent(reply: Reply | None) -> str | None:
     return None
 
 
+# The follow-ups a conversation understands, for both shells' guides (the console's `help` and
+# Discord's `/help`, which chat "how do I use this?" shows): examples, then what they do.
+FOLLOW_UPS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("the second one", "#5", "2"), "that paper in full (numbers as shown, across pages)"),
+    (("more", "5 more", "top 10"), "the next results, or more at once"),
+    (("similar 2", "more like it"), "papers like that one"),
+    (("go back",), "the list shown before this one"),
+    (("compare 1 3", "1 vs 2"), "papers side by side: what each proposes, data, result"),
+    (
+        ("what's the main result?", "which datasets?", "does it have code?"),
+        "a question about the paper in focus (data sets, method, problem, limitations, code, "
+        "authors, venue)",
+    ),
+    (("same but for iclr",), "the last question in another collection"),
+)
+
+
 # What a help request about one feature is told first, per shell; the full guide follows.
 _TOPIC_DISCORD: dict[HelpTopic, str] = {
     HelpTopic.EXPORT: "**Exports**: `/saved export:` your reading list as BibTeX, CSV or "

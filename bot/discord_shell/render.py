@@ -365,19 +365,35 @@ HELP_TEXT = (
     "`/ask question: which papers study MoE routing?` — the best answer and top papers\n"
     "`/search query: diffusion -video in:icml2026` — every match, {per_page} per page\n"
     "Mention me or DM me a question for the same answer as `/ask`.\n\n"
+    "**Follow-ups**: reply to an answer (or mention me, or DM me) with\n"
+    "{follow_ups}\n\n"
     '**Query syntax**: `"exact phrase"`, `-exclude`, `in:collection`\n\n'
     "**Papers**\n"
     "`/paper id` — the full abstract (start typing for suggestions)\n"
     "`/similar id` · `/random [collection]` · `/collections` · `/stats`\n\n"
     "**Reading list**\n"
     "`/save id` · `/unsave id` · `/saved [export]` — or press **Save** under a paper\n\n"
+    "**Watches** (new papers that match, after each ingest)\n"
+    "`/watch query:` — by DM, or in a channel with `channel:` · `/watches` · `/unwatch id`\n\n"
+    "**This server**\n"
+    "`/shortlist add` · `show` · `remove` · `export` — a reading list shared by the server\n"
+    "`/trending` — what the server opened, saved and asked about most\n"
+    "`/privacy` · `/forget-me` — what is kept about you, and deleting it\n\n"
     "Results are public; add `private: True` to see them alone."
 )
 
 
+def follow_up_lines() -> str:
+    """The follow-ups chat understands (wording.FOLLOW_UPS, the console guide's list too)."""
+    return "\n".join(
+        " · ".join(f"“{example}”" for example in examples) + f" — {meaning}"
+        for examples, meaning in wording.FOLLOW_UPS
+    )
+
+
 def help_text(settings: Settings) -> str:
     """The usage guide, with the page size this bot is configured for."""
-    return HELP_TEXT.format(per_page=settings.search_results)
+    return HELP_TEXT.format(per_page=settings.search_results, follow_ups=follow_up_lines())
 
 
 def help_embed(settings: Settings) -> discord.Embed:

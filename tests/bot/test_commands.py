@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from bot import wording
 from bot.discord_shell.client import PaperBot
+from bot.terminal import chat_console
 from bot.terminal.console import render_paper
 from retrieval.nodes import NodeRow
 from tests.bot.discordfakes import Recorder, slash
 from tests.bot.fakes import FakeEngine, make_paper
 from tests.bot.helpers import labels, run
+from tests.bot.limits import embed_problems
 
 QUESTION = "models routing attention"
 
@@ -187,6 +190,26 @@ async def test_similar_random_collections_stats_help(bot: PaperBot, recorder: Re
     assert "/ask" in recorder.text(help_)
     for interaction in (collections, stats, help_):
         assert recorder.callbacks(interaction)[0].ephemeral
+
+
+async def test_help_lists_the_chat_follow_ups_and_the_server_commands(
+    bot: PaperBot, recorder: Recorder
+) -> None:
+    """/help named no follow-up ("the second one", "more", ...) nor /watch or /shortlist."""
+    interaction = await run(bot, slash(bot, "help"))
+    embeds = recorder.callbacks(interaction)[0].body["data"]["embeds"]
+    assert embed_problems(embeds) == []
+    guide = embeds[0]["description"]
+    for phrase in ("the second one", "more", "#5", "compare 1 3", "same but for iclr", "go back"):
+        assert f"“{phrase}”" in guide
+    assert "“does it have code?”" in guide
+    for command in ("/watch query:", "/watches", "/unwatch", "/shortlist add", "/trending"):
+        assert command in guide
+    # One list of follow-ups: the console's guide shows each of them too.
+    for examples, meaning in wording.FOLLOW_UPS:
+        assert f"{' · '.join(f'“{e}”' for e in examples)} — {meaning}" in guide
+        assert " / ".join(examples) in chat_console.CHAT_HELP
+        assert meaning.split(" (")[0] in " ".join(chat_console.CHAT_HELP.split())
 
 
 async def test_engine_failure_is_reported_once_with_a_reference(
