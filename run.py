@@ -92,19 +92,31 @@ def _ensure_environment(*, dev: bool = False) -> None:
     stamped = STAMP.read_text() if STAMP.exists() else ""
     if stamped == f"{wanted} dev" or (stamped == wanted and not dev):
         return
-    _say("first run: setting up in two steps, two to four minutes in all (later runs skip it)")
     python = str(BIN / "python")
-    if not (BIN / "python").exists():
+    if stamped == wanted:
+        # paperbot is installed and its kernels compiled: only the test tools are missing.
+        _say(
+            "adding the test tools to .venv (ruff, mypy, pytest and the rest of the dev extra; "
+            "about a minute, pip lists each package) ..."
+        )
+        _install(python, f"{ROOT}[dev]", "adding the test tools", "about a minute in all")
+        STAMP.write_text(f"{wanted} dev")
+        return
+    if (BIN / "python").exists():
+        _say(
+            "pyproject.toml changed (or the last setup was cut short): updating .venv in two "
+            "steps, up to four minutes in all (later runs skip it)"
+        )
+    else:
+        _say("first run: setting up in two steps, two to four minutes in all (later runs skip it)")
         _say(f"creating a private Python environment in {VENV} (about half a minute) ...")
         with _ticking("creating the environment", "about half a minute in all"):
             venv.EnvBuilder(with_pip=True).create(VENV)
     # pip's own lines (each package as it is fetched) are the progress here; unpacking them all
     # ("Installing collected packages") is a minute without a line, which the ticks fill.
     _say("step 1 of 2: installing dependencies (one to two minutes; pip lists each package) ...")
-    install = [python, "-m", "pip", "install", "-e", f"{ROOT}[dev]" if dev else str(ROOT)]
-    status = _run_step(install, "installing dependencies", "one to two minutes in all")
-    if status != 0:
-        raise subprocess.CalledProcessError(status, install)
+    target = f"{ROOT}[dev]" if dev else str(ROOT)
+    _install(python, target, "installing dependencies", "one to two minutes in all")
     # numba compiles the scoring kernels at their first call (5-12 s on a small machine): do it
     # now, once, so the first question is not the slow one. Not fatal: without the cache, the
     # kernels compile at the first question.
@@ -114,6 +126,14 @@ def _ensure_environment(*, dev: bool = False) -> None:
         _say("compiling the kernels failed; they compile at first use")
     # Last: an install or compile cut short by Ctrl-C is done again by the next run.
     STAMP.write_text(f"{wanted} dev" if dev else wanted)
+
+
+def _install(python: str, target: str, what: str, estimate: str) -> None:
+    """pip install -e `target` into .venv, pip's lines passed through; raises on failure."""
+    install = [python, "-m", "pip", "install", "-e", target]
+    status = _run_step(install, what, estimate)
+    if status != 0:
+        raise subprocess.CalledProcessError(status, install)
 
 
 def _test_commands() -> list[list[str]]:

@@ -1,4 +1,5 @@
-"""Safe text for Discord: strip invisible characters, escape markdown and mentions, clip to limits.
+"""Text for both shells: markup reduced to what a reader sees (`readable`), and safe text for
+Discord: strip invisible characters, escape markdown and mentions, clip to limits.
 
 Everything here is pure and independent of discord.py objects, so it can be property-tested.
 """
@@ -10,6 +11,8 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 
+from retrieval.labels.markup import MAX_SCAN
+from retrieval.labels.markup import clean as reduce_markup
 from retrieval.models import Excerpt, Span
 
 ELLIPSIS = "…"
@@ -41,6 +44,27 @@ def clean(text: str) -> str:
     text = unicodedata.normalize("NFC", text)
     text = _INVISIBLE.sub("", text)
     return _CONTROL.sub(" ", text)
+
+
+def readable(text: str) -> str:
+    """`text` with its LaTeX and markdown reduced to what a reader sees (`\\url{x}` -> x,
+    `$D$` -> D): the one cleaning of abstracts and titles shown in full, in a terminal and in
+    Discord (where `escape` comes after it). Excerpts need none: they are cut from
+    `retrieval.text.clean_for_display`'s text. Long abstracts go through in word-aligned
+    pieces, as the reducer reads at most MAX_SCAN characters at a time."""
+    if len(text) <= MAX_SCAN:
+        return reduce_markup(text)
+    pieces: list[str] = []
+    piece: list[str] = []
+    size = 0
+    for word in text.split(" "):
+        if size + len(word) + 1 > MAX_SCAN // 2 and piece:
+            pieces.append(reduce_markup(" ".join(piece)))
+            piece, size = [], 0
+        piece.append(word)
+        size += len(word) + 1
+    pieces.append(reduce_markup(" ".join(piece)))
+    return " ".join(piece for piece in pieces if piece)
 
 
 def fold(text: str) -> str:

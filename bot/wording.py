@@ -56,6 +56,21 @@ def matching_count(answer: Answer) -> str:
     return f"{counted} ({'none' if every == 0 else f'{every:,}'} with every word)"
 
 
+def shown_range(answer: Answer) -> str:
+    """The ranks an answer shows, as numbered: '4-8', or '1' for one result (not '1-1')."""
+    if not answer.hits:
+        return ""
+    first, last = answer.hits[0].rank, answer.hits[-1].rank
+    return str(first) if first == last else f"{first}-{last}"
+
+
+def results_line(answer: Answer) -> str:
+    """The footer's head in both shells: '4-8 of 31 matching papers (12 with every word)', the
+    ranks this message shows, so a page never reads as another ("Page 1/10" over results 4-8)."""
+    shown = shown_range(answer)
+    return f"{shown} of {matching_count(answer)}" if shown else matching_count(answer)
+
+
 def searched_in(answer: Answer) -> str:
     """' · in ICLR 2024' for an answer filtered to collections ("same but for iclr"), else ''."""
     names = answer.query.collections
@@ -331,6 +346,23 @@ def _referent(reply: Reply | None) -> str | None:
         if isinstance(ref, PositionRef) and ref.count == 1 and 0 <= ref.index < len(_ORDINALS):
             return _ORDINALS[ref.index]
     return None
+
+
+# The follow-ups a conversation understands, for both shells' guides (the console's `help` and
+# Discord's `/help`, which chat "how do I use this?" shows): examples, then what they do.
+FOLLOW_UPS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("the second one", "#5", "2"), "that paper in full (numbers as shown, across pages)"),
+    (("more", "5 more", "top 10"), "the next results, or more at once"),
+    (("similar 2", "more like it"), "papers like that one"),
+    (("go back",), "the list shown before this one"),
+    (("compare 1 3", "1 vs 2"), "papers side by side: what each proposes, data, result"),
+    (
+        ("what's the main result?", "which datasets?", "does it have code?"),
+        "a question about the paper in focus (data sets, method, problem, limitations, code, "
+        "authors, venue)",
+    ),
+    (("same but for iclr",), "the last question in another collection"),
+)
 
 
 # What a help request about one feature is told first, per shell; the full guide follows.

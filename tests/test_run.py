@@ -273,3 +273,34 @@ def test_a_user_gets_no_test_tools_and_the_test_run_adds_them(
     run._ensure_environment()  # the test environment serves a plain run too
     run._ensure_environment(dev=True)
     assert ran == []
+
+
+def test_adding_the_test_tools_to_an_installed_venv_says_only_that(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`run.py test` after `run.py` said "first run: setting up in two steps, two to four
+    minutes" again, though it only installs the dev extra."""
+    run, ran = _fake_install(monkeypatch, tmp_path, lambda: 0)
+    run._ensure_environment()  # a user's install: paperbot and its kernels
+    capsys.readouterr()
+    ran.clear()
+    run._ensure_environment(dev=True)
+    assert ran == [["-m", "pip", "install", "-e", f"{run.ROOT}[dev]"]]  # no second compile
+    err = capsys.readouterr().err
+    assert "first run" not in err and "two steps" not in err and "step 1 of 2" not in err
+    assert "adding the test tools to .venv (ruff, mypy, pytest" in err
+    assert run.STAMP.read_text().endswith(" dev")
+
+
+def test_a_changed_pyproject_is_an_update_not_a_first_run(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run, ran = _fake_install(monkeypatch, tmp_path, lambda: 0)
+    run.STAMP.write_text("an older pyproject.toml")  # .venv/bin/python exists (the fake's)
+    run._ensure_environment()
+    err = capsys.readouterr().err
+    assert "first run" not in err and "pyproject.toml changed" in err
+    assert [command[:2] for command in ran] == [
+        ["-m", "pip"],
+        ["-m", "retrieval.snapshot.precompile"],
+    ]

@@ -14,7 +14,15 @@ import discord
 
 from bot import wording
 from bot.discord_shell.looplag import LagStats
-from bot.text import clean, clip, clip_plain, escape, one_line, render_excerpt, split_raw
+from bot.text import (
+    clip,
+    clip_plain,
+    escape,
+    one_line,
+    readable,
+    render_excerpt,
+    split_raw,
+)
 from config.settings import Settings
 from retrieval.models import Answer, CollectionInfo, EngineStats, Hit, IngestReport, Paper
 from retrieval.nodes import ClusterStats
@@ -84,7 +92,7 @@ def _footer(text: str) -> str:
 def _hit_field(hit: Hit, budget: int) -> tuple[str, str]:
     paper = hit.paper
     prefix = f"{hit.rank}. "
-    name = prefix + clip(paper.display_title, FIELD_NAME_MAX - len(prefix))
+    name = prefix + clip(readable(paper.display_title), FIELD_NAME_MAX - len(prefix))
     header = f"{code(paper.id)} · {clip(paper.collection, 100) or '—'}"
     also_in = clip(", ".join(one_line(name) for name in paper.also_in if one_line(name)), 100)
     if also_in:
@@ -100,9 +108,9 @@ def answer_embed(
     *,
     heading: str = "Answer",
     show_lead: bool = True,
-    page: tuple[int, int] | None = None,
 ) -> discord.Embed:
-    """The lead sentence and one field per hit; used by /ask, /search pages, /similar and chat."""
+    """The lead sentence and one field per hit; used by /ask, /search pages, /similar and chat.
+    The footer names the ranks shown ("4-8 of 31 matching papers"), as the terminal's does."""
     title = clip(f"{heading}: {one_line(answer.question)}", TITLE_MAX)
     lines: list[str] = []
     if answer.notice:
@@ -125,11 +133,8 @@ def answer_embed(
             lines.append(f"> {lead}{source}" if lead else "")
     description = "\n".join(line for line in lines if line)[:DESCRIPTION_MAX]
 
-    footer = (
-        f"{wording.matching_count(answer)}{wording.searched_in(answer)} · {answer.took_ms:.0f} ms"
-    )
-    if page is not None:
-        footer = f"Page {page[0] + 1}/{max(page[1], 1)} · {footer}"
+    shown = f"{wording.results_line(answer)}{wording.searched_in(answer)}"
+    footer = f"{shown} · {answer.took_ms:.0f} ms"
     embed = discord.Embed(title=title, description=description or None, colour=COLOUR)
     embed.set_footer(text=_footer(footer))
 
@@ -144,8 +149,9 @@ def answer_embed(
 
 
 def paper_message(paper: Paper, *, heading: str | None = None) -> Rendered:
-    """The full abstract, split over embeds when long; attached as a file when it won't fit."""
-    title = clip(paper.display_title, TITLE_MAX) or f"Paper {clip(paper.id, 200)}"
+    """The full abstract, split over embeds when long; attached as a file when it won't fit.
+    Title and abstract are `readable` (LaTeX and markdown reduced), as the terminal shows them."""
+    title = clip(readable(paper.display_title), TITLE_MAX) or f"Paper {clip(paper.id, 200)}"
     fields: list[tuple[str, str]] = [
         ("Id", code(paper.id)),
         ("Collection", clip(paper.collection, 200) or "—"),
@@ -160,7 +166,7 @@ def paper_message(paper: Paper, *, heading: str | None = None) -> Rendered:
     fixed = len(title) + sum(len(n) + len(v) for n, v in fields) + len(footer)
 
     budget = _TOTAL_BUDGET - fixed
-    pieces = split_raw(paper.abstract, DESCRIPTION_MAX - 100) or ["(no abstract)"]
+    pieces = split_raw(readable(paper.abstract), DESCRIPTION_MAX - 100) or ["(no abstract)"]
     kept: list[str] = []
     attachment: tuple[str, bytes] | None = None
     for piece in pieces:
@@ -195,9 +201,10 @@ def _safe_filename(text: str) -> str:
 
 
 def _plain_paper(paper: Paper) -> str:
-    lines = [one_line(paper.display_title), f"id: {paper.id}", f"collection: {paper.collection}"]
+    title = one_line(readable(paper.display_title))
+    lines = [title, f"id: {paper.id}", f"collection: {paper.collection}"]
     lines += [f"link: {url}" for url in paper.urls]
-    return "\n".join(lines) + "\n\n" + clean(paper.abstract).strip() + "\n"
+    return "\n".join(lines) + "\n\n" + readable(paper.abstract) + "\n"
 
 
 def valid_url(url: str) -> bool:
@@ -358,19 +365,35 @@ HELP_TEXT = (
     "`/ask question: which papers study MoE routing?` — the best answer and top papers\n"
     "`/search query: diffusion -video in:icml2026` — every match, {per_page} per page\n"
     "Mention me or DM me a question for the same answer as `/ask`.\n\n"
+    "**Follow-ups**: reply to an answer (or mention me, or DM me) with\n"
+    "{follow_ups}\n\n"
     '**Query syntax**: `"exact phrase"`, `-exclude`, `in:collection`\n\n'
     "**Papers**\n"
     "`/paper id` — the full abstract (start typing for suggestions)\n"
     "`/similar id` · `/random [collection]` · `/collections` · `/stats`\n\n"
     "**Reading list**\n"
     "`/save id` · `/unsave id` · `/saved [export]` — or press **Save** under a paper\n\n"
+    "**Watches** (new papers that match, after each ingest)\n"
+    "`/watch query:` — by DM, or in a channel with `channel:` · `/watches` · `/unwatch id`\n\n"
+    "**This server**\n"
+    "`/shortlist add` · `show` · `remove` · `export` — a reading list shared by the server\n"
+    "`/trending` — what the server opened, saved and asked about most\n"
+    "`/privacy` · `/forget-me` — what is kept about you, and deleting it\n\n"
     "Results are public; add `private: True` to see them alone."
 )
 
 
+def follow_up_lines() -> str:
+    """The follow-ups chat understands (wording.FOLLOW_UPS, the console guide's list too)."""
+    return "\n".join(
+        " · ".join(f"“{example}”" for example in examples) + f" — {meaning}"
+        for examples, meaning in wording.FOLLOW_UPS
+    )
+
+
 def help_text(settings: Settings) -> str:
     """The usage guide, with the page size this bot is configured for."""
-    return HELP_TEXT.format(per_page=settings.search_results)
+    return HELP_TEXT.format(per_page=settings.search_results, follow_ups=follow_up_lines())
 
 
 def help_embed(settings: Settings) -> discord.Embed:

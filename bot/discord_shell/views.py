@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import discord
 from discord.ui import DynamicItem
 
+from bot import wording
 from bot.discord_shell import render, replies
 from bot.discord_shell.boundary import handle_interaction_error
 from bot.discord_shell.interaction_state import progress
@@ -276,12 +277,13 @@ class SavedPage(
 class PageIndicator(
     RoutedItem, DynamicItem[discord.ui.Button[discord.ui.View]], template=r"pb:at:\d{1,4}"
 ):
-    """The disabled "2/5" between the paging buttons (dynamic so no view is kept per message)."""
+    """The disabled "2/5" (or "4-8", the results shown) between the paging buttons (dynamic so
+    no view is kept per message)."""
 
-    def __init__(self, page: int, pages: int) -> None:
+    def __init__(self, page: int, label: str) -> None:
         super().__init__(
             discord.ui.Button(
-                label=f"{page + 1}/{pages}",
+                label=label,
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"pb:at:{page}",
                 disabled=True,
@@ -293,7 +295,7 @@ class PageIndicator(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PageIndicator:
-        return cls(0, 1)
+        return cls(0, "1/1")
 
     async def run(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()  # pragma: no cover - the indicator is disabled
@@ -446,12 +448,15 @@ def paper_view(paper: Paper) -> discord.ui.View:
     return view
 
 
-def add_pager(view: discord.ui.View, page: int, pages: int, make: Any) -> None:
-    """First / Prev / indicator / Next / Last; `make(target, slot, off)` builds a button."""
+def add_pager(
+    view: discord.ui.View, page: int, pages: int, make: Any, shown: str | None = None
+) -> None:
+    """First / Prev / indicator / Next / Last; `make(target, slot, off)` builds a button. The
+    indicator says `shown` when given (the ranks on the page), else "page/pages"."""
     last = pages - 1
     view.add_item(make(0, "f", page <= 0))
     view.add_item(make(max(page - 1, 0), "p", page <= 0))
-    view.add_item(PageIndicator(page, pages))
+    view.add_item(PageIndicator(page, shown or f"{page + 1}/{pages}"))
     view.add_item(make(min(page + 1, last), "n", page >= last))
     view.add_item(make(last, "l", page >= last))
 
@@ -475,7 +480,9 @@ async def answer_page(
     if page >= pages and page > 0:
         page = pages - 1
         answer = await fetch_slice(bot.engine, ref, start + page * per_page, per_page)
-    embed = render.answer_embed(answer, heading=heading, show_lead=False, page=(page, pages))
+    # Pages count from `start` ("More results" begins after the answer's own), so the footer and
+    # the indicator name the ranks shown, never a page number that reads as another page.
+    embed = render.answer_embed(answer, heading=heading, show_lead=False)
     if pages <= 1:
         return [embed], None, answer
     prefix = f"pb:pg:{owner}:{pages}:{per_page}:{start}:f:"
@@ -486,6 +493,7 @@ async def answer_page(
         page,
         pages,
         lambda target, slot, off: PageButton(owner, target, per_page, start, slot, query, off=off),
+        wording.shown_range(answer) or None,
     )
     return [embed], view, answer
 

@@ -31,18 +31,41 @@ QUIT_WORDS = frozenset({"quit", "exit", ":q", "q"})
 GOODBYE = "Bye! Happy reading."
 CTRL_C_HINT = "(line cleared; type quit or press Ctrl-D to leave)"
 
-CHAT_HELP = """Ask a question in plain words, then follow up:
-  the second one / #5 / 2      that paper in full (numbers as shown, across pages)
-  more / 5 more / top 10        the next results, or more at once    similar 2 / more like it
-  go back                       the list shown before this one
-  compare 1 3 / 1 vs 2          papers side by side: what each proposes, data, result
-  what's the main result?       a question about the paper in focus (data sets, method,
-  which datasets? any code?     problem, limitations, code, authors, venue)
-  same but for iclr             the last question in another collection
-  paper ICML2026-7              a paper by id             collections  what is loaded
-  help, quit (or bye)
-Name a collection in words ("ICML 2026 papers about MoE routing", "neurips", "icml 24") or use
-the query syntax: "exact phrase"  -excluded  in:collection"""
+HELP_COLUMN = 32  # where the console guide's explanations start
+
+
+def _guide_lines(rows: tuple[tuple[tuple[str, ...], str], ...]) -> list[str]:
+    """Examples on the left, what they do from HELP_COLUMN on (examples too long for the left
+    column get a line of their own)."""
+    lines: list[str] = []
+    for examples, meaning in rows:
+        left = "  " + " / ".join(examples)
+        if len(left) > HELP_COLUMN - 2:
+            lines.append(left)
+            left = ""
+        wrapped = textwrap.wrap(meaning, console.WIDTH - HELP_COLUMN)
+        lines.append(f"{left:<{HELP_COLUMN}}{wrapped[0]}")
+        lines += [" " * HELP_COLUMN + line for line in wrapped[1:]]
+    return lines
+
+
+# The follow-ups are wording.FOLLOW_UPS, the list Discord's /help shows too.
+CHAT_HELP = "\n".join(
+    [
+        "Ask a question in plain words, then follow up:",
+        *_guide_lines(wording.FOLLOW_UPS),
+        *_guide_lines(
+            (
+                (("paper ICML2026-7",), "a paper by id"),
+                (("collections",), "what is loaded"),
+                (("help", "quit (or bye)"), "this guide; leave"),
+            )
+        ),
+        'Name a collection in words ("ICML 2026 papers about MoE routing", "neurips", "icml 24")'
+        " or use",
+        'the query syntax: "exact phrase"  -excluded  in:collection',
+    ]
+)
 
 
 def read_line(prompt: str) -> str:

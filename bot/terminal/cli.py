@@ -38,6 +38,7 @@ NO_TOKEN = (
 # own ceiling), so `--batch` evaluations can still ask 100 or 1000 deep.
 TOP_K_MAX = 1000
 TOP_K_HELP = f"how many results, 1 to {TOP_K_MAX}"
+COLLECTION_HELP = 'a collection\'s name or slug, e.g. "ICML 2026", icml2026 (see `collections`)'
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -48,12 +49,17 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("start", help="the bot if a token is set, else the chat console")
     commands.add_parser("chat", help="interactive console over the loaded papers")
     ask = commands.add_parser("ask", help="answer one question")
-    ask.add_argument("question", nargs="+")
+    ask.add_argument("question", nargs="+", help="the question, in plain words")
     ask.add_argument("--json", action="store_true", help="machine-readable output")
     search = commands.add_parser("search", help="ranked papers for a query")
-    search.add_argument("query", nargs="*")
+    search.add_argument("query", nargs="*", help='words, "exact phrase", -excluded, in:collection')
     search.add_argument("--top-k", type=int, default=None, metavar="N", help=TOP_K_HELP)
-    search.add_argument("--in", dest="collection", metavar="COLLECTION")
+    search.add_argument(
+        "--in",
+        dest="collection",
+        metavar="COLLECTION",
+        help=COLLECTION_HELP,
+    )
     search.add_argument("--json", action="store_true", help="machine-readable output")
     search.add_argument(
         "--batch", type=Path, metavar="FILE", help="query_id<TAB>query lines or BEIR queries.jsonl"
@@ -68,7 +74,9 @@ def _parser() -> argparse.ArgumentParser:
         if name == "similar":
             sub.add_argument("--top-k", type=int, default=None, metavar="N", help=TOP_K_HELP)
     ingest = commands.add_parser("ingest", help="add paper-list files or folders")
-    ingest.add_argument("paths", nargs="+", type=Path)
+    ingest.add_argument(
+        "paths", nargs="+", type=Path, help="list files (.txt, .jsonl) or folders of them"
+    )
     ingest.add_argument("--collection", help="collection name for every file")
     commands.add_parser("collections", help="list collections")
     commands.add_parser("stats", help="corpus and index statistics")
@@ -81,8 +89,12 @@ def _parser() -> argparse.ArgumentParser:
         "--shard-ids", metavar="IDS", help="shards this process runs, e.g. 0-3 (PAPERBOT_SHARD_IDS)"
     )
     move = commands.add_parser("migrate-store", help="copy the SQLite database into PostgreSQL")
-    move.add_argument("--from", dest="source", type=Path, help="default: PAPERBOT_DB_PATH")
-    move.add_argument("--to", dest="target", help="default: PAPERBOT_DATABASE_URL")
+    move.add_argument(
+        "--from", dest="source", type=Path, help="the SQLite file (default: PAPERBOT_DB_PATH)"
+    )
+    move.add_argument(
+        "--to", dest="target", help="the PostgreSQL URL (default: PAPERBOT_DATABASE_URL)"
+    )
     sync = commands.add_parser("sync", help="sync slash commands to Discord")
     sync.add_argument("--guild", type=int, help="a guild id (instant) instead of global")
     _add_export_parser(commands)
@@ -90,21 +102,26 @@ def _parser() -> argparse.ArgumentParser:
     evaluate = commands.add_parser("eval", help="measure ranking quality (see docs/evaluation.md)")
     modes = evaluate.add_subparsers(dest="eval_mode", metavar="MODE", required=True)
     beir = modes.add_parser("beir", help="a BEIR folder: corpus.jsonl, queries.jsonl, qrels/")
-    beir.add_argument("directory", type=Path)
+    beir.add_argument("directory", type=Path, help="the BEIR data set's folder")
     beir.add_argument("--split", default="test", help="qrels split(s), e.g. test or train,test")
     known = modes.add_parser("known-item", help="JSONL lists with titles: title -> its abstract")
-    known.add_argument("files", nargs="+", type=Path)
+    known.add_argument("files", nargs="+", type=Path, help="JSONL lists with titles")
     labels = modes.add_parser("labels", help="JSONL lists with titles: labels vs real titles")
-    labels.add_argument("files", nargs="+", type=Path)
+    labels.add_argument("files", nargs="+", type=Path, help="JSONL lists with titles")
     labels.add_argument("--other", type=Path, help="TSV doc_id<TAB>label of another labeler")
     labels.add_argument("--sample", type=int, help="a blind reader sheet of N random papers")
     labels.add_argument("--seed", type=int, default=0, help="random seed for --sample/--pairs")
     labels.add_argument("--key", type=Path, help="with --sample: where to write which is which")
     labels.add_argument("--pairs", type=int, default=0, help="with --other: N random pairs")
     for sub in (beir, known):
-        sub.add_argument("--ranking", choices=["exact", "enhanced"])
-        sub.add_argument("--k1", type=float)
-        sub.add_argument("--b", type=float)
+        sub.add_argument(
+            "--ranking",
+            choices=["exact", "enhanced"],
+            help="exact: plain BM25, as rank-bm25; enhanced: what users get "
+            "(default: PAPERBOT_RANKING, enhanced)",
+        )
+        sub.add_argument("--k1", type=float, help="BM25 k1 (default: PAPERBOT_BM25_K1, 1.5)")
+        sub.add_argument("--b", type=float, help="BM25 b (default: PAPERBOT_BM25_B, 0.75)")
         sub.add_argument("--json", action="store_true", help="machine-readable output")
         sub.add_argument("--per-query", action="store_true", help="with --json: every query")
     return parser
@@ -114,13 +131,29 @@ def _add_export_parser(commands: Any) -> None:
     export = commands.add_parser("export", help="a reading list or the papers as a file")
     kinds = export.add_subparsers(dest="export_kind", metavar="WHAT", required=True)
     saved = kinds.add_parser("saved", help="one user's reading list")
-    saved.add_argument("user_id", type=int, metavar="USER_ID")
-    saved.add_argument("--format", choices=["bibtex", "csv", "md", "txt"], default="bibtex")
+    saved.add_argument(
+        "user_id", type=int, metavar="USER_ID", help="the Discord user id of who saved them"
+    )
+    saved.add_argument(
+        "--format",
+        choices=["bibtex", "csv", "md", "txt"],
+        default="bibtex",
+        help="file format (default: %(default)s)",
+    )
     papers = kinds.add_parser("papers", help="every paper, or one collection's")
-    papers.add_argument("--collection", metavar="C")
-    papers.add_argument("--format", choices=["jsonl", "csv", "md", "bibtex"], default="jsonl")
+    papers.add_argument(
+        "--collection", metavar="C", help=f"only this collection's papers; {COLLECTION_HELP}"
+    )
+    papers.add_argument(
+        "--format",
+        choices=["jsonl", "csv", "md", "bibtex"],
+        default="jsonl",
+        help="file format (default: %(default)s)",
+    )
     for sub in (saved, papers):
-        sub.add_argument("--output", "-o", type=Path, metavar="FILE", help="default: stdout")
+        sub.add_argument(
+            "--output", "-o", type=Path, metavar="FILE", help="write to FILE (default: stdout)"
+        )
 
 
 async def _export(engine: Engine, args: argparse.Namespace) -> int:
@@ -153,10 +186,10 @@ def _add_watch_parser(commands: Any) -> None:
     watch = commands.add_parser("watch", help="watches: announce new papers matching a query")
     actions = watch.add_subparsers(dest="watch_action", metavar="ACTION", required=True)
     add = actions.add_parser("add", help="watch a query (printed after each `paperbot ingest`)")
-    add.add_argument("query", nargs="+")
+    add.add_argument("query", nargs="+", help="a search query, as for `paperbot search`")
     actions.add_parser("list", help="your watches")
     remove = actions.add_parser("remove", help="stop a watch")
-    remove.add_argument("id", type=int)
+    remove.add_argument("id", type=int, help="the watch's number (`paperbot watch list`)")
 
 
 def _when(stamp: str | None) -> str | None:

@@ -8,9 +8,8 @@ import textwrap
 from typing import Any
 
 from bot import wording
-from bot.text import unmark_protected
+from bot.text import readable, unmark_protected
 from bot.wording import plural
-from retrieval.labels.markup import MAX_SCAN, clean
 from retrieval.models import Answer, CollectionInfo, EngineStats, Excerpt, Paper
 from retrieval.nodes import NodeRow, is_stale
 
@@ -75,25 +74,6 @@ def _wrap(text: str, indent: str = "    ", width: int = WIDTH) -> str:
     return "\n".join(lines)
 
 
-def readable(text: str) -> str:
-    """`text` with its LaTeX and markdown reduced to what a reader sees (`\\url{x}` -> x,
-    `$D$` -> D), for the terminal paper view. Long abstracts go through in word-aligned pieces,
-    as the reducer reads at most MAX_SCAN characters at a time."""
-    if len(text) <= MAX_SCAN:
-        return clean(text)
-    pieces: list[str] = []
-    piece: list[str] = []
-    size = 0
-    for word in text.split(" "):
-        if size + len(word) + 1 > MAX_SCAN // 2 and piece:
-            pieces.append(clean(" ".join(piece)))
-            piece, size = [], 0
-        piece.append(word)
-        size += len(word) + 1
-    pieces.append(clean(" ".join(piece)))
-    return " ".join(piece for piece in pieces if piece)
-
-
 def render_answer(answer: Answer, colour: bool = False) -> str:
     lines: list[str] = []
     if answer.notice:
@@ -114,16 +94,14 @@ def render_answer(answer: Answer, colour: bool = False) -> str:
         lines.append("")
     for hit in answer.hits:
         paper = hit.paper
-        head = f"{hit.rank}. {_clean(paper.display_title)}  [{paper.id} · {paper.collection}]"
+        title = _clean(readable(paper.display_title))
+        head = f"{hit.rank}. {title}  [{paper.id} · {paper.collection}]"
         lines.append(f"{BOLD_YELLOW}{head}{RESET}" if colour else head)
         lines.append(_wrap(excerpt_text(hit.excerpt, colour)))
         for url in paper.urls:
             lines.append(f"    {url}")
-    first, last = answer.hits[0].rank, answer.hits[-1].rank
-    shown = str(first) if first == last else f"{first}-{last}"  # "1 of 1,363", not "1-1"
     footer = (
-        f"{shown} of {wording.matching_count(answer)}{wording.searched_in(answer)}"
-        f" · {answer.took_ms:.1f} ms"
+        f"{wording.results_line(answer)}{wording.searched_in(answer)} · {answer.took_ms:.1f} ms"
     )
     if answer.expansions:
         footer += " · also searched: " + "; ".join(answer.expansions)

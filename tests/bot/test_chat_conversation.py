@@ -132,6 +132,18 @@ async def test_help_about_watches_names_the_slash_commands_above_the_guide(
     assert reply["embeds"][0]["title"] == "How to use paperbot"
 
 
+async def test_how_do_i_use_this_shows_the_follow_ups_in_discord(
+    real: tuple[PaperBot, Engine],  # noqa: F811
+    recorder: Recorder,
+) -> None:
+    bot, _ = real
+    reply = await say(bot, recorder, "how do I use this?")
+    guide = reply["embeds"][0]["description"]
+    for phrase in ("the second one", "more", "#5", "compare 1 3", "same but for iclr", "go back"):
+        assert f"“{phrase}”" in guide
+    assert "/watch query:" in guide and "/shortlist add" in guide
+
+
 async def test_more_and_go_back_page_the_list_they_show(
     real: tuple[PaperBot, Engine],  # noqa: F811
     recorder: Recorder,

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 
 from bot.terminal import console
-from bot.terminal.cli import _parse, main
+from bot.terminal.cli import _parse, _parser, main
 from retrieval.models import EngineStats
 
 
@@ -66,3 +70,26 @@ def test_an_excluded_word_is_part_of_the_query_not_an_option() -> None:
     assert _parse(["search", "attacks", "-watermark"]).query == ["attacks", "-watermark"]
     assert _parse(["ask", "rag", "-survey", "attacks"]).question == ["rag", "-survey", "attacks"]
     assert _parse(["watch", "add", "rag", "-survey"]).query == ["rag", "-survey"]
+
+
+def _parsers(parser: argparse.ArgumentParser, path: str = "paperbot") -> Iterator[tuple[str, Any]]:
+    """Every (sub-)parser of the command line, named as typed, with its arguments."""
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helped = {choice.dest for choice in action._choices_actions if choice.help}
+            for name, sub in action.choices.items():
+                assert name in helped, f"{path} {name} has no help line"
+                yield from _parsers(sub, f"{path} {name}")
+
+
+def test_every_command_and_option_has_a_help_string() -> None:
+    """`paperbot export papers --help` showed `--collection C` with no description."""
+    missing = [
+        f"{path} {'/'.join(action.option_strings) or action.dest}"
+        for path, parser in _parsers(_parser())
+        for action in parser._actions
+        if not isinstance(action, argparse._SubParsersAction)
+        and not (action.help and action.help.strip())
+    ]
+    assert missing == []

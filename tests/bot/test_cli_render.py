@@ -10,6 +10,7 @@ from dataclasses import replace
 from bot.discord_shell.chat_render import notes_embed
 from bot.terminal import console
 from bot.terminal.chat_console import render_reply
+from bot.text import readable
 from retrieval.conversation import IntentKind
 from retrieval.conversation.chat import PaperNote, Reply, ReplyKind
 from retrieval.conversation.model import Intent
@@ -81,7 +82,7 @@ def test_a_code_question_never_answers_with_the_paper_page() -> None:
 
 def test_a_long_abstract_is_reduced_to_its_end() -> None:
     abstract = (r"The $\alpha$ term. " * 800) + r"Code: \url{https://example.org/end}"
-    shown = console.readable(abstract)
+    shown = readable(abstract)
     assert shown.endswith("Code: https://example.org/end")
     assert shown.count("The α term.") == 800
 

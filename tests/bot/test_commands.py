@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from bot import wording
 from bot.discord_shell.client import PaperBot
+from bot.terminal import chat_console
+from bot.terminal.console import render_paper
 from retrieval.nodes import NodeRow
 from tests.bot.discordfakes import Recorder, slash
-from tests.bot.fakes import FakeEngine
+from tests.bot.fakes import FakeEngine, make_paper
 from tests.bot.helpers import labels, run
+from tests.bot.limits import embed_problems
 
 QUESTION = "models routing attention"
 
@@ -73,8 +77,8 @@ async def test_hostile_question_is_escaped_and_never_pings(
 async def test_search_pages_and_footer(bot: PaperBot, recorder: Recorder) -> None:
     interaction = await run(bot, slash(bot, "search", {"query": QUESTION, "results": 2}))
     body = recorder.visible(interaction)[-1]
-    assert labels(body) == ["First", "Prev", "1/2", "Next", "Last"]
-    assert body["embeds"][0]["footer"]["text"].startswith("Page 1/2")
+    assert labels(body) == ["First", "Prev", "1-2", "Next", "Last"]
+    assert body["embeds"][0]["footer"]["text"].startswith("1-2 of 4 matching papers")
     assert len(body["embeds"][0]["fields"]) == 2
 
 
@@ -106,6 +110,29 @@ async def test_paper_shows_full_abstract_links_and_buttons(
     assert {"Similar papers", "Save"} <= set(labels(data))
     urls = [c.get("url") for row in data["components"] for c in row["components"]]
     assert "https://example.org/project" in urls
+
+
+LATEX_ABSTRACT = (
+    "We propose $f$-Membership Inference Privacy ($f$-MIP), achieving linear scalability with "
+    r"dimension $D$ and a \emph{tight} bound. Code is available at \url{https://github.com/a/b}."
+)
+
+
+async def test_paper_shows_the_abstract_as_the_terminal_does_without_latex(
+    bot: PaperBot, recorder: Recorder, engine: FakeEngine
+) -> None:
+    paper = make_paper(7, LATEX_ABSTRACT, title=r"$\alpha$-Routing for \textsc{MoE}")
+    engine.papers[paper.id] = paper
+    interaction = await run(bot, slash(bot, "paper", {"id": paper.id}))
+    embed = recorder.callbacks(interaction)[0].body["data"]["embeds"][0]
+    shown = embed["description"]
+    assert "f-Membership Inference Privacy (f-MIP)" in shown
+    assert "with dimension D and a tight bound" in shown
+    assert "Code is available at https://github.com/a/b." in shown
+    assert not [mark for mark in ("$", "\\url", "{", "\\emph") if mark in shown]
+    assert embed["title"] == "α-Routing for MoE"
+    # The same words as `paperbot paper` prints: one cleaning for both shells.
+    assert " ".join(shown.split()) in " ".join(render_paper(paper).split())
 
 
 async def test_long_abstract_is_split_across_embeds_within_limits(
@@ -163,6 +190,26 @@ async def test_similar_random_collections_stats_help(bot: PaperBot, recorder: Re
     assert "/ask" in recorder.text(help_)
     for interaction in (collections, stats, help_):
         assert recorder.callbacks(interaction)[0].ephemeral
+
+
+async def test_help_lists_the_chat_follow_ups_and_the_server_commands(
+    bot: PaperBot, recorder: Recorder
+) -> None:
+    """/help named no follow-up ("the second one", "more", ...) nor /watch or /shortlist."""
+    interaction = await run(bot, slash(bot, "help"))
+    embeds = recorder.callbacks(interaction)[0].body["data"]["embeds"]
+    assert embed_problems(embeds) == []
+    guide = embeds[0]["description"]
+    for phrase in ("the second one", "more", "#5", "compare 1 3", "same but for iclr", "go back"):
+        assert f"“{phrase}”" in guide
+    assert "“does it have code?”" in guide
+    for command in ("/watch query:", "/watches", "/unwatch", "/shortlist add", "/trending"):
+        assert command in guide
+    # One list of follow-ups: the console's guide shows each of them too.
+    for examples, meaning in wording.FOLLOW_UPS:
+        assert f"{' · '.join(f'“{e}”' for e in examples)} — {meaning}" in guide
+        assert " / ".join(examples) in chat_console.CHAT_HELP
+        assert meaning.split(" (")[0] in " ".join(chat_console.CHAT_HELP.split())
 
 
 async def test_engine_failure_is_reported_once_with_a_reference(

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from bot.discord_shell import render
 from bot.discord_shell.queries import QueryKeys, QueryRef
 from bot.discord_shell.views import answer_view, paper_view
-from bot.text import bold_balanced, clip, escape, render_excerpt, split_escaped
+from bot.text import bold_balanced, clip, escape, readable, render_excerpt, split_escaped
 from retrieval.models import Answer, EngineStats, Excerpt, Hit, Paper, ParsedQuery, Span
 from retrieval.nodes import ClusterStats, NodeRow, NodeStatus
 from tests.bot.limits import component_problems, embed_problems
@@ -127,8 +127,8 @@ def test_split_chunks_fit_and_lose_only_whitespace(text: str, limit: int) -> Non
 
 @settings(max_examples=examples(20))
 @given(answers(), st.sampled_from(["Answer", "Search", "Similar"]), st.booleans())
-def test_answer_embeds_fit(answer: Answer, heading: str, paged: bool) -> None:
-    embed = render.answer_embed(answer, heading=heading, page=(3, 9) if paged else None)
+def test_answer_embeds_fit(answer: Answer, heading: str, lead: bool) -> None:
+    embed = render.answer_embed(answer, heading=heading, show_lead=lead)
     data = embed.to_dict()
     assert embed_problems([data]) == []  # type: ignore[list-item]
     for text in texts_of(data):  # type: ignore[arg-type]
@@ -145,7 +145,7 @@ def test_paper_messages_fit_and_attach_what_does_not(paper: Paper) -> None:
         for text in texts_of(data):  # type: ignore[arg-type]
             assert_safe(text)
     if rendered.attachment is not None:
-        assert paper.abstract.strip()[:50].split()[0] in rendered.attachment[1].decode()
+        assert readable(paper.abstract)[:50].split()[0] in rendered.attachment[1].decode()
 
 
 def components_of(view: discord.ui.View) -> list[dict[str, Any]]:

@@ -44,13 +44,13 @@ async def test_invoker_pages_forward_and_back(bot: PaperBot, recorder: Recorder)
     assert [s.kind for s in sent] == ["callback", "edit"]
     assert sent[0].body["type"] == 6  # deferred update, then the edit
     page2 = sent[1].body
-    assert page2["embeds"][0]["footer"]["text"].startswith("Page 2/")
+    assert page2["embeds"][0]["footer"]["text"].startswith("3-4 of ")
     assert page2["embeds"][0]["fields"][0]["name"].startswith("3. ")
     assert not disabled(page2)["First"] and not disabled(page2)["Prev"]
     message.update(page2)
     first = await click(bot, message, label="First")
     footer = recorder.for_interaction(first)[-1].body["embeds"][0]["footer"]["text"]
-    assert footer.startswith("Page 1/")
+    assert footer.startswith("1-2 of ")
 
 
 async def test_every_custom_id_fits_and_is_unique(bot: PaperBot, recorder: Recorder) -> None:
@@ -105,6 +105,35 @@ async def test_more_results_honours_the_page_size_setting(
         assert [f["name"][:2] for f in fields] == ["2.", "3."]
         # the private pages belong to whoever clicked
         assert f"pb:pg:{BOB}:" in " ".join(custom_ids(sent[1].body))
+
+
+async def test_more_results_pages_say_which_results_they_show(
+    settings: Settings, engine: FakeEngine, recorder: Recorder, clock: Clock
+) -> None:
+    """After an /ask showing #1, "More results" shows 2-3: its label said "Page 1/2" before."""
+    async with started_bot(
+        settings.model_copy(update={"answer_results": 1, "search_results": 2}),
+        engine,
+        recorder,
+        clock,
+    ) as bot:
+        message = await ask(bot, recorder)
+        asked = message["embeds"][0]["footer"]["text"]
+        assert asked.startswith("1 of ")
+        total = asked.removeprefix("1 of ").split(" matching")[0]
+        more = await click(bot, message, label="More results")
+        message_id = recorder.for_interaction(more)[-1].message_id
+        assert message_id is not None
+        page = recorder.messages[message_id]
+        assert [f["name"][:2] for f in page["embeds"][0]["fields"]] == ["2.", "3."]
+        assert page["embeds"][0]["footer"]["text"].startswith(f"2-3 of {total} matching papers")
+        assert "Page" not in page["embeds"][0]["footer"]["text"]
+        assert "2-3" in labels(page) and not [label for label in labels(page) if "/" in label]
+        assert disabled(page)["First"] and disabled(page)["Prev"]
+        nxt = await click(bot, page, label="Next")
+        shown = recorder.for_interaction(nxt)[-1].body
+        assert shown["embeds"][0]["footer"]["text"].startswith(f"4 of {total} matching papers")
+        assert "4" in labels(shown)
 
 
 async def test_paper_view_save_and_similar(
