@@ -291,9 +291,16 @@ def close_terms(
 
 
 def distinctive_terms(corpus: Corpus, doc: int, count: int = 25) -> list[tuple[str, float]]:
-    """A paper's most characteristic terms (tf x idf), for "more like this"."""
+    """A paper's most characteristic terms, for "more like this", each weighted by its tf x idf
+    over the first one's: the words a paper is about lead the query, and twenty words it uses
+    once ("zero-shot", "text", "encoder") cannot outweigh the one it is about ("molecule")."""
     index = corpus.index
     numbers, tf = np.unique(index.document_terms(doc), return_counts=True)
     weight = tf * index.idf[numbers]
-    best = numbers[np.argsort(-weight, kind="stable")[:count]]
-    return [(index.terms[number], 1.0) for number in best.tolist() if index.idf[number] > 0]
+    order = np.argsort(-weight, kind="stable")[:count]
+    top = float(weight[order[0]]) if len(order) else 0.0
+    return [
+        (index.terms[number], float(weight[place]) / top)
+        for place, number in zip(order.tolist(), numbers[order].tolist(), strict=True)
+        if index.idf[number] > 0
+    ]

@@ -50,9 +50,10 @@ GENERIC_WEIGHT = 0.1
 
 
 def similarity_terms(corpus: Corpus, doc: int) -> list[tuple[str, float]]:
-    """Document `doc`'s distinctive terms for "papers like it": its topic words first at full
-    weight, then generic prose at GENERIC_WEIGHT in the slots left."""
+    """Document `doc`'s distinctive terms for "papers like it": its topic words first, each at
+    its tf x idf weight relative to the strongest, then generic prose at GENERIC_WEIGHT of that
+    in the slots left."""
     candidates = distinctive_terms(corpus, doc, QUERY_TERMS * 2)
     topical = [item for item in candidates if item[0] not in GENERIC_TERMS]
-    generic = [(term, GENERIC_WEIGHT) for term, _ in candidates if term in GENERIC_TERMS]
+    generic = [(term, GENERIC_WEIGHT * w) for term, w in candidates if term in GENERIC_TERMS]
     return (topical + generic)[:QUERY_TERMS]

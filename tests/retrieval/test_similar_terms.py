@@ -59,3 +59,27 @@ async def test_a_paper_of_mostly_prose_keeps_its_words(
     async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
         answer = await engine.similar("fixture2026-1", limit=3)
     assert [hit.paper.id for hit in answer.hits][:1] == ["fixture2026-2"]
+
+
+async def test_the_word_a_paper_is_about_outweighs_many_it_uses_once(
+    tmp_path: Path, make_settings: Callable[..., Settings]
+) -> None:
+    # The source is about molecules (said four times) and uses a few common words once; one
+    # paper shares all the common words and no molecule, another shares the molecules.
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    write_list(
+        seeds / "a.txt",
+        [
+            "Molecule instructions: molecule property prediction from molecule graphs, each "
+            "molecule described in text, zero-shot with an encoder and prompts.",
+            "Speech synthesis zero-shot: a text encoder conditioned on prompts.",
+            "Molecule generation with graph diffusion over molecule structures.",
+            "Weather forecasting with neural operators.",
+            "Image classification with vision transformers.",
+            "Protein folding with language models.",
+        ],
+    )
+    async with await Engine.open(make_settings(seeds_dir=seeds)) as engine:
+        answer = await engine.similar("fixture2026-1", limit=2)
+    assert [hit.paper.id for hit in answer.hits][:1] == ["fixture2026-3"]
