@@ -4,8 +4,8 @@
                                      [--dev benchmarks/data/intents_dev.jsonl ...] [--l2 5e-5]
                                      [--prior-weight 0.75]
 
-Training data only. The first six blind sets (intents_heldout.jsonl to intents_heldout6.jsonl)
-were each read as held-out sets and then joined the training data; intents_heldout7.jsonl,
+Training data only. The first seven blind sets (intents_heldout.jsonl to intents_heldout7.jsonl)
+were each read as held-out sets and then joined the training data; intents_heldout8.jsonl,
 written blind after that, is the held-out set and is never read here: `benchmarks/intent_eval.py`
 judges the fitted model on it. A file holds either one
 message per line (`{"text", "intent"}`) or one session per line (`{"session", "turns": [...]}`,
@@ -43,6 +43,7 @@ SPENT_HELDOUT = [
         "intents_heldout4.jsonl",
         "intents_heldout5.jsonl",
         "intents_heldout6.jsonl",
+        "intents_heldout7.jsonl",
     )
 ]
 
@@ -112,10 +113,11 @@ def main() -> int:
             DATA / "intents_train8.jsonl",
             DATA / "intents_train10.jsonl",
             DATA / "intents_train11.jsonl",
+            DATA / "intents_train12.jsonl",
             *SPENT_HELDOUT,
         ],
         help="training files: the generated set, the former rules' table of 228 messages, "
-        "the sixth to eighth, tenth and eleventh batches' sessions and the six spent held-out "
+        "the sixth to eighth and tenth to twelfth batches' sessions and the seven spent held-out "
         "sets (all written blind)",
     )
     parser.add_argument(
@@ -129,6 +131,7 @@ def main() -> int:
             DATA / "intents_dev8.jsonl",
             DATA / "intents_dev10.jsonl",
             DATA / "intents_dev11.jsonl",
+            DATA / "intents_dev12.jsonl",
         ],
         help="development files: 300 hand-written messages and the sixth to eighth and tenth "
         "batches' dev sessions",
@@ -143,6 +146,7 @@ def main() -> int:
             DATA / "intents_train8.jsonl",
             DATA / "intents_train10.jsonl",
             DATA / "intents_train11.jsonl",
+            DATA / "intents_train12.jsonl",
             *SPENT_HELDOUT,
         ],
         help="sessions whose intent shares are a real conversation's: the model's log_prior "

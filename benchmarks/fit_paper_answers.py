@@ -78,6 +78,7 @@ PAIRS = [
         "_heldout4",
         "_heldout5",  # read once as the held-out set of stop 32, training data since
         "_heldout6",  # read as the held-out set of stop 36, training data since
+        "_heldout7",  # read as the held-out set of stop 37's first round, training data since
         "_train8",
         "_train9",
         "_train10",

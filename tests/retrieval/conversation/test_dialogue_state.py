@@ -14,6 +14,7 @@ import pytest
 from config.settings import Settings
 from retrieval.conversation import PositionOutOfRange
 from retrieval.conversation.chat import ChatService, Conversation, Reply, ReplyKind
+from retrieval.conversation.intents import parse_message
 from retrieval.conversation.model import IntentKind
 from retrieval.engine import Engine
 from tests.conftest import write_list
@@ -22,7 +23,7 @@ TOPICS = [
     "We study sparse mixture of experts routing with load balancing losses for transformers.",
     "Expert routing in mixture of experts models collapses; we add a router entropy bonus.",
     "Mixture of experts language models route tokens to experts; we prune idle experts.",
-    "A routing benchmark for mixture of experts measures expert utilisation on GLUE and Zorblax.",
+    "A routing benchmark for mixture of experts measures expert utilisation on GLUE, KV and Mamba.",
     "Mixture of experts for vision routes image patches to experts and improves ImageNet accuracy.",
     "Soft mixture of experts merges experts instead of routing tokens to one expert.",
     "Mixture of experts inference is memory bound; expert offloading reduces latency by 40%.",
@@ -211,9 +212,15 @@ async def test_go_back_from_a_paper_of_the_only_list_shows_that_list(chat: ChatS
 async def test_a_doubted_search_that_finds_its_words_becomes_the_list(chat: ChatService) -> None:
     await chat.handle("iclr 2024 mixture of experts routing", WHO)
     # A single rare word is a search the classifier is unsure of; papers hold it, so the
-    # numbers now point into what was shown.
-    rare = await chat.handle("zorblax", WHO)
+    # numbers now point into what was shown. Which rare word the shipped model doubts changes
+    # with each refit: the first of the fixture's that it reads as a doubted search.
+    doubted = [
+        word
+        for word in ("kv", "mamba", "glue")
+        if (read := parse_message(word, [])).kind is IntentKind.SEARCH and read.confidence < 0.5
+    ]
+    assert doubted, "no fixture word is a doubted search under this model: add one"
+    rare = await chat.handle(doubted[0], WHO)
     assert rare.intent.kind is IntentKind.SEARCH
-    assert rare.intent.confidence < 0.5
     second = await chat.handle("the first one", WHO)
     assert ids(second) == [ids(rare)[0]]
