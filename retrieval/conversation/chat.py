@@ -54,7 +54,6 @@ from retrieval.paper_answers import (
     asks_for_papers,
     aspects,
     is_question,
-    missing_names,
     names_a_kind_of_answer,
     names_the_paper,
     points_at_the_paper,
@@ -194,8 +193,10 @@ class ChatService:
                 intent.kind is IntentKind.QUESTION_ABOUT_PAPER
                 and intent.help_probability >= MAYBE_HELP
                 and all(isinstance(ref, FocusRef) for ref in intent.refs)
+                and question_type(intent.message) is not QuestionType.SUMMARY
             ):
-                # "how does this work?" with no paper open can only be about the bot.
+                # "how does this work?" with no paper open can only be about the bot; "can you
+                # summarize it?" asks which paper.
                 return await self._answer(replace(intent, kind=IntentKind.HELP), state, max_idle)
             if _asks_about_a_paper(intent):
                 # "what's the main result?" with nothing open: which paper, not a search for
@@ -286,30 +287,21 @@ class ChatService:
             if refs:
                 return replace(intent, refs=refs)
         if (
-            intent.kind is IntentKind.QUESTION_ABOUT_PAPER
-            and intent.implicit_focus
-            and state is not None
-            and state.focus is not None
-            and state.is_fresh(self._clock(), max_idle)
-            and not points_at_the_paper(intent.message)
+            intent.kind is IntentKind.HELP
+            and intent.confidence < SURE_HELP
+            and question_type(intent.message) is QuestionType.SUMMARY
+            and patterns.FOCUS_IN_TEXT.search(intent.message)
         ):
-            # "what's the sota on imagenet?" with a paper open that never mentions ImageNet,
-            # and no "it" or "they": a new question to search, not "the abstract does not
-            # mention ImageNet". A yes-no question ("is imagenet used?", "is it evaluated on
-            # imagenet?") and a data-set question guessing names ("what envs, mujoco stuff?")
-            # still ask the paper.
-            try:
-                paper = await self._engine.paper(state.focus)
-            except PaperbotError:
-                return intent
-            text = f"{paper.title or ''} {paper.abstract}"
-            if (
-                missing_names(intent.message, text)
-                and not _YES_NO.match(intent.message)
-                and intent.question_type != QuestionType.DATASET.value
-            ):
-                return replace(intent, kind=IntentKind.SEARCH, query=intent.message, refs=())
-            return intent
+            # "can you summarize it?" asks for a paper's summary ("can you summarize papers?"
+            # asks what the bot does): with none open, "which paper?", not the guide.
+            return replace(
+                intent,
+                kind=IntentKind.QUESTION_ABOUT_PAPER,
+                query=intent.message,
+                refs=(FocusRef(),),
+                implicit_focus=True,
+                question_type=QuestionType.SUMMARY.value,
+            )
         # "how do I see the abstract?" is about the bot, not the paper, when the classifier is
         # sure; "how does swamp work?" names the paper in focus, so it asks about that.
         sure_help = intent.kind is IntentKind.HELP and intent.confidence >= SURE_HELP
@@ -687,16 +679,13 @@ def _holds_every_word(answer: Answer) -> bool:
 
 
 def _asks_about_a_paper(intent: Intent) -> bool:
-    """A question of a kind only a paper answers (its result, data, method, code, authors ...),
-    as opposed to one that may be a topic ("what is the weather in paris")."""
-    return intent.kind is IntentKind.QUESTION_ABOUT_PAPER and names_a_kind_of_answer(intent.message)
+    """A question of a kind only a paper answers (its result, data, method, code, authors, a
+    summary ...), as opposed to one that may be a topic ("what is the weather in paris")."""
+    return intent.kind is IntentKind.QUESTION_ABOUT_PAPER and (
+        names_a_kind_of_answer(intent.message)
+        or question_type(intent.message) is QuestionType.SUMMARY
+    )
 
-
-# A question asking yes or no: of the paper in front of the user, whatever it names.
-_YES_NO = re.compile(
-    r"^\W*(?:so |and |but )?(?:is|are|was|were|does|do|did|has|have|had|can|could|will)\b",
-    re.IGNORECASE,
-)
 
 _SEARCHABLE = (IntentKind.QUESTION_ABOUT_PAPER, IntentKind.REFINE)
 # What ranks the corpus anew: a shell's question quota is spent on these.

@@ -154,7 +154,9 @@ FOCUS = _rule(
 # ("does it have code", "what does it use", "... about it"), so "is it possible to ..." is a
 # search.
 FOCUS_IN_TEXT = re.compile(
+    # "the method of icml2026-3": the noun belongs to what follows, not to the paper in focus.
     r"(?<!\w)(?:(?:this|that|the) (?:paper|one|abstract|work|study|method|approach|model)"
+    r"(?! (?:of|in|from|behind) )"
     r"|(?<= )it(?=\s*[?.!]*$)"  # "summarize it", "who wrote it?"
     r"|(?:does|did|do|can|could|will|would) it(?= (?:have|has|use|report|provide|release|include"
     r"|come|compare|mention|evaluate|show|propose|claim|work|beat|outperform|cite|need|require"

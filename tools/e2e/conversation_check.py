@@ -35,6 +35,7 @@ from harness import (
     load_harness,
     public,
     select_menu,
+    shows_later_results,
     texts,
 )
 
@@ -189,7 +190,12 @@ def after_restart(h: Any, check: Check, old: dict[str, Any]) -> None:
         click(h, check, "open a paper", h.select(ask, menu["custom_id"], [value]), value)
     more = button(ask, "More results")
     if more is not None:
-        click(h, check, "More results", h.click(ask, more["custom_id"]), "Page 1/")
+        pager = h.click(ask, more["custom_id"])
+        click(h, check, "More results", pager)
+        check.expect(
+            shows_later_results(last(pager.result(timeout=15))),
+            "after restart, More results: the results after the answer's",
+        )
     nxt = button(search, "Next")
     if nxt is not None:
         click(
@@ -200,7 +206,7 @@ def after_restart(h: Any, check: Check, old: dict[str, Any]) -> None:
             "Only the person who asked",
         )
         click(h, check, "Next by the invoker", h.click(search, nxt["custom_id"], user="bob"))
-        check.expect("Page 2/" in texts(h.message(search["id"])), "after restart: page 2 shown")
+        check.expect(shows_later_results(h.message(search["id"])), "after restart: page 2 shown")
     for label, words in (("Similar papers", "Similar"), ("Save", "reading list")):
         spec = button(paper, label)
         if spec is not None:
@@ -208,7 +214,12 @@ def after_restart(h: Any, check: Check, old: dict[str, Any]) -> None:
     chat_more = button(chat, "More results")
     chat_menu = select_menu(chat)
     if chat_more is not None:
-        click(h, check, "chat More results", h.click(chat, chat_more["custom_id"]), "Page 1/")
+        pages = h.click(chat, chat_more["custom_id"])
+        click(h, check, "chat More results", pages)
+        check.expect(
+            shows_later_results(last(pages.result(timeout=15))),
+            "after restart, chat More results: the results after the answer's",
+        )
     elif chat_menu is not None:
         value = chat_menu["options"][0]["value"]
         click(h, check, "chat open a paper", h.select(chat, chat_menu["custom_id"], [value]))

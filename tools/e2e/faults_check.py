@@ -34,7 +34,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness import Check, bot_workdir, button, ingest, last, launch, load_harness, poll, texts
+from harness import (
+    Check,
+    bot_workdir,
+    button,
+    ingest,
+    last,
+    launch,
+    load_harness,
+    poll,
+    shows_later_results,
+    texts,
+)
 
 MANAGE_GUILD = 1 << 5
 # Rules the harness records because of the faults forced here (the deadline and token tests).
@@ -122,7 +133,7 @@ def reconnects(h: Any, check: Check, rounds: int) -> None:
         moved = h.click(page, nxt["custom_id"], user="alice").result(timeout=15)
         check.acked("button of a pre-reconnect message", moved)
         check.expect(
-            "Page 2/" in texts(h.message(page["id"])), "paginator still pages after RESUME"
+            shows_later_results(h.message(page["id"])), "paginator still pages after RESUME"
         )
     stats = h.slash("stats").result(timeout=10)
     check.acked("/stats after the reconnects", stats)

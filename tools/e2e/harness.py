@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -104,6 +105,13 @@ def texts(message: dict[str, Any] | None) -> str:
         parts += [f"{f['name']}\n{f['value']}" for f in embed.get("fields") or []]
         parts.append((embed.get("footer") or {}).get("text") or "")
     return "\n".join(parts)
+
+
+def shows_later_results(message: dict[str, Any] | None) -> bool:
+    """Whether a paged answer shows results after the first ones: its footer's range ("4-8 of
+    31 matching papers") starts past 1."""
+    found = re.search(r"\b(\d[\d,]*)(?:-\d[\d,]*)? of \d", texts(message))
+    return found is not None and int(found[1].replace(",", "")) > 1
 
 
 def components(message: dict[str, Any] | None) -> list[dict[str, Any]]:

@@ -563,16 +563,17 @@ async def test_a_question_after_opening_several_papers_asks_each_of_them(
     assert asked.kind is ReplyKind.PAPER_QUESTION and ids(asked) == shown[:2]
 
 
-async def test_a_question_naming_what_the_open_paper_lacks_is_a_new_search(
+async def test_asking_for_a_summary_with_nothing_open_asks_which_paper(
     chat: ChatService,
 ) -> None:
+    for text in ("can you summarize it?", "tldr?"):
+        reply = await chat.handle(text, ALICE)
+        assert reply.kind is ReplyKind.PROBLEM, text  # "Which paper?", not the guide
+    assert (await chat.handle("can you summarize papers?", ALICE)).kind is ReplyKind.HELP
     await chat.handle("routing networks experts", ALICE)
-    await chat.handle("the first one", ALICE)
-    new = await chat.handle("whats the sota on ImageNet?", ALICE)
-    assert new.kind is ReplyKind.ANSWER
     opened = await chat.handle("the first one", ALICE)
-    asked = await chat.handle("is ImageNet used?", ALICE)  # yes or no: still the paper's
-    assert asked.kind is ReplyKind.PAPER_QUESTION and ids(asked) == ids(opened)
+    summary = await chat.handle("can you summarize it?", ALICE)
+    assert summary.kind is ReplyKind.PAPER_QUESTION and ids(summary) == ids(opened)
 
 
 class SlowAsk:

@@ -218,6 +218,8 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ),
     ("does it have code", Q, {"refs": (F,), "query": "have code", "wants_code": True}),
     ("is there a github for it?", Q, {"refs": (F,), "wants_code": True}),
+    # "the method of <id>": the method is the id's, not the paper in focus.
+    ("what's the method of icml2026-3?", Q, {"refs": ids("icml2026-3")}),
     ("code for the second one", Q, {"refs": (pos(1),), "wants_code": True}),
     ("github for icml2026-13", Q, {"refs": ids("icml2026-13"), "wants_code": True}),
     ("is the code of #2 available?", Q, {"refs": (pos(1),), "wants_code": True}),
