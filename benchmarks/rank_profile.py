@@ -37,7 +37,7 @@ TARGETS: list[tuple[str, str, tuple[int, int]]] = [
 # The functions rank() calls for each piece (older checkouts: `credits`, `credit_postings` and
 # topk's `search`); those a checkout lacks are left out.
 PIECES = ("query_terms", "_credits", "credits", "credit_postings", "top_k", "search")
-PIECES += ("_rerank_by_proximity",)
+PIECES += ("_rerank",)
 
 
 def corpus_of_size(size: int, data: Path) -> Any:

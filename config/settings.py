@@ -116,6 +116,12 @@ class Settings(BaseSettings):
     bm25_epsilon: float = Field(default=0.25, ge=0, le=1)
     acronym_weight: float = Field(default=0.3, ge=0, le=1, description="Weight of acronym forms.")
     proximity_weight: float = Field(default=0.5, ge=0, le=5, description="Word-proximity bonus.")
+    every_word_weight: float = Field(
+        default=0.1,
+        ge=0,
+        le=5,
+        description="Bonus, as a share of the best score, for a paper holding every query word.",
+    )
 
     # Answers
     answer_results: int = Field(default=3, ge=1, le=10)

@@ -33,6 +33,7 @@ def rank_options(settings: Settings) -> RankOptions:
         max_results=settings.max_results,
         expansion_weight=settings.acronym_weight,
         proximity_weight=settings.proximity_weight,
+        every_word_weight=settings.every_word_weight,
     )
 
 

@@ -26,7 +26,7 @@ Analyzer = Callable[[str], list[str]]
 
 @dataclass(frozen=True, slots=True)
 class RankOptions:
-    """How to rank. The first five come from Settings (`retrieval.parameters`), nowhere else;
+    """How to rank. The first six come from Settings (`retrieval.parameters`), nowhere else;
     the rest are structural limits, not tuning knobs."""
 
     mode: str
@@ -34,6 +34,7 @@ class RankOptions:
     max_results: int
     expansion_weight: float
     proximity_weight: float
+    every_word_weight: float = 0.0
     proximity_window: int = 3
     rerank_depth: int = 100
     phrase_check_limit: int = 20_000
@@ -162,8 +163,12 @@ def rank(
         found = top_k(index, columns, options.max_results, mask, credits, count_all=count_all)
         order, values, total = found.docs, found.scores, found.total
 
-    if options.mode == "enhanced" and len(order) > 1 and options.proximity_weight > 0:
-        order, values = _rerank_by_proximity(index, order, values, weighted, options)
+    if (
+        options.mode == "enhanced"
+        and len(order) > 1
+        and (options.proximity_weight > 0 or options.every_word_weight > 0)
+    ):
+        order, values = _rerank(index, order, values, weighted, options)
     limit = options.max_results
     # Documents holding every main word; None for one word (that is `total`).
     total_all = found.total_all if count_all else None
@@ -216,24 +221,32 @@ def _concepts(
     return len(alternatives) + len(plain)
 
 
-def _rerank_by_proximity(
+def _rerank(
     index: BM25Index,
     order: np.ndarray,
     values: np.ndarray,
     weighted: Sequence[tuple[str, float]],
     options: RankOptions,
 ) -> tuple[np.ndarray, np.ndarray]:
+    """The best `rerank_depth` papers with two bonuses, each a share of the best score (so it
+    means the same at any corpus size): the query's words close together, and every one of them
+    present, so that a paper missing the rare word of "diffusion policy robot manipulation"
+    does not lead the ones that hold it."""
     originals = [index.term_number(term) for term, weight in weighted if weight == 1.0]
     query = [number for number in originals if number is not None]
     if len(set(query)) < 2:
         return order, values
     depth = min(options.rerank_depth, len(order))
     head = order[:depth]
-    # The bonus is scaled by the best score so it means the same at any corpus size.
-    scale = options.proximity_weight * float(values[0])
-    boosted = values[:depth] + scale * proximity_bonuses(
+    best = float(values[0])
+    boosted = values[:depth] + options.proximity_weight * best * proximity_bonuses(
         index, head, query, options.proximity_window
     )
+    if options.every_word_weight > 0:
+        holds = np.ones(depth, dtype=np.bool_)
+        for term in {term for term, weight in weighted if weight == 1.0 and term in index}:
+            holds &= np.isin(head, index.postings(term))
+        boosted = boosted + options.every_word_weight * best * holds
     resort = np.lexsort((head, -boosted))
     order = np.concatenate([head[resort], order[depth:]])
     values = np.concatenate([boosted[resort], values[depth:]])
