@@ -245,7 +245,11 @@ def _rerank(
     if options.every_word_weight > 0:
         holds = np.ones(depth, dtype=np.bool_)
         for term in {term for term, weight in weighted if weight == 1.0 and term in index}:
-            holds &= np.isin(head, index.postings(term))
+            # Postings are ascending: a binary search per head paper, not a sort of a list
+            # that holds most of the corpus for a common word.
+            postings = index.postings(term)
+            places = np.minimum(np.searchsorted(postings, head), len(postings) - 1)
+            holds &= postings[places] == head
         boosted = boosted + options.every_word_weight * best * holds
     resort = np.lexsort((head, -boosted))
     order = np.concatenate([head[resort], order[depth:]])
