@@ -87,15 +87,15 @@ async def test_ask_select_opens_the_paper_privately_for_anyone(
     assert "Diffusion models for video" in sent[0].body["data"]["embeds"][0]["description"]
 
 
+def small_pages(settings: Settings) -> Settings:
+    """One result per answer, two per page: "More results" shows 2-3, Next 4."""
+    return settings.model_copy(update={"answer_results": 1, "search_results": 2})
+
+
 async def test_more_results_honours_the_page_size_setting(
     settings: Settings, engine: FakeEngine, recorder: Recorder, clock: Clock
 ) -> None:
-    async with started_bot(
-        settings.model_copy(update={"answer_results": 1, "search_results": 2}),
-        engine,
-        recorder,
-        clock,
-    ) as bot:
+    async with started_bot(small_pages(settings), engine, recorder, clock) as bot:
         message = await ask(bot, recorder)
         more = await click(bot, message, label="More results", user_id=BOB)
         sent = recorder.for_interaction(more)
@@ -111,12 +111,7 @@ async def test_more_results_pages_say_which_results_they_show(
     settings: Settings, engine: FakeEngine, recorder: Recorder, clock: Clock
 ) -> None:
     """After an /ask showing #1, "More results" shows 2-3: its label said "Page 1/2" before."""
-    async with started_bot(
-        settings.model_copy(update={"answer_results": 1, "search_results": 2}),
-        engine,
-        recorder,
-        clock,
-    ) as bot:
+    async with started_bot(small_pages(settings), engine, recorder, clock) as bot:
         message = await ask(bot, recorder)
         asked = message["embeds"][0]["footer"]["text"]
         assert asked.startswith("1 of ")
