@@ -26,6 +26,7 @@ import asyncio
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +35,7 @@ import numpy.typing as npt
 from benchmarks import watch_threshold as bench
 from config.settings import Settings
 from retrieval.engine import Engine
+from retrieval.logistic import fit_logistic
 from retrieval.watches import model as watch_model
 from retrieval.watches.matching import candidates, matching_docs
 
@@ -99,25 +101,8 @@ async def collect(data: Path, seeds: Path, top_k: int) -> list[Arrays]:
 def fit(
     x: npt.NDArray[np.float64], y: npt.NDArray[np.float64], l2: float, names: Sequence[str]
 ) -> watch_model.WatchModel:
-    """On the `names` columns of `x` (all FEATURES): standardise, then Newton's method on the
-    summed log-loss + l2/2 |w|^2 (the bias is not penalised)."""
-    x = x[:, [watch_model.FEATURES.index(name) for name in names]]
-    mean = x.mean(axis=0)
-    scale = x.std(axis=0)
-    scale[scale < 1e-9] = 1.0
-    z = np.hstack([(x - mean) / scale, np.ones((len(x), 1))])
-    w = np.zeros(z.shape[1])
-    penalty = np.full(z.shape[1], l2)
-    penalty[-1] = 0.0
-    for _ in range(50):
-        p = 1.0 / (1.0 + np.exp(-(z @ w)))
-        gradient = z.T @ (p - y) + penalty * w
-        hessian = (z * (p * (1 - p))[:, None]).T @ z + np.diag(penalty) + 1e-9 * np.eye(len(w))
-        step = np.linalg.solve(hessian, gradient)
-        w -= step
-        if np.abs(step).max() < 1e-8:
-            break
-    return watch_model.WatchModel(tuple(names), mean, scale, w[:-1], float(w[-1]), 0.5)
+    """On the `names` columns of `x` (all FEATURES): the shared logistic fit."""
+    return watch_model.WatchModel(fit_logistic(x, y, l2, names, watch_model.FEATURES))
 
 
 def scores(pairs: Arrays, fired: npt.NDArray[np.bool_]) -> tuple[int, int, int]:
@@ -227,13 +212,11 @@ def main() -> int:
     x = np.vstack([c["x"] for c in corpora])
     y = np.concatenate([c["y"] for c in corpora])
     model = fit(x, y, l2, names)
-    fitted = watch_model.WatchModel(
-        model.names, model.mean, model.scale, model.weights, model.bias, threshold
-    )
+    fitted = replace(model.fitted, threshold=threshold)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(fitted.to_json(), indent=1) + "\n", encoding="utf-8")
     print(f"wrote {args.out}; weights on standardised features:")
-    for name, weight in zip(names, model.weights, strict=True):
+    for name, weight in zip(names, model.fitted.weights, strict=True):
         print(f"  {name:12} {weight:+.3f}")
     return 0
 

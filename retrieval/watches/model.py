@@ -20,13 +20,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from retrieval import text as analysis
 from retrieval.corpus import Corpus
+from retrieval.logistic import FloatArray, LogisticModel
 
 MODEL_FILE = Path(__file__).with_name("model.json")
 LEAD_TERMS = 30  # about two sentences of index terms (docs/watches.md)
@@ -61,8 +61,6 @@ FEATURES = (
     "all_twice",  # every group used at least twice
     "density",  # uses of the query's groups per 100 terms
 )
-
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -329,53 +327,22 @@ def _in_order(terms: npt.NDArray[np.int32], sequence: tuple[int, ...]) -> bool:
 
 @dataclass(frozen=True)
 class WatchModel:
-    """Logistic regression over the named features (a subset of `FEATURES`), standardised."""
+    """The fitted logistic regression over `FEATURES` rows."""
 
-    names: tuple[str, ...]
-    mean: FloatArray
-    scale: FloatArray
-    weights: FloatArray
-    bias: float
-    threshold: float  # the probability the fitting chose (the setting's default)
+    fitted: LogisticModel
+
+    @property
+    def threshold(self) -> float:
+        """The probability the fitting chose (the setting's default)."""
+        return self.fitted.threshold
 
     def probability(self, rows: Sequence[Sequence[float]]) -> FloatArray:
         """P(about the watch's topic) per row of `features` (all of `FEATURES`)."""
-        if not rows:
-            return np.zeros(0)
-        columns = [FEATURES.index(name) for name in self.names]
-        x = (np.asarray(rows, dtype=np.float64)[:, columns] - self.mean) / self.scale
-        return np.asarray(1.0 / (1.0 + np.exp(-(x @ self.weights + self.bias))))
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "features": list(self.names),
-            "mean": self.mean.tolist(),
-            "scale": self.scale.tolist(),
-            "weights": self.weights.tolist(),
-            "bias": self.bias,
-            "threshold": self.threshold,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> WatchModel:
-        names = tuple(str(name) for name in data["features"])
-        if not set(names) <= set(FEATURES):
-            raise ValueError("watches/model.json names features this code lacks; refit it")
-
-        def array(key: str) -> FloatArray:
-            return np.asarray(data[key], dtype=np.float64)
-
-        return cls(
-            names,
-            array("mean"),
-            array("scale"),
-            array("weights"),
-            float(data["bias"]),
-            float(data["threshold"]),
-        )
+        return self.fitted.probability(rows, FEATURES)
 
 
 @cache
 def load_model(path: Path = MODEL_FILE) -> WatchModel:
     """The fitted model (read once per process)."""
-    return WatchModel.from_json(json.loads(path.read_text(encoding="utf-8")))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return WatchModel(LogisticModel.from_json(data, FEATURES))

@@ -380,7 +380,7 @@ async def test_the_model_keeps_the_rank_first_guarantee_at_any_threshold(
 def test_the_model_is_loaded_once_and_names_known_features() -> None:
     model = load_model()
     assert load_model() is model
-    assert set(model.names) <= set(FEATURES) and 0 < model.threshold < 1
+    assert set(model.fitted.names) <= set(FEATURES) and 0 < model.threshold < 1
 
 
 @given(
