@@ -44,7 +44,20 @@ SPENT_HELDOUT = [
         "intents_heldout5.jsonl",
         "intents_heldout6.jsonl",
         "intents_heldout7.jsonl",
+        "intents_heldout8.jsonl",
     )
+]
+TRAIN = [
+    DATA / "intents_train.jsonl",
+    DATA / "intents_table.jsonl",
+    DATA / "intents_train6.jsonl",
+    DATA / "intents_train7.jsonl",
+    DATA / "intents_train8.jsonl",
+    DATA / "intents_train10.jsonl",
+    DATA / "intents_train11.jsonl",
+    DATA / "intents_train12.jsonl",
+    DATA / "intents_train13.jsonl",
+    *SPENT_HELDOUT,
 ]
 
 
@@ -105,17 +118,7 @@ def main() -> int:
         "--train",
         type=Path,
         nargs="+",
-        default=[
-            DATA / "intents_train.jsonl",
-            DATA / "intents_table.jsonl",
-            DATA / "intents_train6.jsonl",
-            DATA / "intents_train7.jsonl",
-            DATA / "intents_train8.jsonl",
-            DATA / "intents_train10.jsonl",
-            DATA / "intents_train11.jsonl",
-            DATA / "intents_train12.jsonl",
-            *SPENT_HELDOUT,
-        ],
+        default=TRAIN,
         help="training files: the generated set, the former rules' table of 228 messages, "
         "the sixth to eighth and tenth to twelfth batches' sessions and the seven spent held-out "
         "sets (all written blind)",
@@ -132,6 +135,7 @@ def main() -> int:
             DATA / "intents_dev10.jsonl",
             DATA / "intents_dev11.jsonl",
             DATA / "intents_dev12.jsonl",
+            DATA / "intents_dev13.jsonl",
         ],
         help="development files: 300 hand-written messages and the sixth to eighth and tenth "
         "batches' dev sessions",
@@ -147,6 +151,7 @@ def main() -> int:
             DATA / "intents_train10.jsonl",
             DATA / "intents_train11.jsonl",
             DATA / "intents_train12.jsonl",
+            DATA / "intents_train13.jsonl",
             *SPENT_HELDOUT,
         ],
         help="sessions whose intent shares are a real conversation's: the model's log_prior "

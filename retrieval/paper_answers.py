@@ -889,6 +889,12 @@ def _topic(question: str, kind: QuestionType) -> dict[str, None]:
     }
 
 
+def topic_words(question: str) -> list[str]:
+    """The question's topic words (index terms), in order, without those that only say what
+    kind of answer is wanted ("what dataset do they use for X" -> the terms of X)."""
+    return list(_topic(question, question_type(question)))
+
+
 def names_the_paper(question: str, text: str) -> bool:
     """Whether a question names the paper's own topic: it has topic words (beyond the words
     that only say what kind of answer is wanted) and `text` (title and abstract) holds every

@@ -20,6 +20,7 @@ from retrieval import text as analysis
 from retrieval.answering import corrected_question
 from retrieval.api import ChatEngine, ConversationMemory
 from retrieval.conversation import patterns
+from retrieval.conversation.classifier import shipped_model
 from retrieval.conversation.entities import pointed_at
 from retrieval.conversation.errors import (
     ConversationError,
@@ -30,7 +31,7 @@ from retrieval.conversation.errors import (
     NoRecentAnswer,
     PositionOutOfRange,
 )
-from retrieval.conversation.intents import SURE_HELP, fold, parse_message
+from retrieval.conversation.intents import SURE_HELP, as_search, fold, parse_message
 from retrieval.conversation.memory import (
     ConversationState,
     PageRequest,
@@ -41,6 +42,7 @@ from retrieval.conversation.memory import (
     resolve_refs,
 )
 from retrieval.conversation.model import ALL, FocusRef, Intent, IntentKind, PositionRef
+from retrieval.conversation.question_or_search import Context, asks_about_the_paper
 from retrieval.errors import CollectionNotFound, PaperbotError
 from retrieval.links import code_links
 from retrieval.models import Answer, Excerpt, Paper
@@ -302,22 +304,18 @@ class ChatService:
                 implicit_focus=True,
                 question_type=QuestionType.SUMMARY.value,
             )
+        if intent.kind in (IntentKind.SEARCH, IntentKind.QUESTION_ABOUT_PAPER):
+            return await self._question_or_search(intent, state, max_idle)
         # "how do I see the abstract?" is about the bot, not the paper, when the classifier is
         # sure; "how does swamp work?" names the paper in focus, so it asks about that.
         sure_help = intent.kind is IntentKind.HELP and intent.confidence >= SURE_HELP
         # "what's STGR" after opening the paper that coined it is a question, not chit-chat.
+        if intent.kind not in (IntentKind.HELP, IntentKind.SMALL_TALK) or intent.farewell:
+            return intent
+        paper = await self._open_paper(state, max_idle)
+        if paper is None or not is_question(intent.message) or asks_for_papers(intent.message):
+            return intent
         must_name = sure_help or intent.kind is IntentKind.SMALL_TALK
-        chat_kinds = (IntentKind.SEARCH, IntentKind.HELP, IntentKind.SMALL_TALK)
-        if intent.kind not in chat_kinds or intent.collection or intent.farewell:
-            return intent
-        if state is None or state.focus is None or not state.is_fresh(self._clock(), max_idle):
-            return intent
-        if not is_question(intent.message) or asks_for_papers(intent.message):
-            return intent
-        try:
-            paper = await self._engine.paper(state.focus)
-        except PaperbotError:
-            return intent
         if (
             must_name
             and not names_the_paper(intent.message, f"{paper.title or ''} {paper.abstract}")
@@ -331,14 +329,43 @@ class ChatService:
             sure_help or not points_at_the_paper(intent.message)
         ):
             return intent
-        return replace(
-            intent,
-            kind=IntentKind.QUESTION_ABOUT_PAPER,
-            query=intent.message,
-            refs=(FocusRef(),),
-            question_type=question_type(intent.message).value,
-            wants_code=question_type(intent.message) is QuestionType.CODE,
+        return _about_focus(intent)
+
+    async def _question_or_search(
+        self, intent: Intent, state: ConversationState | None, max_idle: float
+    ) -> Intent:
+        """A search, or a question naming no paper, read again with what the user has in
+        front of them (the fitted model of retrieval/conversation/question_or_search.py): a
+        question about the open paper, or a search for other papers."""
+        if intent.collection or any(not isinstance(ref, FocusRef) for ref in intent.refs):
+            return intent
+        if asks_for_papers(intent.message):
+            # "anything on expert routing?" searches whatever the open paper says; "how do
+            # they find the ticket" stays the question the parser read.
+            return intent
+        paper = await self._open_paper(state, max_idle)
+        fresh = state is not None and state.is_fresh(self._clock(), max_idle)
+        context = Context(
+            open_paper=f"{paper.title or ''} {paper.abstract}" if paper is not None else None,
+            listed=fresh and state is not None and bool(state.paper_ids),
         )
+        probabilities = shipped_model().probabilities(intent.message)
+        asks = asks_about_the_paper(intent.message, probabilities, context)
+        if intent.kind is IntentKind.SEARCH and asks and paper is not None:
+            return _about_focus(intent)
+        if intent.kind is IntentKind.QUESTION_ABOUT_PAPER and not asks:
+            collections = await self._engine.loaded_collections()
+            return replace(as_search(intent.message, collections), message=intent.message)
+        return intent
+
+    async def _open_paper(self, state: ConversationState | None, max_idle: float) -> Paper | None:
+        """The paper in focus, while the conversation is fresh."""
+        if state is None or state.focus is None or not state.is_fresh(self._clock(), max_idle):
+            return None
+        try:
+            return await self._engine.paper(state.focus)
+        except PaperbotError:
+            return None
 
     async def _topic_after_all(
         self, intent: Intent, state: ConversationState | None
@@ -676,6 +703,19 @@ def _holds_every_word(answer: Answer) -> bool:
     """Some paper holds every word of the question (and no word went unmatched)."""
     together = answer.total if answer.total_all is None else answer.total_all
     return bool(answer.hits) and together > 0 and not answer.unmatched
+
+
+def _about_focus(intent: Intent) -> Intent:
+    """`intent` as a question about the paper in focus."""
+    kind = question_type(intent.message)
+    return replace(
+        intent,
+        kind=IntentKind.QUESTION_ABOUT_PAPER,
+        query=intent.message,
+        refs=(FocusRef(),),
+        question_type=kind.value,
+        wants_code=kind is QuestionType.CODE,
+    )
 
 
 def _asks_about_a_paper(intent: Intent) -> bool:

@@ -474,6 +474,11 @@ def _excluding(query: str) -> str:
     return " ".join(_EXCLUSION.sub(minus, query).split())
 
 
+def as_search(text: str, collections: Sequence[NamedCollection]) -> Intent:
+    """`text` read as a search, as the parser reads a message its classifier calls one."""
+    return _as_search(normalize(text), collections, shipped_model())
+
+
 def _as_search(clean: str, collections: Sequence[NamedCollection], model: TextClassifier) -> Intent:
     """`clean` searched, except that a collection and no topic ("iclr 2024 papers", "and the
     2026 list?") is the last topic there."""

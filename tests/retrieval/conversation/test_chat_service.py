@@ -778,3 +778,20 @@ async def test_a_number_past_the_reach_after_paging_beyond_it_is_explained(
         shown = await chat.handle("#45", ALICE)
     assert isinstance(far.error, PositionOutOfRange) and far.error.reach == 50
     assert shown.kind is ReplyKind.PAPERS
+
+
+async def test_a_new_topic_with_answer_words_is_searched_whatever_is_open(
+    chat: ChatService,
+) -> None:
+    # Nothing open: a topic holding "dataset" is a search, not "which paper?".
+    first = await chat.handle("corpus poisoning when the retriever dataset is tiny", ALICE)
+    assert first.kind is ReplyKind.ANSWER, first.intent
+    assert ids(first)[0] == "fixture2026-2"
+    # A paper open: a new topic with "benchmarks" in it replaces the list; a question about the
+    # paper does not.
+    await chat.handle("the first one", ALICE)
+    asked = await chat.handle("what attack do they present?", ALICE)
+    assert asked.kind is ReplyKind.PAPER_QUESTION, asked.intent
+    searched = await chat.handle("open benchmarks for diffusion samplers with fewer steps", ALICE)
+    assert searched.kind is ReplyKind.ANSWER, searched.intent
+    assert ids(searched)[0] == "fixture2026-3"
