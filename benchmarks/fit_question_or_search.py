@@ -107,10 +107,9 @@ async def collect(args: argparse.Namespace) -> list[dict[str, object]]:
         if sum(info.papers for info in await engine.loaded_collections()) < 1000:
             await engine.ingest(sorted(args.data.glob("*.txt")))
         for path in [*TRAIN, *DEV]:
-            if path.exists():
-                found = await replay(engine, path)
-                print(f"{path.name}: {len(found)} rows", flush=True)
-                rows.extend(found)
+            found = await replay(engine, path)
+            print(f"{path.name}: {len(found)} rows", flush=True)
+            rows.extend(found)
     finally:
         await engine.close()
     return rows
@@ -208,6 +207,7 @@ def main() -> int:
     folds = np.array([fold_of[str(row["session"])] for row in train])
     shipped = np.array([row["shipped"] == "question" for row in train])
     print(f"  the chat as it ships (replay; in-sample for most): {accuracy(shipped, y)}")
+    print(f"  the classifier alone (out-of-fold odds > 0): {accuracy(x[:, 0] > 0, y)}")
     best = (-1.0, L2S[0])
     for l2 in L2S:
         said = np.zeros(len(y), dtype=bool)
@@ -223,6 +223,7 @@ def main() -> int:
         dx, dy = matrix(dev)
         said = model.probability(dx.tolist(), FEATURES) >= 0.5
         print(f"development, model (L2 {l2}): {accuracy(said, dy)}")
+        print(f"development, the classifier alone: {accuracy(dx[:, 0] > 0, dy)}")
         dev_shipped = np.array([row["shipped"] == "question" for row in dev])
         print(f"development, the chat as it ships: {accuracy(dev_shipped, dy)}")
         for row, wrong in zip(dev, said != (dy > 0), strict=True):

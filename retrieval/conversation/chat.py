@@ -351,7 +351,19 @@ class ChatService:
         )
         probabilities = shipped_model().probabilities(intent.message)
         asks = asks_about_the_paper(intent.message, probabilities, context)
-        if intent.kind is IntentKind.SEARCH and asks and paper is not None:
+        if (
+            intent.kind is IntentKind.SEARCH
+            and asks
+            and paper is not None
+            and is_question(intent.message)
+            # A search becomes a question only when it also reads as one about the open paper:
+            # its topic words are the paper's, or it points at it. The model alone turned
+            # "what about protein folding" after a paper on distillation into a question.
+            and (
+                about_the_paper(intent.message, paper.abstract)
+                or points_at_the_paper(intent.message)
+            )
+        ):
             return _about_focus(intent)
         if intent.kind is IntentKind.QUESTION_ABOUT_PAPER and not asks:
             collections = await self._engine.loaded_collections()

@@ -2,7 +2,11 @@
 them or searches for other papers, judged with the dialogue state: a logistic regression over
 the classifier's reading, what the message points at, and how many of its words the open paper
 uses. "open source marl benchmarks" right after opening a paper on mean-field games is a search;
-"what graph datasets do they run on" is a question about that paper.
+"what graph datasets do they run on" is a question about that paper. ChatService asks it of
+every search and every question naming no paper; a search becomes a question only when the
+message also has the form of one about the open paper (its topic words are the paper's, or it
+points at it), since on a newcomer's topic switches the model alone read "what about protein
+folding" as a question about a paper on distillation.
 
 The weights (`question_or_search.json`, beside this module) are fitted by
 `benchmarks/fit_question_or_search.py` on turns of the training sessions replayed through the
