@@ -267,13 +267,16 @@ def did_you_mean(corpus: Corpus, terms: Sequence[str]) -> dict[str, str]:
     return {term: close[0] for term, close in close_terms(corpus, terms).items()}
 
 
+CLOSE_STEMS = 6
+
+
 def close_terms(
     corpus: Corpus, terms: Sequence[str], typed: Mapping[str, str] | None = None
 ) -> dict[str, list[str]]:
-    """Up to three close vocabulary terms, closest stem first, for each of the first few unknown
-    terms that has one. Stems are compared, so the caller compares the words papers write:
-    "hallucinaton" is closer to the stem "hallucinatori" than to "hallucin", but to the word
-    "hallucination" than to "hallucinatory"."""
+    """Up to CLOSE_STEMS close vocabulary terms (and three more for the word as typed), closest
+    stem first, for each of the first few unknown terms that has one. Stems are compared, so
+    the caller compares the words papers write: "hallucinaton" is closer to the stem
+    "hallucinatori" than to "hallucin", but to the word "hallucination" than to "hallucinatory"."""
     found: dict[str, list[str]] = {}
     looked = 0
     for term in dict.fromkeys(terms):
@@ -288,9 +291,12 @@ def close_terms(
         # A long typo sits further from a short stem by ratio: "halucinatoin" is 0.70 from
         # "hallucin" (hallucination), 0.88 from "hallucinatori"; the words decide later.
         cutoff = 0.7 if len(term) >= 8 else 0.75
+        # Six, not three: glued words of the corpus ("segmentationbas") and other stems can
+        # crowd out the stem meant ("segmentaton" -> "segment", sixth), and the words papers
+        # write decide among them later ("segmentation", one letter away).
         close = [
             word
-            for word in difflib.get_close_matches(term, pool, n=3, cutoff=cutoff)
+            for word in difflib.get_close_matches(term, pool, n=CLOSE_STEMS, cutoff=cutoff)
             if len(word) > 3 or len(word) >= len(term) - 1
         ]
         # The word as typed too: stemming a typo can move it away from the word meant

@@ -344,6 +344,14 @@ class ChatService:
             # they find the ticket" stays the question the parser read.
             return intent
         paper = await self._open_paper(state, max_idle)
+        if (
+            intent.kind is IntentKind.QUESTION_ABOUT_PAPER
+            and _NAMES_THE_BOT.search(intent.message)
+            and (paper is None or "bot" not in analysis.analyze(paper.abstract))
+        ):
+            # "how does the bot pick the top sentence?": a question about paperbot, unless
+            # the open paper is itself about bots.
+            return replace(intent, kind=IntentKind.HELP, refs=())
         fresh = state is not None and state.is_fresh(self._clock(), max_idle)
         context = Context(
             open_paper=f"{paper.title or ''} {paper.abstract}" if paper is not None else None,
@@ -740,6 +748,7 @@ def _asks_about_a_paper(intent: Intent) -> bool:
 
 
 _SEARCHABLE = (IntentKind.QUESTION_ABOUT_PAPER, IntentKind.REFINE)
+_NAMES_THE_BOT = re.compile(r"\b(?:paper ?bot|(?:the|this|ur|your) bot)\b", re.IGNORECASE)
 # What ranks the corpus anew: a shell's question quota is spent on these.
 _NEW_SEARCHES = frozenset({IntentKind.SEARCH, IntentKind.REFINE, IntentKind.SIMILAR})
 

@@ -140,6 +140,22 @@ def _over(tmp_path: Path, make_settings: Callable[..., Settings], abstracts: lis
             "desing",
             "design",
         ),
+        # Glued words and other stems ("segmentor", "segmentanything", "segmentaware") sit
+        # closer to the typo's stem than "segment" does; the word papers write decides.
+        (
+            [
+                "Image segmentation with transformers.",
+                "A segmentor for medical images.",
+                "Segmentationbased pipelines for cells.",
+                "Segmentationand tracking of cells.",
+                "Segmenttoseg transformers.",
+                "Segmentanything models for cells.",
+                "Segmentaware pruning of transformers.",
+                "Semantic segmentation for driving scenes.",
+            ],
+            "segmentaton",
+            "segmentation",
+        ),
     ],
 )
 async def test_a_correction_is_written_as_the_closest_form_papers_use(

@@ -795,3 +795,13 @@ async def test_a_new_topic_with_answer_words_is_searched_whatever_is_open(
     searched = await chat.handle("open benchmarks for diffusion samplers with fewer steps", ALICE)
     assert searched.kind is ReplyKind.ANSWER, searched.intent
     assert ids(searched)[0] == "fixture2026-3"
+
+
+async def test_a_question_about_the_bot_with_a_paper_open_is_help(chat: ChatService) -> None:
+    await chat.handle("mixture of experts routing", ALICE)
+    await chat.handle("the first one", ALICE)
+    for text in ("how does the bot pick the top sentence?", "how does paperbot decide the order"):
+        reply = await chat.handle(text, ALICE)
+        assert reply.kind is ReplyKind.HELP, (text, reply.intent)
+    asked = await chat.handle("how do they balance the experts?", ALICE)
+    assert asked.kind is ReplyKind.PAPER_QUESTION, asked.intent
