@@ -47,9 +47,8 @@ SPENT_HELDOUT = [
         "intents_heldout8.jsonl",
     )
 ]
-TRAIN = [
-    DATA / "intents_train.jsonl",
-    DATA / "intents_table.jsonl",
+# Hand-written sessions: their intent shares are a real conversation's.
+SESSIONS = [
     DATA / "intents_train6.jsonl",
     DATA / "intents_train7.jsonl",
     DATA / "intents_train8.jsonl",
@@ -59,6 +58,7 @@ TRAIN = [
     DATA / "intents_train13.jsonl",
     *SPENT_HELDOUT,
 ]
+TRAIN = [DATA / "intents_train.jsonl", DATA / "intents_table.jsonl", *SESSIONS]
 
 
 def read(path: Path) -> tuple[list[str], list[str]]:
@@ -144,16 +144,7 @@ def main() -> int:
         "--prior",
         type=Path,
         nargs="*",
-        default=[
-            DATA / "intents_train6.jsonl",
-            DATA / "intents_train7.jsonl",
-            DATA / "intents_train8.jsonl",
-            DATA / "intents_train10.jsonl",
-            DATA / "intents_train11.jsonl",
-            DATA / "intents_train12.jsonl",
-            DATA / "intents_train13.jsonl",
-            *SPENT_HELDOUT,
-        ],
+        default=SESSIONS,
         help="sessions whose intent shares are a real conversation's: the model's log_prior "
         "moves its training shares to these (none: no correction)",
     )

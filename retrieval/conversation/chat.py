@@ -432,14 +432,7 @@ class ChatService:
         if not patterns.WHICH_OF_THEM.pattern.fullmatch(fold(intent.message)):
             return None
         asked = question_type(intent.message)
-        return replace(
-            intent,
-            kind=IntentKind.QUESTION_ABOUT_PAPER,
-            query=intent.message,
-            refs=(FocusRef(),),
-            question_type=(QuestionType.RESULT if asked is QuestionType.OTHER else asked).value,
-            wants_code=asked is QuestionType.CODE,
-        )
+        return _about_focus(intent, QuestionType.RESULT if asked is QuestionType.OTHER else asked)
 
     async def remember_sent(self, message_id: int, who: Conversation, reply: Reply) -> None:
         """Record which answer a sent message showed, so replies to it resolve against it."""
@@ -725,9 +718,9 @@ def _holds_every_word(answer: Answer) -> bool:
     return bool(answer.hits) and together > 0 and not answer.unmatched
 
 
-def _about_focus(intent: Intent) -> Intent:
-    """`intent` as a question about the paper in focus."""
-    kind = question_type(intent.message)
+def _about_focus(intent: Intent, kind: QuestionType | None = None) -> Intent:
+    """`intent` as a question about the paper in focus, of `kind` (unset: as its words ask)."""
+    kind = kind or question_type(intent.message)
     return replace(
         intent,
         kind=IntentKind.QUESTION_ABOUT_PAPER,
