@@ -10,7 +10,9 @@ over the seeds and the three conference lists (as `intent_eval.py` does); every 
 parser reads as a search or as a question naming no paper, and that the session labels a search
 or a question, becomes a row: its features (retrieval/conversation/question_or_search.py) with
 the dialogue state before it, and whether it is a question. The replay runs the chat as it
-ships, so the state (what is open, what is listed) is the one a user would have had.
+ships, so the state (what is open, what is listed) is the one a user would have had. The
+(paper, question) pairs of `paper_questions*.jsonl` add rows too: each paper opened by id in a
+fresh conversation (no list shown), then its question, a question about that paper.
 
 Prints, for each L2 strength, the 5-fold cross-validation by session on the training rows, then
 the development rows read by the chosen model against the chat as it ships (the reading of the
@@ -47,9 +49,16 @@ HERE = Path(__file__).parent
 DATA = HERE / "data"
 TRAIN = [
     *(DATA / f"intents_train{n}.jsonl" for n in (6, 7, 8, 10, 11, 12, 13)),
-    *(DATA / f"intents_heldout{n}.jsonl" for n in ("", 2, 3, 4, 5, 6, 7, 8)),
+    *(DATA / f"intents_heldout{n}.jsonl" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9)),
 ]
 DEV = [DATA / f"intents_dev{n}.jsonl" for n in (6, 7, 8, 10, 11, 12, 13)]
+# Questions about one paper, asked right after opening it by id (as paper_question_eval.py
+# asks them): every one is a question about the open paper, with no list shown.
+PAIRS_TRAIN = [
+    DATA / f"paper_questions{suffix}.jsonl"
+    for suffix in ("", "_train8", "_train9", "_train10", "_heldout")
+] + [DATA / f"paper_questions_heldout{n}.jsonl" for n in (3, 4, 5, 6, 7, 8, 9)]
+PAIRS_DEV = [DATA / "paper_questions_dev2.jsonl", DATA / "paper_questions_dev3.jsonl"]
 L2S = (0.1, 1.0, 10.0, 100.0)
 KINDS = (IntentKind.SEARCH, IntentKind.QUESTION_ABOUT_PAPER)
 
@@ -99,6 +108,45 @@ async def replay(engine: Engine, path: Path) -> list[dict[str, object]]:
     return rows
 
 
+async def pair_rows(engine: Engine, path: Path) -> list[dict[str, object]]:
+    """The rows of one file of (paper, question) pairs: the paper opened by id in a fresh
+    conversation, then the question."""
+    lines = path.read_text().splitlines()  # noqa: ASYNC240 (a benchmark's one small read)
+    collections = await engine.loaded_collections()
+    run = uuid.uuid4().hex[:12]
+    rows: list[dict[str, object]] = []
+    for number, line in enumerate(item for item in lines if item.strip()):
+        pair = json.loads(line)
+        service = ChatService(engine, engine.memory, idle_seconds=3600, page_size=3)
+        who = Conversation(30_000 + number, f"question-or-search-pairs:{run}:{number}")
+        await service.handle(pair["paper"], who)
+        before = await engine.memory.load(who.scope)
+        parsed = parse_message(pair["question"], collections)
+        implicit = all(isinstance(ref, FocusRef) for ref in parsed.refs)
+        if before is None or not before.focus or parsed.kind not in KINDS or not implicit:
+            continue
+        paper = await engine.paper(before.focus)
+        try:
+            final = LABEL_OF[(await service.handle(pair["question"], who)).intent.kind]
+        except Exception:  # a bad query is a search the engine refused
+            final = "search"
+        rows.append(
+            {
+                "file": path.name,
+                "session": f"{path.name}:{number}",
+                "text": pair["question"],
+                "message": parsed.message,
+                "want": "question",
+                "raw": parsed.kind.value,
+                "shipped": final,
+                "probabilities": shipped_model().probabilities(parsed.message),
+                "open_paper": f"{paper.title or ''} {paper.abstract}",
+                "listed": bool(before.paper_ids),
+            }
+        )
+    return rows
+
+
 async def collect(args: argparse.Namespace) -> list[dict[str, object]]:
     settings = Settings(db_path=args.database, _env_file=None)  # type: ignore[call-arg]
     engine = await Engine.open(settings)
@@ -108,6 +156,10 @@ async def collect(args: argparse.Namespace) -> list[dict[str, object]]:
             await engine.ingest(sorted(args.data.glob("*.txt")))
         for path in [*TRAIN, *DEV]:
             found = await replay(engine, path)
+            print(f"{path.name}: {len(found)} rows", flush=True)
+            rows.extend(found)
+        for path in [*PAIRS_TRAIN, *PAIRS_DEV]:
+            found = await pair_rows(engine, path)
             print(f"{path.name}: {len(found)} rows", flush=True)
             rows.extend(found)
     finally:
@@ -143,7 +195,8 @@ def out_of_fold(rows: list[dict[str, object]], fold_of: dict[str, int]) -> None:
         model = fit([t for t, _ in kept], [i for _, i in kept], INTENTS, l2=5e-5, epochs=300)
         model = replace(model, temperature=shipped.temperature, log_prior=shipped.log_prior)
         for row in rows:
-            if fold_of[str(row["session"])] == fold:
+            # The pairs are not the classifier's training data: their probabilities stay.
+            if fold_of[str(row["session"])] == fold and not str(row["file"]).startswith("paper_"):
                 row["probabilities"] = model.probabilities(str(row["message"]))
         print(f"  fold {fold}: classifier refitted on {len(kept)} messages", flush=True)
 
@@ -195,10 +248,11 @@ def main() -> int:
             args.cache.write_text("".join(json.dumps(r) + "\n" for r in rows))
     # A message asking for papers to be found keeps the parser's reading (ChatService).
     rows = [row for row in rows if not asks_for_papers(str(row["message"]))]
-    dev_names = {path.name for path in DEV}
+    dev_names = {path.name for path in [*DEV, *PAIRS_DEV]}
     train = [row for row in rows if row["file"] not in dev_names]
     dev = [row for row in rows if row["file"] in dev_names]
     keys = {key for path in INTENT_TRAIN for key, _, _ in messages(path) if key is not None}
+    keys |= {str(row["session"]) for row in train}  # a pair is a "session" of its own
     fold_of = {name: number % 5 for number, name in enumerate(sorted(keys))}
     if not args.in_sample:
         out_of_fold(train, fold_of)
