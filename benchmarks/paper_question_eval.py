@@ -53,6 +53,22 @@ def unwrap_urls(gold: list[str]) -> str:
     return re.sub(r"\\url\{([^}]*)\}", r"\1", " ".join(gold))
 
 
+# A link as written in an abstract: with or without its scheme ("github.com/x/y"), inside a
+# Markdown link "[GitHub](https://...)" or followed by the sentence's full stop.
+_LINK = re.compile(r"(?:https?://|www\.|github\.com/)[^\s()\[\]<>]+", re.IGNORECASE)
+
+
+def bare_links(text: str) -> set[str]:
+    """The links `text` holds, without scheme, "www." or trailing punctuation, lower-cased:
+    the shown "Code: https://github.com/a/b" and the gold "[GitHub](https://github.com/a/b)."
+    name the same link."""
+    links = set()
+    for match in _LINK.finditer(text):
+        link = re.sub(r"^(?:https?://)?(?:www\.)?", "", match.group().lower())
+        links.add(link.rstrip(".,;:/"))
+    return links
+
+
 def covers(shown: str, gold: str) -> bool:
     wanted = words(gold)
     have = set(words(shown))
@@ -103,10 +119,7 @@ async def judge(engine: Engine, pairs: list[dict[str, object]]) -> list[Judged]:
         if pair["not_stated"]:
             right = not shown and bool(statement)
         elif pair["qtype"] == "code":
-            right = any(
-                url in statement
-                for url in re.findall(r"https?://\S+?(?=[.,;)]?(?:\s|$))", unwrap_urls(gold))
-            )
+            right = any(link in bare_links(statement) for link in bare_links(unwrap_urls(gold)))
             right = right or any(covers(s, g) for s in shown for g in gold)
         else:
             right = any(covers(s, g) for s in shown for g in gold)

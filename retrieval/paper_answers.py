@@ -733,6 +733,40 @@ _CODE_SAID = re.compile(
     r"|\b(?:release|publish|open-source|share|make)\w* (?:\w+ ){0,2}(?:code|implementation)",
     re.IGNORECASE,
 )
+# What else a release question may ask for ("will the environment be released?", "did they
+# release the data?"): answered by a sentence releasing that, not by one releasing anything.
+_ARTIFACT = (
+    r"(datasets?|data|benchmarks?|environments?|models?|weights|checkpoints?|baselines?"
+    r"|toolkits?|tools?|library|software|simulators?)"
+)
+_RELEASED_ARTIFACT = re.compile(
+    rf"\b(?:release|publish|open-source|share|make)\w* (?:\w+ ){{0,3}}{_ARTIFACT}\b"
+    rf"|\b{_ARTIFACT}\b.{{0,40}}\b(?:will|shall) be (?:made )?(?:\w+ )?"
+    r"(?:available|released|open[- ]sourced|public)",
+    re.IGNORECASE,
+)
+
+
+def _artifact_key(word: str) -> str:
+    key = word.lower().rstrip("s")
+    return "data" if key == "dataset" else key
+
+
+def _artifacts(text: str) -> frozenset[str]:
+    """The artifacts a question names, as keys ("datasets" and "data" are one)."""
+    return frozenset(_artifact_key(word) for word in re.findall(rf"\b{_ARTIFACT}\b", text, re.I))
+
+
+def _released_artifacts(text: str) -> frozenset[str]:
+    """What a sentence releases, of the artifacts a code question may name."""
+    return frozenset(
+        _artifact_key(word)
+        for match in _RELEASED_ARTIFACT.finditer(text)
+        for word in match.groups()
+        if word
+    )
+
+
 # "Code is open-sourced at https://...": where to get it, which answers only a code question.
 _AVAILABILITY = re.compile(
     r"https?://|\b(?:code|codes|implementation|github|source)\b.{0,40}"
@@ -818,7 +852,16 @@ _POINTS_AT_IT = _words(
     r"the (?:paper|authors|method|model|approach)",
 )
 # Words that ask for papers to be found, whatever else the message says.
-_FINDING = (r"works? on", r"find", r"look(?:ing)? for", r"search\w*")
+# "search" and "find" as verbs of the user's, not as the paper's topic ("cot search", "neural
+# architecture search") or its result ("what do they find?").
+_FINDING = (
+    r"works? on",
+    r"find (?:me|us|papers?|works?|anything|something|more|others?|stuff)",
+    r"(?:you|u) find",
+    r"look(?:ing)? for",
+    r"search(?:ing)? (?:for|on|about)",
+    r"^\W*search",
+)
 _SEARCHES = _words(
     r"papers?",
     *_FINDING,
@@ -908,7 +951,9 @@ def names_the_paper(question: str, text: str) -> bool:
 
 
 # A message speaking to the bot about itself or the user's own use of it.
-_TO_THE_BOT = _words(r"i", r"me", r"my", r"you", r"u", r"bot", r"pls", r"please")
+# "can you explain how co-boosting works" asks about the paper's co-boosting: "you" alone is the
+# reader asking, as in any question, not a question about the bot.
+_TO_THE_BOT = _words(r"i", r"me", r"my", r"your", r"bot", r"paperbot")
 
 
 def uses_its_names(question: str, text: str) -> bool:
@@ -1003,7 +1048,12 @@ def answer_about(
     if kind is QuestionType.CODE:
         if urls:
             return AboutPaper(kind, statement="Code: " + " ".join(urls[:5]))
-        said = [_marked(text, kind, frozenset()) for text in texts if _CODE_SAID.search(text)]
+        asked = _artifacts(question)
+        said = [
+            _marked(text, kind, frozenset())
+            for text in texts
+            if _CODE_SAID.search(text) or asked & _released_artifacts(text)
+        ]
         return AboutPaper(
             kind, tuple(said[:1]), None if said else "No code or project link appears in it."
         )
@@ -1712,8 +1762,10 @@ def missing_names(question: str, text: str) -> list[str]:
     """Names the question asks about ("is it evaluated on ImageNet?") that `text` never
     mentions, spelled as the question has them (known benchmarks in their usual case)."""
     flat = re.sub(r"[^a-z0-9]", "", text.lower())
+    words = re.findall(r"[a-z0-9]+", text.lower())
     # The first letters of the words in order: an acronym is there when its long form is.
-    initials = "".join(word[0] for word in re.findall(r"[a-z0-9]+", text.lower()))
+    initials = "".join(word[0] for word in words)
+    written = frozenset(words)
     missing: list[str] = []
     for match in _NAME.finditer(question):
         word = match.group()
@@ -1730,6 +1782,9 @@ def missing_names(question: str, text: str) -> list[str]:
         key = re.sub(r"[^a-z0-9]", "", lower)
         if key in flat or (key.endswith("s") and key[:-1] in flat):
             continue
+        parts = re.findall(r"[a-z0-9]+", lower)
+        if len(parts) > 1 and all(part in written for part in parts):
+            continue  # "SPA-FTRL" where it writes "the SPA learning rate for FTRL"
         acronym = key.rstrip("s")
         if word.rstrip("s").isupper() and len(acronym) >= 2 and acronym in initials:
             continue  # "MMD" for "maximum mean discrepancy"

@@ -9,7 +9,9 @@ from retrieval.paper_answers import (
     about_the_paper,
     answer_about,
     asks_for_its_code,
+    asks_for_papers,
     aspects,
+    missing_names,
     names_the_paper,
     points_at_the_paper,
     question_type,
@@ -457,3 +459,49 @@ def test_a_code_question_is_the_papers_unless_it_asks_the_bots() -> None:
     assert not asks_for_its_code("is your code on github?")
     assert not asks_for_its_code("is the bot open source?")
     assert not asks_for_its_code("how does it work?")
+
+
+RELEASES_ITS_ENVIRONMENT = (
+    "Agents rarely act on physical scenes in real time. "
+    "We introduce PhyRT, an environment for interactive physical reasoning. "
+    "Agents fall far short of humans on it. "
+    "The environment and baselines will be made publicly available."
+)
+
+
+def test_a_release_question_is_answered_by_the_release_of_what_it_names() -> None:
+    released = answer_about(RELEASES_ITS_ENVIRONMENT, "will the PhyRT environment be released?")
+    assert [s.plain for s in released.sentences] == [
+        "The environment and baselines will be made publicly available."
+    ]
+    # Releasing an environment is not releasing code: a code question is told there is none.
+    code = answer_about(RELEASES_ITS_ENVIRONMENT, "is there code?")
+    assert code.sentences == ()
+    assert code.statement == "No code or project link appears in it."
+
+
+def test_a_hyphenated_name_is_mentioned_when_the_abstract_writes_its_parts() -> None:
+    abstract = "We develop a stability-penalty-adaptive (SPA) learning rate for FTRL in bandits."
+    assert missing_names("what regret does SPA-FTRL get", abstract) == []
+    assert missing_names("what regret does SPA-UCB get", abstract) == ["SPA-UCB"]
+
+
+def test_asking_the_reader_to_explain_a_name_of_the_paper_is_about_the_paper() -> None:
+    assert names_the_paper("can you explain how GroundCheck works", ABSTRACT)
+    # Speaking of the user's own use of the bot is not.
+    assert not names_the_paper("can I save GroundCheck to my shortlist", ABSTRACT)
+
+
+@pytest.mark.parametrize(
+    ("message", "finds"),
+    [
+        ("search for cot papers", True),
+        ("could you find image editing guided by multimodal llms", True),
+        ("find me work on speculative decoding", True),
+        ("whats wrong with the usual way thoughts get scored in cot search", False),
+        ("what does the meta-refiner do in search-r2", False),
+        ("what do they find about scaling?", False),
+    ],
+)
+def test_search_and_find_ask_for_papers_only_as_the_users_verbs(message: str, finds: bool) -> None:
+    assert asks_for_papers(message) is finds
