@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,19 @@ from retrieval.engine import Engine
 from tests.budgets import load_profile
 
 load_profile()
+
+# The test suite's own variables; every other PAPERBOT_* one is the user's configuration.
+_TEST_VARIABLES = ("PAPERBOT_TEST_", "PAPERBOT_REQUIRE_POSTGRES")
+
+
+@pytest.fixture(autouse=True)
+def _without_the_users_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user who runs the tests with their paperbot configuration exported (PAPERBOT_DB_PATH,
+    PAPERBOT_RANKING ...) gets the same results as CI: no test reads it."""
+    for name in list(os.environ):
+        if name.startswith("PAPERBOT_") and not name.startswith(_TEST_VARIABLES):
+            monkeypatch.delenv(name)
+
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "seeds"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -130,3 +133,27 @@ def test_a_malformed_database_url_is_one_line_without_the_password(
     assert problem in message
     assert "pw-canary-77" not in message
     assert "\n" not in message
+
+
+def test_the_users_exported_settings_do_not_reach_the_tests(tmp_path: Path) -> None:
+    # A newcomer had PAPERBOT_DB_PATH exported from trying the bot; the defaults test failed.
+    environment = {**os.environ, "PAPERBOT_DB_PATH": str(tmp_path / "mine.db")}
+    environment["PAPERBOT_RANKING"] = "exact"
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:xdist",
+            f"{Path(__file__)}::test_defaults_need_no_token",
+        ],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stdout[-2000:]
