@@ -91,3 +91,24 @@ def is_code_link(url: str, abstract: str = "") -> bool:
 def code_links(urls: Sequence[str], abstract: str = "") -> tuple[str, ...]:
     """The code and project links among a paper's `urls`, in order (see `is_code_link`)."""
     return tuple(url for url in urls if is_code_link(url, abstract))
+
+
+def is_repository(url: str) -> bool:
+    """True if `url` is on a code host (GitHub, Hugging Face ...), not a project page."""
+    host, _ = _host_and_path(url)
+    return bool(host) and _on(host, _CODE_HOSTS)
+
+
+def link_lines(urls: Sequence[str]) -> tuple[str, ...]:
+    """Code links named for what they are: "Code: <repositories>" and "Project page: <the
+    others>" (a project page is not code; a newcomer took one for a repository)."""
+    repositories = [url for url in urls if is_repository(url)]
+    pages = [url for url in urls if not is_repository(url)]
+    lines = []
+    if repositories:
+        lines.append("Code: " + "  ".join(repositories))
+    if pages:
+        lines.append(
+            ("Project page: " if len(pages) == 1 else "Project pages: ") + "  ".join(pages)
+        )
+    return tuple(lines)

@@ -32,6 +32,7 @@ import numpy.typing as npt
 
 from retrieval import text as analysis
 from retrieval.excerpts import Sentence, analyse
+from retrieval.links import link_lines
 from retrieval.models import Excerpt, Span
 from retrieval.sentence_roles import (
     ROLES,
@@ -1047,7 +1048,7 @@ def answer_about(
     _, texts, roles = _read(abstract)
     if kind is QuestionType.CODE:
         if urls:
-            return AboutPaper(kind, statement="Code: " + " ".join(urls[:5]))
+            return AboutPaper(kind, statement="; ".join(link_lines(urls[:5])))
         asked = _artifacts(question)
         said = [
             _marked(text, kind, frozenset())

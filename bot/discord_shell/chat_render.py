@@ -16,7 +16,7 @@ from bot.text import clip, render_excerpt
 from config.settings import Settings
 from retrieval.conversation.chat import Reply, ReplyKind
 from retrieval.conversation.help_topics import help_topic
-from retrieval.links import code_links
+from retrieval.links import code_links, link_lines
 from retrieval.models import Excerpt
 from retrieval.paper_answers import QuestionType
 
@@ -68,7 +68,9 @@ def notes_embed(reply: Reply) -> discord.Embed:
         if reply.intent.wants_code:
             code = code_links(paper.urls, paper.abstract)
             value = (
-                "\n".join(code[:5]) if code else "No code or project link appears in its abstract."
+                "\n".join(link_lines(code[:5]))
+                if code
+                else "No code or project link appears in its abstract."
             )
         else:
             value = "\n".join(wording.about_lines(note, _excerpt))

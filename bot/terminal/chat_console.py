@@ -22,7 +22,7 @@ from retrieval.conversation.chat import ChatService, Conversation, Reply, ReplyK
 from retrieval.conversation.help_topics import help_topic
 from retrieval.engine import Engine
 from retrieval.errors import PaperbotError
-from retrieval.links import code_links
+from retrieval.links import code_links, link_lines
 from retrieval.models import Excerpt
 
 # The console's one conversation: user 0 in a scope of its own for each run.
@@ -156,7 +156,7 @@ def _compared(reply: Reply, excerpt: Callable[[Excerpt], str]) -> str:
 def _code_line(urls: tuple[str, ...]) -> str:
     if not urls:
         return "    No code or project link appears in its abstract."
-    return "    Code: " + "  ".join(urls)
+    return "\n".join("    " + line for line in link_lines(urls))
 
 
 def _service(engine: Engine) -> ChatService:

@@ -80,6 +80,18 @@ def test_a_code_question_never_answers_with_the_paper_page() -> None:
         assert (code in str(field.value)) == (paper is with_code)
 
 
+def test_a_project_page_is_not_called_code() -> None:
+    page = "https://embodied-generalist.github.io/"
+    repo = "https://github.com/x/y"
+    paper = replace(_paper(abstract=f"Project page: {page}. Code: {repo}."), urls=(page, repo))
+    intent = Intent(IntentKind.QUESTION_ABOUT_PAPER, wants_code=True)
+    reply = Reply(ReplyKind.PAPER_QUESTION, intent, papers=(PaperNote(paper),))
+    lines = render_reply(reply, colour=False).splitlines()
+    assert f"    Code: {repo}" in lines and f"    Project page: {page}" in lines
+    [field] = notes_embed(reply).fields
+    assert str(field.value).splitlines() == [f"Code: {repo}", f"Project page: {page}"]
+
+
 def test_a_long_abstract_is_reduced_to_its_end() -> None:
     abstract = (r"The $\alpha$ term. " * 800) + r"Code: \url{https://example.org/end}"
     shown = readable(abstract)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval.links import code_links, is_code_link
+from retrieval.links import code_links, is_code_link, link_lines
 from tests.budgets import examples
 
 PAPER_PAGES = (
@@ -61,3 +61,12 @@ def test_code_links_keeps_the_order_and_drops_the_forum_link() -> None:
 @settings(max_examples=examples(200))
 def test_any_text_is_answered_without_raising(url: str, abstract: str) -> None:
     assert isinstance(is_code_link(url, abstract), bool)
+
+
+def test_link_lines_name_repositories_code_and_other_pages_project_pages() -> None:
+    assert link_lines(["https://github.com/a/b"]) == ("Code: https://github.com/a/b",)
+    assert link_lines(["https://a.github.io/p", "https://huggingface.co/m", "https://x.org/"]) == (
+        "Code: https://huggingface.co/m",
+        "Project pages: https://a.github.io/p  https://x.org/",
+    )
+    assert link_lines([]) == ()
