@@ -4,8 +4,8 @@
                                      [--dev benchmarks/data/intents_dev.jsonl ...] [--l2 5e-5]
                                      [--prior-weight 0.75]
 
-Training data only. The first nine blind sets (intents_heldout.jsonl to intents_heldout9.jsonl)
-were each read as held-out sets and then joined the training data; intents_heldout10.jsonl,
+Training data only. The first ten blind sets (intents_heldout.jsonl to intents_heldout10.jsonl)
+were each read as held-out sets and then joined the training data; intents_heldout11.jsonl,
 written blind after that, is the held-out set and is never read here: `benchmarks/intent_eval.py`
 judges the fitted model on it. A file holds either one
 message per line (`{"text", "intent"}`) or one session per line (`{"session", "turns": [...]}`,
@@ -46,6 +46,7 @@ SPENT_HELDOUT = [
         "intents_heldout7.jsonl",
         "intents_heldout8.jsonl",
         "intents_heldout9.jsonl",
+        "intents_heldout10.jsonl",
     )
 ]
 # Hand-written sessions: their intent shares are a real conversation's.

@@ -35,7 +35,7 @@ from retrieval.text_classifier import TextClassifier, fit
 
 DATA = Path(__file__).with_name("data")
 # Read as held-out sets and never trained on; each is named here until it is spent.
-HELDOUT = [DATA / "paper_questions_heldout8.jsonl", DATA / "intents_heldout8.jsonl"]
+HELDOUT = [DATA / "paper_questions_heldout11.jsonl", DATA / "intents_heldout11.jsonl"]
 L2S = (1e-4, 3e-4, 1e-3, 3e-3)
 TEMPERATURES = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
 FOLDS = 5
