@@ -118,8 +118,10 @@ def about_lines(note: PaperNote, excerpt: Callable[[Excerpt], str]) -> list[str]
     about = note.about
     if about is None:
         return [excerpt(note.sentence)] if note.sentence is not None else [NO_SENTENCE]
-    return [excerpt(sentence) for sentence in about.sentences] + (
-        [about.statement] if about.statement else []
+    return (
+        ([about.preface] if about.preface else [])
+        + [excerpt(sentence) for sentence in about.sentences]
+        + ([about.statement] if about.statement else [])
     )
 
 

@@ -21,7 +21,7 @@ import itertools
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
 from pathlib import Path
@@ -801,6 +801,9 @@ class AboutPaper:
     question_type: QuestionType
     sentences: tuple[Excerpt, ...] = ()
     statement: str | None = None
+    # Said before the sentences: "The abstract does not mention LLaMA." when the question asks
+    # about something the abstract never names, and the sentences are only the closest it says.
+    preface: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1062,6 +1065,24 @@ def answer_about(
     if missing:
         names = " or ".join(missing)
         return AboutPaper(kind, statement=f"The abstract does not mention {names}.")
+    absent = unmentioned(question, f"{title} {abstract}")
+    if absent is not None:
+        closest = _answer_about(abstract, question, kind, texts, roles, title, limit, model)
+        return replace(closest, preface=f"The abstract does not mention {absent}.")
+    return _answer_about(abstract, question, kind, texts, roles, title, limit, model)
+
+
+def _answer_about(
+    abstract: str,
+    question: str,
+    kind: QuestionType,
+    texts: tuple[str, ...],
+    roles: tuple[Role, ...],
+    title: str,
+    limit: int,
+    model: AnswerModel | None,
+) -> AboutPaper:
+    """`answer_about` for a question the sentences may answer (not authors, venue or code)."""
     wanted = frozenset(analysis.analyze(question)) - _QUESTION_TERMS
     if kind is QuestionType.SUMMARY:
         chosen = _summary(abstract, texts, roles, model or default_model())
@@ -1793,6 +1814,47 @@ def missing_names(question: str, text: str) -> list[str]:
         if shown not in missing:
             missing.append(shown)
     return missing
+
+
+# "does it work on llama?", "is it trained with ppo", "how is it different from dpo": a
+# question whether the paper does something with a named thing, the thing after the verb.
+_ASKS_WHETHER = re.compile(
+    r"^\W*(?:so |and |but |wait |hm+ |ok )?(?:does|do|did|is|are|was|were|can|could|will|has"
+    r"|have)\s+(?:it|they|this|the (?:paper|method|model|approach|authors))\s+(?:\w+\s+){0,2}?"
+    r"(?:on|use|uses|using|with|need|needs|require|requires|beat|beats|outperform|outperforms"
+    r"|handle|handles|support|supports|work on|apply to|rely on)\s+(?P<thing>[^?]+?)\s*\??\s*$"
+    r"|\b(?:different from|differ from|compared? (?:to|with)|versus)\s+(?P<other>[^?]+?)\s*\??\s*$",
+    re.IGNORECASE,
+)
+# What every abstract implies without naming it: no sign the thing asked about is absent.
+_GENERIC = frozenset(
+    analysis.analyze(
+        "baseline baselines sota state art previous prior best existing other others standard "
+        "method methods approach approaches model models numbers number data real world "
+        "experiments results theory practice training train performance accuracy "
+        "a an the any some all their its them"
+    )
+)
+
+
+def unmentioned(question: str, text: str) -> str | None:
+    """What a question asks the paper does something with ("does it work on llama?" ->
+    "llama") when `text` names none of its words: the answer is that the abstract does not
+    mention it, whatever the closest sentence says. None when it names any of them, or the
+    question asks no such thing, or only about what every paper has (baselines, data)."""
+    match = _ASKS_WHETHER.search(question.strip())
+    if match is None:
+        return None
+    thing = match.group("thing") or match.group("other") or ""
+    words = [term for term in analysis.analyze(thing) if term not in _GENERIC]
+    if not words or len(words) > 4:
+        return None
+    held = frozenset(analysis.analyze(text))
+    if any(word in held for word in words):
+        return None
+    # "any real dataset or is it pure theory": the thing, not the second question.
+    thing = re.split(r",|\s+or\s+(?=(?:is|are|does|do|did|was|were|just)\b)", thing)[0]
+    return re.sub(r"^(?:a|an|the|any)\s+", "", thing.strip(), flags=re.IGNORECASE)
 
 
 # Words of a question that say what kind of answer it wants rather than what to look for.

@@ -15,6 +15,7 @@ from retrieval.conversation import IntentKind
 from retrieval.conversation.chat import PaperNote, Reply, ReplyKind
 from retrieval.conversation.model import Intent
 from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery, Span
+from retrieval.paper_answers import AboutPaper, QuestionType
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 WORDS = "retrieval augmented generation poisons the corpus so that adversarial passages win " * 4
@@ -90,6 +91,19 @@ def test_a_project_page_is_not_called_code() -> None:
     assert f"    Code: {repo}" in lines and f"    Project page: {page}" in lines
     [field] = notes_embed(reply).fields
     assert str(field.value).splitlines() == [f"Code: {repo}", f"Project page: {page}"]
+
+
+def test_what_the_abstract_does_not_mention_comes_before_the_closest_sentence() -> None:
+    closest = Excerpt((Span("We poison the corpus."),))
+    about = AboutPaper(
+        QuestionType.RESULT, (closest,), preface="The abstract does not mention llama."
+    )
+    note = PaperNote(_paper(), about=about)
+    reply = Reply(ReplyKind.PAPER_QUESTION, Intent(IntentKind.QUESTION_ABOUT_PAPER), papers=(note,))
+    text = render_reply(reply, colour=False)
+    assert text.index("does not mention llama") < text.index("We poison the corpus.")
+    [field] = notes_embed(reply).fields  # Discord's reply says the same, in the same order
+    assert str(field.value).splitlines()[0] == "The abstract does not mention llama."
 
 
 def test_a_long_abstract_is_reduced_to_its_end() -> None:

@@ -15,6 +15,7 @@ from retrieval.paper_answers import (
     names_the_paper,
     points_at_the_paper,
     question_type,
+    unmentioned,
 )
 
 ABSTRACT = (
@@ -505,3 +506,20 @@ def test_asking_the_reader_to_explain_a_name_of_the_paper_is_about_the_paper() -
 )
 def test_search_and_find_ask_for_papers_only_as_the_users_verbs(message: str, finds: bool) -> None:
     assert asks_for_papers(message) is finds
+
+
+def test_a_question_about_something_the_abstract_never_names_says_so() -> None:
+    # A newcomer asked "does it work on llama?" and got the main result as if it answered.
+    about = answer_about(ABSTRACT, "does it work on llama?")
+    assert about.preface == "The abstract does not mention llama."
+    assert about.sentences  # the closest it says still follows
+    assert answer_about(ABSTRACT, "how is it different from ppo").preface == (
+        "The abstract does not mention ppo."
+    )
+    assert answer_about(ABSTRACT, "do they run it on any real data or is it theory").preface is None
+    # What it names, and what every paper has, is asked about, not reported absent.
+    assert answer_about(ABSTRACT, "is it evaluated on fever?").preface is None
+    assert answer_about(ABSTRACT, "does it beat the baselines?").preface is None
+    assert unmentioned("does it use a reward model, or is it just rules", ABSTRACT) == (
+        "reward model"
+    )
