@@ -283,6 +283,11 @@ _FILLER_ALTERNATIVES = "|".join(sorted(FILLER_WORDS, key=len, reverse=True))
 _FILLER = re.compile(r"(?<![\w\-'\"])(?:" + _FILLER_ALTERNATIVES + r")(?![\w\-'\"])", re.IGNORECASE)
 
 
+# "got anything on ...", "you got any papers on ...": asking, not a topic word.
+_GOT_ANY = re.compile(
+    r"^\W*(?:(?:have |do )?(?:you |u |ya )?got)\s+(?=(?:any|anything|something|stuff|papers?)\b)",
+    re.IGNORECASE,
+)
 _LEADING_POSITION = re.compile(r"^#?\s?(?P<num>\d{1,2})\s?[,:;)]\s", re.IGNORECASE)
 _PRONOUN = re.compile(r"\b(?:it|its|they|their|them|this|these)\b", re.IGNORECASE)
 # A bare number as a question's subject ("does 2 have code?") or after a final "for" ("code
@@ -375,6 +380,7 @@ def _search(
     query = _without(text, sorted(cuts))
     if exclusions:
         query = _excluding(query)
+    query = _GOT_ANY.sub("", query, count=1)
     plain = _FILLER.sub(" ", query)
     if any(c.isalnum() for c in plain):  # "pls", "ok so", "lol" around a search are filler
         query = " ".join(plain.split()).strip(" ,;:")

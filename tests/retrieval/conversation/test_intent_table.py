@@ -399,6 +399,15 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("it works on graphs", S, {}),
     ("what does it mean for a model to be calibrated", S, {}),
     ("which papers have code for diffusion?", S, {}),
+    # Interjections and "got anything on" are not topic words (a newcomer saw "No paper
+    # mentions “yo”" and "none with every word" because "hm" was searched).
+    ("hm what about certified defenses", S, {"query": "what about certified defenses"}),
+    ("yo any papers on protein design", S, {"query": "any papers on protein design"}),
+    (
+        "got anything on graph nets for molecules",
+        S,
+        {"query": "anything on graph nets for molecules"},
+    ),
 ]
 
 DEFAULTS: dict[str, Any] = {
