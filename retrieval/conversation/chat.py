@@ -267,6 +267,18 @@ class ChatService:
                 return weighed
         if (
             intent.kind is IntentKind.PAPER
+            and intent.refs == (FocusRef(),)
+            and state is not None
+            and state.focus is None
+            and not state.compared
+            and state.paper_ids
+            and state.is_fresh(self._clock(), max_idle)
+        ):
+            # "open it" right after a list, nothing opened yet: its first paper, which the
+            # reply shows by title; "which one?" stopped a newcomer who meant the top result.
+            return replace(intent, refs=(PositionRef(state.offset),))
+        if (
+            intent.kind is IntentKind.PAPER
             and question_type(intent.message) is QuestionType.SUMMARY
             and (is_question(intent.message) or "about" not in intent.message.lower())
         ):

@@ -285,6 +285,18 @@ async def test_it_after_several_results_asks_which_one(chat: ChatService) -> Non
     assert isinstance(reply.error, NoPaperInFocus)
 
 
+async def test_open_it_right_after_a_list_opens_its_first_paper(chat: ChatService) -> None:
+    listed = await chat.handle("routing", ALICE)
+    assert listed.answer is not None and len(listed.answer.hits) >= 2
+    opened = await chat.handle("open it", ALICE)
+    assert opened.kind is ReplyKind.PAPERS
+    assert ids(opened) == [listed.answer.hits[0].paper.id]
+    # Once a paper is open, "it" is that paper, not the list's first.
+    await chat.handle("open the second one", ALICE)
+    again = await chat.handle("open it", ALICE)
+    assert ids(again) == [listed.answer.hits[1].paper.id]
+
+
 async def test_a_collection_named_in_words_filters(over: Over) -> None:
     async with over(TWO_LISTS) as chat:
         everywhere = await chat.handle("mixture of experts routing", ALICE)
