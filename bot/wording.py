@@ -307,6 +307,8 @@ def problem(error: PaperbotError, reply: Reply | None = None) -> str:
     if isinstance(error, NoPaperInFocus):
         return "Which one? Say “the first one”, a number, or a paper id."
     if isinstance(error, PaperNotFound):
+        if error.ids_range:
+            return f"No paper has the id `{error.paper_id}`. {error.ids_range}"
         close = ", ".join(f"`{paper_id}`" for paper_id in error.closest)
         hint = f" Closest: {close}." if close else ""
         if not close and error.example:
@@ -318,14 +320,21 @@ def problem(error: PaperbotError, reply: Reply | None = None) -> str:
 
 
 def no_match_lines(
-    suggestion: str | None, *, example: str, within: tuple[str, ...] = ()
+    suggestion: str | None,
+    *,
+    example: str,
+    within: tuple[str, ...] = (),
+    unknown: tuple[str, ...] = (),
 ) -> list[str]:
-    """What to say when nothing matched, once: the sentence (naming the collections searched
-    when the question was filtered to some), a did-you-mean, one example.
+    """What to say when nothing matched, once: the words no paper mentions (`unknown`, quoted
+    by the shell) or the sentence naming the collections searched, a did-you-mean, one example.
 
     `suggestion` and `example` arrive formatted for the shell (bold and code in Discord).
     """
-    lines = [f"No paper in {', '.join(within)} matches that question." if within else NO_MATCH]
+    if unknown and not within:
+        lines = [f"No paper mentions {' or '.join(unknown)}."]
+    else:
+        lines = [f"No paper in {', '.join(within)} matches that question." if within else NO_MATCH]
     if suggestion:
         lines.append(f"Did you mean {suggestion}?")
     lines.append(f"Or try an example: {example}")

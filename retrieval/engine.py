@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -203,8 +204,24 @@ class Engine:
         close = await asyncio.to_thread(closest_ids, corpus, paper_id, 3)
         example = corpus.papers.paper_id(0) if corpus.index.size else "icml2026-7"
         raise PaperNotFound(
-            paper_id[:100], close[0] if close else None, tuple(close), example=example
+            paper_id[:100],
+            close[0] if close else None,
+            tuple(close),
+            example=example,
+            ids_range=await self._past_the_end(paper_id),
         )
+
+    async def _past_the_end(self, paper_id: str) -> str | None:
+        """'ICML 2026 has ids icml2026-1 to icml2026-38.' when `paper_id` numbers past the end
+        of a loaded collection ("icml2026-999"), else None."""
+        numbered = re.fullmatch(r"\s*([a-z0-9]+)-0*(\d{1,9})\s*", paper_id.lower())
+        if numbered is None:
+            return None
+        slug, number = numbered.group(1), int(numbered.group(2))
+        for info in await self.store.collections():
+            if info.slug == slug and number > info.papers:
+                return f"{info.name} has ids {slug}-1 to {slug}-{info.papers}."
+        return None
 
     async def random_paper(self, collection: str | None = None) -> Paper:
         known = await self.store.collections() if collection else []

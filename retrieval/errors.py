@@ -34,12 +34,18 @@ class PaperNotFound(PaperbotError):
         suggestion: str | None = None,
         closest: tuple[str, ...] = (),
         example: str | None = None,
+        ids_range: str | None = None,
     ) -> None:
         self.paper_id = paper_id
         self.suggestion = suggestion
         self.closest = closest or ((suggestion,) if suggestion else ())
         self.example = example
-        if suggestion:
+        # "ICML 2026 has ids icml2026-1 to icml2026-38.": for a number past a collection's end,
+        # where the closest id is only the last one.
+        self.ids_range = ids_range
+        if ids_range:
+            hint = f" {ids_range}"
+        elif suggestion:
             hint = f" Did you mean `{suggestion}`?"
         elif example:
             # Nothing plausibly meant: say what an id looks like instead.

@@ -119,7 +119,10 @@ def answer_embed(
         suggestion = f"**{clip(answer.suggestion, 200)}**" if answer.suggestion else None
         example = f"`/ask question: {wording.EXAMPLE_QUESTION}`"
         lines += wording.no_match_lines(
-            suggestion, example=example, within=answer.query.collections
+            suggestion,
+            example=example,
+            within=answer.query.collections,
+            unknown=tuple(_quoted(word) for word in answer.unmatched),
         )
     else:
         lines += [clip(line, 300) for line in wording.coverage_lines(answer, _quoted)]

@@ -346,6 +346,15 @@ async def _ingest(engine: Engine, args: argparse.Namespace) -> int:
         f"{len(report.errors):,} rejected"
     )
     await _print_console_digests(engine)
+    if not (report.errors or report.files_read or report.files_skipped):
+        # A folder holding no list is almost always the wrong folder: say so, and fail.
+        named = ", ".join(str(path) for path in args.paths)
+        print(
+            f"paperbot: no paper list (.txt or .jsonl) found in {named}; "
+            "name a list file or a folder that holds some",
+            file=sys.stderr,
+        )
+        return 1
     return 1 if report.errors else 0
 
 

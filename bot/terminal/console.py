@@ -81,7 +81,10 @@ def render_answer(answer: Answer, colour: bool = False) -> str:
     if answer.empty:
         suggestion = f'"{_clean(answer.suggestion)}"' if answer.suggestion else None
         lines += wording.no_match_lines(
-            suggestion, example=wording.EXAMPLE_QUESTION, within=answer.query.collections
+            suggestion,
+            example=wording.EXAMPLE_QUESTION,
+            within=answer.query.collections,
+            unknown=tuple(f"“{_clean(word)}”" for word in answer.unmatched),
         )
         return "\n".join(lines)
     lines += wording.coverage_lines(answer, lambda word: f"“{_clean(word)}”")

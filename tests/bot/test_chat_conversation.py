@@ -64,8 +64,12 @@ async def test_an_unknown_id_names_real_ones_and_a_stale_position_asks_for_a_que
     recorder: Recorder,
 ) -> None:
     bot, _ = real
-    missing = await say(bot, recorder, "icml2026-999")
-    assert missing["content"].startswith("No paper has the id `icml2026-999`. Closest: `icml2026-")
+    past = await say(bot, recorder, "icml2026-999")
+    assert past["content"] == (
+        "No paper has the id `icml2026-999`. ICML 2026 has ids icml2026-1 to icml2026-38."
+    )
+    missing = await say(bot, recorder, "icml2062-5")
+    assert missing["content"].startswith("No paper has the id `icml2062-5`. Closest: `icml2026-")
     orphan = await say(bot, recorder, "the second one")
     assert orphan["content"] == "Second of what? Ask a question first."
 

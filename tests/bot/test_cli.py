@@ -155,6 +155,22 @@ def test_ingest_bad_file_is_one_line_and_nonzero(tmp_path: Path) -> None:
     assert "bad.txt" in result.stderr and "Traceback" not in result.stderr
 
 
+def test_a_newcomers_dead_ends_each_get_one_line_that_says_why(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    nothing = run_here(tmp_path, "ingest", str(empty))
+    assert nothing.returncode == 1
+    assert nothing.stderr.strip().endswith(
+        f"no paper list (.txt or .jsonl) found in {empty}; "
+        "name a list file or a folder that holds some"
+    )
+    unknown = run_here(tmp_path, "ask", "qwxzt blorf")
+    assert unknown.stdout.startswith("No paper mentions “qwxzt” or “blorf”.")
+    past = run_here(tmp_path, "paper", "icml2026-999")
+    assert past.returncode == 1
+    assert past.stderr.strip().endswith("ICML 2026 has ids icml2026-1 to icml2026-38.")
+
+
 def test_batch_mode_writes_one_json_line_per_query(tmp_path: Path) -> None:
     queries = tmp_path / "queries.tsv"
     queries.write_text("q1\tMoE routing\nq2\tzzzz nothing\n", encoding="utf-8")
