@@ -192,10 +192,14 @@ def answer_json(answer: Answer) -> dict[str, Any]:
     """The documented, stable `--json` shape of `search`, `ask` and `similar`."""
     return {
         "query": answer.question,
+        # The collections the question was filtered to ("neurips papers on mamba"): the query
+        # text no longer names them.
+        "collections": list(answer.query.collections),
         "took_ms": round(answer.took_ms, 3),
         "total": answer.total,
         "total_all": answer.total_all,
         "unmatched": list(answer.unmatched),
+        "absent_in_collections": list(answer.absent_here),
         "corrections": [{"typed": typed, "suggested": word} for typed, word in answer.corrections],
         "suggestion": answer.suggestion,
         "notice": answer.notice,

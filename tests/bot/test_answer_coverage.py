@@ -41,3 +41,18 @@ def test_json_carries_the_coverage() -> None:
     assert shown["total_all"] == 2
     assert shown["unmatched"] == ["protein"]
     assert shown["corrections"] == [{"typed": "protien", "suggested": "protein"}]
+
+
+def test_json_names_the_collections_the_question_was_filtered_to() -> None:
+    # "neurips papers on mamba": the query text lost "neurips"; the JSON must not.
+    filtered = Answer(
+        "papers on mamba",
+        ParsedQuery("papers on mamba", collections=("NeurIPS 2023",)),
+        (),
+        0,
+        1.0,
+        absent_here=("mamba",),
+    )
+    shown = console.answer_json(filtered)
+    assert shown["collections"] == ["NeurIPS 2023"]
+    assert shown["absent_in_collections"] == ["mamba"]
