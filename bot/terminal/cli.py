@@ -146,7 +146,7 @@ def _add_export_parser(commands: Any) -> None:
     )
     papers.add_argument(
         "--format",
-        choices=["jsonl", "csv", "md", "bibtex"],
+        choices=["jsonl", "csv", "md", "txt", "bibtex"],
         default="jsonl",
         help="file format (default: %(default)s)",
     )

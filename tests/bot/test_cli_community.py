@@ -70,6 +70,12 @@ def test_export_papers_of_a_venue_named_as_chat_names_it(tmp_path: Path) -> None
     assert len(result.stdout.splitlines()) == 38
 
 
+def test_export_papers_as_plain_text_as_the_readme_lists_it(tmp_path: Path) -> None:
+    result = run_here(tmp_path, "export", "papers", "--collection", "icml2026", "--format", "txt")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("id: icml2026-") == 38
+
+
 def test_export_papers_of_an_unknown_collection_is_one_line(tmp_path: Path) -> None:
     result = run_here(tmp_path, "export", "papers", "--collection", "nips1999", "--format", "csv")
     assert result.returncode == 1
