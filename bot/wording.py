@@ -16,6 +16,7 @@ from retrieval.conversation import (
     NoRecentAnswer,
     PositionOutOfRange,
     PositionRef,
+    patterns,
 )
 from retrieval.conversation.chat import PaperNote, Reply, ReplyKind
 from retrieval.conversation.errors import (
@@ -25,6 +26,7 @@ from retrieval.conversation.errors import (
     NumberedFromOne,
 )
 from retrieval.conversation.help_topics import HelpTopic
+from retrieval.conversation.intents import fold
 from retrieval.errors import CollectionNotFound, PaperbotError, PaperNotFound, id_format
 from retrieval.models import Answer, Excerpt
 from retrieval.paper_answers import QuestionType
@@ -123,6 +125,19 @@ def about_lines(note: PaperNote, excerpt: Callable[[Excerpt], str]) -> list[str]
         + [excerpt(sentence) for sentence in about.sentences]
         + ([about.statement] if about.statement else [])
     )
+
+
+NO_VERDICT = (
+    "The abstracts give no verdict between them: each reports its own results, in its own "
+    "setting. Their results are side by side below."
+)
+
+
+def verdict_line(reply: Reply) -> str | None:
+    """For "which one is better?" after a comparison, the line that says why there is no
+    verdict (a newcomer took the same table shown again for a non-answer)."""
+    asked = fold(reply.intent.message)
+    return NO_VERDICT if asked and patterns.WHICH_OF_THEM.pattern.fullmatch(asked) else None
 
 
 def compare_rows(note: PaperNote) -> list[tuple[str, Excerpt | None]]:

@@ -90,9 +90,13 @@ def _compare_embed(reply: Reply) -> discord.Embed:
     notes = reply.papers[:3]
     title = "Compared: " + " vs ".join(note.paper.id for note in notes)
     embed = discord.Embed(title=clip(title, render.TITLE_MAX), colour=render.COLOUR)
+    verdict = wording.verdict_line(reply)
     embed.description = "\n".join(
-        f"**{number}.** {clip(note.paper.display_title, 200)} ({note.paper.id})"
-        for number, note in enumerate(notes, start=1)
+        ([verdict] if verdict else [])
+        + [
+            f"**{number}.** {clip(note.paper.display_title, 200)} ({note.paper.id})"
+            for number, note in enumerate(notes, start=1)
+        ]
     )
     budget = min(FIELD_VALUE_MAX, 4500 // max(len(notes) * len(wording.COMPARE_ROWS), 1))
     for row, name in enumerate(wording.COMPARE_ROWS):

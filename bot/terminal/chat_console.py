@@ -139,7 +139,9 @@ def _indented(text: str) -> str:
 
 def _compared(reply: Reply, excerpt: Callable[[Excerpt], str]) -> str:
     """Papers side by side: each row (what it proposes, evaluated on, result) for every paper."""
-    lines = ["Compared: " + " vs ".join(note.paper.id for note in reply.papers)]
+    verdict = wording.verdict_line(reply)
+    lines = [verdict] if verdict else []
+    lines.append("Compared: " + " vs ".join(note.paper.id for note in reply.papers))
     for number, note in enumerate(reply.papers, start=1):
         lines.append(f"  {number}. {note.paper.display_title}  [{note.paper.id}]")
     rows = [wording.compare_rows(note) for note in reply.papers]

@@ -15,7 +15,7 @@ from retrieval.conversation import IntentKind
 from retrieval.conversation.chat import PaperNote, Reply, ReplyKind
 from retrieval.conversation.model import Intent
 from retrieval.models import Answer, Excerpt, Hit, Paper, ParsedQuery, Span
-from retrieval.paper_answers import AboutPaper, QuestionType
+from retrieval.paper_answers import AboutPaper, Aspects, QuestionType
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 WORDS = "retrieval augmented generation poisons the corpus so that adversarial passages win " * 4
@@ -104,6 +104,22 @@ def test_what_the_abstract_does_not_mention_comes_before_the_closest_sentence() 
     assert text.index("does not mention llama") < text.index("We poison the corpus.")
     [field] = notes_embed(reply).fields  # Discord's reply says the same, in the same order
     assert str(field.value).splitlines()[0] == "The abstract does not mention llama."
+
+
+def test_which_is_better_after_a_comparison_says_there_is_no_verdict() -> None:
+    said = Excerpt((Span("We poison the corpus."),))
+    sides = Aspects(said, None, said)
+    notes = (
+        PaperNote(_paper(), aspects=sides),
+        PaperNote(replace(_paper(), id="icml2026-2"), aspects=sides),
+    )
+    for message, verdict in (("which one is better?", True), ("compare 1 and 2", False)):
+        intent = Intent(IntentKind.COMPARE, message=message)
+        reply = Reply(ReplyKind.COMPARE, intent, papers=notes)
+        text = render_reply(reply, colour=False)
+        assert text.startswith("The abstracts give no verdict") is verdict
+        description = str(notes_embed(reply).description)
+        assert description.startswith("The abstracts give no verdict") is verdict
 
 
 def test_a_long_abstract_is_reduced_to_its_end() -> None:
