@@ -39,6 +39,10 @@ ABSTRACT = (
         ("is there code?", QuestionType.CODE),
         ("who wrote icml2026-13?", QuestionType.AUTHORS),
         ("how many parameters?", QuestionType.OTHER),
+        # A newcomer's, read as method, method and result before they joined the table.
+        ("what's the venue", QuestionType.VENUE),
+        ("what's the gap in prior work", QuestionType.PROBLEM),
+        ("whats the main contribution", QuestionType.METHOD),
     ],
 )
 def test_question_types(question: str, kind: QuestionType) -> None:
