@@ -1687,7 +1687,8 @@ def aspects(abstract: str) -> Aspects:
 
 # Names in a question that are a paper's own words when the abstract has them: mixed case or
 # digits ("ImageNet", "GPT-4", "CIFAR-10"), or well-known benchmarks typed in lower case.
-_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")
+# A name starts a word: "3x3" holds no name "x3".
+_NAME = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")
 _KNOWN_NAMES = {
     name.lower(): name
     for name in [
