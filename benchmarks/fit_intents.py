@@ -4,8 +4,8 @@
                                      [--dev benchmarks/data/intents_dev.jsonl ...] [--l2 5e-5]
                                      [--prior-weight 0.75]
 
-Training data only. The first ten blind sets (intents_heldout.jsonl to intents_heldout10.jsonl)
-were each read as held-out sets and then joined the training data; intents_heldout11.jsonl,
+Training data only. The first eleven blind sets (intents_heldout.jsonl to intents_heldout11.jsonl)
+were each read as held-out sets and then joined the training data; intents_heldout12.jsonl,
 written blind after that, is the held-out set and is never read here: `benchmarks/intent_eval.py`
 judges the fitted model on it. A file holds either one
 message per line (`{"text", "intent"}`) or one session per line (`{"session", "turns": [...]}`,
@@ -47,6 +47,7 @@ SPENT_HELDOUT = [
         "intents_heldout8.jsonl",
         "intents_heldout9.jsonl",
         "intents_heldout10.jsonl",
+        "intents_heldout11.jsonl",
     )
 ]
 # Hand-written sessions: their intent shares are a real conversation's.
@@ -58,6 +59,7 @@ SESSIONS = [
     DATA / "intents_train11.jsonl",
     DATA / "intents_train12.jsonl",
     DATA / "intents_train13.jsonl",
+    DATA / "intents_train14.jsonl",
     *SPENT_HELDOUT,
 ]
 TRAIN = [DATA / "intents_train.jsonl", DATA / "intents_table.jsonl", *SESSIONS]
@@ -138,6 +140,7 @@ def main() -> int:
             DATA / "intents_dev11.jsonl",
             DATA / "intents_dev12.jsonl",
             DATA / "intents_dev13.jsonl",
+            DATA / "intents_dev14.jsonl",
         ],
         help="development files: 300 hand-written messages and the sixth to eighth and tenth "
         "batches' dev sessions",

@@ -35,7 +35,14 @@ from retrieval.text_classifier import TextClassifier, fit
 
 DATA = Path(__file__).with_name("data")
 # Read as held-out sets and never trained on; each is named here until it is spent.
-HELDOUT = [DATA / "paper_questions_heldout11.jsonl", DATA / "intents_heldout11.jsonl"]
+# heldout11 was read once at stop 38; the shipped types were fitted without it (a refit with it
+# failed the tests' prior-work check), so it stays out until the next refit.
+HELDOUT = [
+    DATA / "paper_questions_heldout11.jsonl",
+    DATA / "intents_heldout11.jsonl",
+    DATA / "paper_questions_heldout12.jsonl",
+    DATA / "intents_heldout12.jsonl",
+]
 L2S = (1e-4, 3e-4, 1e-3, 3e-3)
 TEMPERATURES = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
 FOLDS = 5
