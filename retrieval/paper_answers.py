@@ -1805,9 +1805,12 @@ def missing_names(question: str, text: str) -> list[str]:
         key = re.sub(r"[^a-z0-9]", "", lower)
         if key in flat or (key.endswith("s") and key[:-1] in flat):
             continue
-        parts = re.findall(r"[a-z0-9]+", lower)
-        if len(parts) > 1 and all(part in written for part in parts):
-            continue  # "SPA-FTRL" where it writes "the SPA learning rate for FTRL"
+        # "SPA-FTRL" where it writes "the SPA learning rate for FTRL"; "V-DETR" where it writes
+        # "DETR" (a one-letter prefix names the paper's variant, which the title alone may say).
+        parts = [part for part in re.findall(r"[a-z0-9]+", lower) if len(part) > 1]
+        if len(parts) < len(re.findall(r"[a-z0-9]+", lower)) or len(parts) > 1:
+            if parts and all(part in written for part in parts):
+                continue
         acronym = key.rstrip("s")
         if word.rstrip("s").isupper() and len(acronym) >= 2 and acronym in initials:
             continue  # "MMD" for "maximum mean discrepancy"
