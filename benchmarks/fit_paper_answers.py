@@ -79,7 +79,7 @@ PAIRS = [
         "_heldout5",  # read once as the held-out set of stop 32, training data since
         "_heldout6",  # read as the held-out set of stop 36, training data since
         "_heldout7",  # read as the held-out set of stop 37's first round, training data since
-        "_heldout8",  # read as held-out sets in stops 37 and 38, training data since stop 39
+        "_heldout8",  # read as held-out sets in stops 37 and 38, training data since stop 38
         "_heldout9",
         "_heldout10",
         "_train8",
