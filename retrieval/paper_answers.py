@@ -1807,10 +1807,10 @@ def missing_names(question: str, text: str) -> list[str]:
             continue
         # "SPA-FTRL" where it writes "the SPA learning rate for FTRL"; "V-DETR" where it writes
         # "DETR" (a one-letter prefix names the paper's variant, which the title alone may say).
-        parts = [part for part in re.findall(r"[a-z0-9]+", lower) if len(part) > 1]
-        if len(parts) < len(re.findall(r"[a-z0-9]+", lower)) or len(parts) > 1:
-            if parts and all(part in written for part in parts):
-                continue
+        pieces = re.findall(r"[a-z0-9]+", lower)
+        parts = [piece for piece in pieces if len(piece) > 1]
+        if len(pieces) > 1 and parts and all(part in written for part in parts):
+            continue
         acronym = key.rstrip("s")
         if word.rstrip("s").isupper() and len(acronym) >= 2 and acronym in initials:
             continue  # "MMD" for "maximum mean discrepancy"
@@ -1850,14 +1850,14 @@ def unmentioned(question: str, text: str) -> str | None:
     if match is None:
         return None
     thing = match.group("thing") or match.group("other") or ""
+    # "any real dataset or is it pure theory": the thing, not the second question.
+    thing = re.split(r",|\s+or\s+(?=(?:is|are|does|do|did|was|were|just)\b)", thing)[0]
     words = [term for term in analysis.analyze(thing) if term not in _GENERIC]
     if not words or len(words) > 4:
         return None
     held = frozenset(analysis.analyze(text))
     if any(word in held for word in words):
         return None
-    # "any real dataset or is it pure theory": the thing, not the second question.
-    thing = re.split(r",|\s+or\s+(?=(?:is|are|does|do|did|was|were|just)\b)", thing)[0]
     return re.sub(r"^(?:a|an|the|any)\s+", "", thing.strip(), flags=re.IGNORECASE)
 
 
