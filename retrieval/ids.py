@@ -25,10 +25,14 @@ _PAPER_ID = re.compile(r"^\s*((?=[a-z0-9]*[a-z])[a-z0-9]+)[-_# ]+0*(\d{1,18})\s*
 _PAPER_ID_IN_TEXT = re.compile(
     r"(?<![\w#-])([a-z][a-z0-9]{0,30}?)(?:[-_#]|[-_#]? | #)0*(\d{1,18})(?![\w-])", re.IGNORECASE
 )
-# "iclr 2024-1316", "ICML 2026 #13": the venue and year apart, then a separator that is not a
-# space ("icml 2024 55" stays words). Counted only when venue and year make a loaded slug.
+# "iclr 2024-1316", "ICML 2026 #13", "icml_2024_2468", "neurips 2023 777": the venue and year
+# apart, then the number. Counted only when venue and year make a loaded slug; a number that
+# counts papers ("icml 2024 10 papers on x") is not an id. Three blind writers typed the spaced
+# form for an id; none used it as a count.
 _SPACED_PAPER_ID = re.compile(
-    r"(?<![\w#-])([a-z]{2,20})[ -]((?:19|20)\d\d) ?[-_#] ?0*(\d{1,18})(?![\w-])", re.IGNORECASE
+    r"(?<![\w#-])([a-z]{2,20})[ _-]((?:19|20)\d\d)(?: ?[-_#] ?| )0*(\d{1,18})(?![\w-])"
+    r"(?!\s+(?:papers?|results?|more|of|per|best|top|new|other|others)\b)",
+    re.IGNORECASE,
 )
 _ZERO_PADDED = re.compile(r"[a-z][a-z0-9]*-0\d+")
 _SLUG_WITH_YEAR = re.compile(r"[a-z][a-z0-9]*(?:19|20)\d\d")

@@ -40,9 +40,13 @@ def test_a_loaded_slug_without_a_year_counts() -> None:
 
 
 def test_a_venue_and_year_written_apart_count_when_loaded() -> None:
-    text = "open ICLR 2024-1316 and icml 2024 #7, not icml 2024 55 or gpt 2024-5"
+    text = "open ICLR 2024-1316 and icml 2024 #7 and icml_2024_9, not gpt 2024-5"
     keys = [key for *_, key in find_paper_keys(text, {"iclr2024", "icml2024"})]
-    assert keys == ["iclr2024-1316", "icml2024-7"]
+    assert keys == ["iclr2024-1316", "icml2024-7", "icml2024-9"]
+    # Blind writers typed "neurips 2023 777" for an id; a number counting papers is not one.
+    spaced = find_paper_keys("neurips 2023 777 pls", {"neurips2023"})
+    assert [key for *_, key in spaced] == ["neurips2023-777"]
+    assert find_paper_keys("icml 2024 10 papers on rag", {"icml2024"}) == []
     assert find_paper_keys("open ICLR 2024-1316") == []
     assert paper_key(" ICLR 2024-0013 ") == "iclr2024-13"
 
