@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import re
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -22,6 +21,7 @@ from retrieval.collection_names import require_collections
 from retrieval.conversation.store_memory import StoredMemory
 from retrieval.corpus import Corpus, LiveCorpus
 from retrieval.errors import NothingLoaded, PaperNotFound
+from retrieval.ids import paper_key
 from retrieval.ingest import Progress, ingest_paths, ingest_upload, refresh_derived
 from retrieval.ingest_runs import IngestRuns
 from retrieval.models import (
@@ -214,12 +214,12 @@ class Engine:
     async def _past_the_end(self, paper_id: str) -> str | None:
         """'ICML 2026 has ids icml2026-1 to icml2026-38.' when `paper_id` numbers past the end
         of a loaded collection ("icml2026-999"), else None."""
-        numbered = re.fullmatch(r"\s*([a-z0-9]+)-0*(\d{1,9})\s*", paper_id.lower())
-        if numbered is None:
+        key = paper_key(paper_id)
+        if key is None:
             return None
-        slug, number = numbered.group(1), int(numbered.group(2))
+        slug, _, number = key.rpartition("-")
         for info in await self.store.collections():
-            if info.slug == slug and number > info.papers:
+            if info.slug == slug and int(number) > info.papers:
                 return f"{info.name} has ids {slug}-1 to {slug}-{info.papers}."
         return None
 
