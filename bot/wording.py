@@ -16,7 +16,6 @@ from retrieval.conversation import (
     NoRecentAnswer,
     PositionOutOfRange,
     PositionRef,
-    patterns,
 )
 from retrieval.conversation.chat import PaperNote, Reply, ReplyKind
 from retrieval.conversation.errors import (
@@ -26,7 +25,7 @@ from retrieval.conversation.errors import (
     NumberedFromOne,
 )
 from retrieval.conversation.help_topics import HelpTopic
-from retrieval.conversation.intents import fold
+from retrieval.conversation.intents import weighs_them
 from retrieval.errors import CollectionNotFound, PaperbotError, PaperNotFound, id_format
 from retrieval.models import Answer, Excerpt
 from retrieval.paper_answers import QuestionType
@@ -136,8 +135,7 @@ NO_VERDICT = (
 def verdict_line(reply: Reply) -> str | None:
     """For "which one is better?" after a comparison, the line that says why there is no
     verdict (a newcomer took the same table shown again for a non-answer)."""
-    asked = fold(reply.intent.message)
-    return NO_VERDICT if asked and patterns.WHICH_OF_THEM.pattern.fullmatch(asked) else None
+    return NO_VERDICT if weighs_them(reply.intent.message) else None
 
 
 def compare_rows(note: PaperNote) -> list[tuple[str, Excerpt | None]]:

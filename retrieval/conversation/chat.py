@@ -31,7 +31,13 @@ from retrieval.conversation.errors import (
     NoRecentAnswer,
     PositionOutOfRange,
 )
-from retrieval.conversation.intents import SURE_HELP, as_search, fold, parse_message
+from retrieval.conversation.intents import (
+    SURE_HELP,
+    as_search,
+    fold,
+    parse_message,
+    weighs_them,
+)
 from retrieval.conversation.memory import (
     ConversationState,
     PageRequest,
@@ -441,7 +447,7 @@ class ChatService:
         chat_kinds = (IntentKind.SEARCH, IntentKind.HELP, IntentKind.SMALL_TALK)
         if intent.kind not in chat_kinds or intent.collection:
             return None
-        if not patterns.WHICH_OF_THEM.pattern.fullmatch(fold(intent.message)):
+        if not weighs_them(intent.message):
             return None
         asked = question_type(intent.message)
         return _about_focus(intent, QuestionType.RESULT if asked is QuestionType.OTHER else asked)

@@ -84,6 +84,13 @@ def fold(text: str) -> str:
     return _OUTER_RIGHT.sub("", folded)
 
 
+def weighs_them(message: str) -> bool:
+    """Whether a message is a short question weighing the papers just compared ("which one is
+    better?", "which of them performs best"): the chat asks their results, and the reply says
+    the abstracts give no verdict."""
+    return patterns.WHICH_OF_THEM.pattern.fullmatch(fold(message)) is not None
+
+
 def parse_message(
     text: str, collections: Sequence[NamedCollection], model: TextClassifier | None = None
 ) -> Intent:
