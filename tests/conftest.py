@@ -15,8 +15,14 @@ from tests.budgets import load_profile
 
 load_profile()
 
-# The test suite's own variables; every other PAPERBOT_* one is the user's configuration.
-_TEST_VARIABLES = ("PAPERBOT_TEST_", "PAPERBOT_REQUIRE_POSTGRES")
+# The test suite's own variables (docs/testing.md); every other PAPERBOT_* one is the user's
+# configuration.
+_TEST_VARIABLES = (
+    "PAPERBOT_TEST_",
+    "PAPERBOT_REQUIRE_POSTGRES",
+    "PAPERBOT_LONG_RELIABILITY",
+    "PAPERBOT_RELIABILITY_REPORT",
+)
 
 
 @pytest.fixture(autouse=True)
