@@ -82,9 +82,12 @@ PAIRS = [
         "_heldout8",  # read as held-out sets in stops 37 and 38, training data since stop 38
         "_heldout9",
         "_heldout10",
+        "_heldout11",  # read as held-out sets at stop 38, training data since stop 39
+        "_heldout12",
         "_train8",
         "_train9",
         "_train10",
+        "_train15",
     )
 ]
 L2S = (0.001, 0.003, 0.01, 0.03)

@@ -1,6 +1,6 @@
 """Judge the conversation on held-out sessions it was never fitted on, the way a user meets it.
 
-    python benchmarks/intent_eval.py [--sessions benchmarks/data/intents_heldout12.jsonl]
+    python benchmarks/intent_eval.py [--sessions benchmarks/data/intents_heldout13.jsonl]
         [--data ../shared/data/conference_abstracts] [--database /tmp/pb-eval.db]
 
 Each session is replayed message by message through the real `ChatService` over a real engine
@@ -211,7 +211,7 @@ def report(rows: list[dict[str, object]], classifier_ms: float, hard: set[str]) 
 
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sessions", type=Path, default=HERE / "data" / "intents_heldout12.jsonl")
+    parser.add_argument("--sessions", type=Path, default=HERE / "data" / "intents_heldout13.jsonl")
     shared = HERE.parent.parent / "shared" / "data" / "conference_abstracts"
     parser.add_argument("--data", type=Path, default=shared)
     parser.add_argument("--database", type=Path, default=Path("/tmp/paperbot-intent-eval.db"))
