@@ -84,10 +84,12 @@ PAIRS = [
         "_heldout10",
         "_heldout11",  # read as held-out sets at stop 38, training data since stop 39
         "_heldout12",
+        "_heldout13",  # read as the held-out set of stop 39, training data since stop 40
         "_train8",
         "_train9",
         "_train10",
         "_train15",
+        "_train16",
     )
 ]
 L2S = (0.001, 0.003, 0.01, 0.03)

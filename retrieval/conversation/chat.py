@@ -355,13 +355,25 @@ class ChatService:
         """A search, or a question naming no paper, read again with what the user has in
         front of them (the fitted model of retrieval/conversation/question_or_search.py): a
         question about the open paper, or a search for other papers."""
-        if intent.collection or any(not isinstance(ref, FocusRef) for ref in intent.refs):
+        if any(not isinstance(ref, FocusRef) for ref in intent.refs):
+            return intent
+        paper = await self._open_paper(state, max_idle)
+        if (
+            paper is not None
+            and is_question(intent.message)
+            and _THE_PAPER.search(intent.message)
+            and about_the_paper(intent.message, f"{paper.title or ''} {paper.abstract}")
+        ):
+            # "was the gradient feature learning paper at neurips 2023?", "who wrote the latent
+            # space guidance paper": one paper named by its topic, the open one, even when the
+            # question names a venue.
+            return replace(_about_focus(intent), collection=None)
+        if intent.collection:
             return intent
         if asks_for_papers(intent.message):
             # "anything on expert routing?" searches whatever the open paper says; "how do
             # they find the ticket" stays the question the parser read.
             return intent
-        paper = await self._open_paper(state, max_idle)
         if (
             intent.kind is IntentKind.QUESTION_ABOUT_PAPER
             and _NAMES_THE_BOT.search(intent.message)
@@ -381,7 +393,9 @@ class ChatService:
             intent.kind is IntentKind.SEARCH
             and asks
             and paper is not None
-            and is_question(intent.message)
+            # "mapvr github", "synthetic or real datasets for it": no question mark, but words
+            # asking for a kind of answer only a paper gives.
+            and (is_question(intent.message) or names_a_kind_of_answer(intent.message))
             # A search becomes a question only when it also reads as one about the open paper:
             # its topic words are the paper's, or it points at it. The model alone turned
             # "what about protein folding" after a paper on distillation into a question.
@@ -759,6 +773,13 @@ def _asks_about_a_paper(intent: Intent) -> bool:
 
 
 _SEARCHABLE = (IntentKind.QUESTION_ABOUT_PAPER, IntentKind.REFINE)
+# One paper named by its topic: "the ... paper" (singular, definite), not "papers", nor a
+# search for the best one ("the best paper on rag", "the most cited paper").
+_THE_PAPER = re.compile(
+    r"\bthe\s+(?!(?:best|top|most|latest|newest|first|seminal|original|main|key)\b)"
+    r"[^.?!]{2,80}?\bpaper\b(?!s)",
+    re.IGNORECASE,
+)
 _NAMES_THE_BOT = re.compile(r"\b(?:paper ?bot|(?:the|this|ur|your) bot)\b", re.IGNORECASE)
 # What ranks the corpus anew: a shell's question quota is spent on these.
 _NEW_SEARCHES = frozenset({IntentKind.SEARCH, IntentKind.REFINE, IntentKind.SIMILAR})

@@ -817,3 +817,16 @@ async def test_a_question_about_the_bot_with_a_paper_open_is_help(chat: ChatServ
         assert reply.kind is ReplyKind.HELP, (text, reply.intent)
     asked = await chat.handle("how do they balance the experts?", ALICE)
     assert asked.kind is ReplyKind.PAPER_QUESTION, asked.intent
+
+
+async def test_the_open_paper_named_by_its_topic_is_asked_even_with_a_venue(over: Over) -> None:
+    async with over(TWO_LISTS) as chat:
+        await chat.handle("icml2026-1", ALICE)
+        venue = await chat.handle("was the sparse mixture of experts routing paper at iclr?", ALICE)
+        authors = await chat.handle("who wrote the expert routing paper?", ALICE)
+        best = await chat.handle("what's the best paper on expert routing?", ALICE)
+    assert venue.kind is ReplyKind.PAPER_QUESTION and ids(venue) == ["icml2026-1"]
+    assert venue.intent.question_type == "venue" and venue.intent.collection is None
+    assert authors.kind is ReplyKind.PAPER_QUESTION and ids(authors) == ["icml2026-1"]
+    # The best paper on a topic is a search, not a question about the open one.
+    assert best.kind is ReplyKind.ANSWER
