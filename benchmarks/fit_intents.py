@@ -4,8 +4,8 @@
                                      [--dev benchmarks/data/intents_dev.jsonl ...] [--l2 5e-5]
                                      [--prior-weight 0.75]
 
-Training data only. The first thirteen blind sets (intents_heldout.jsonl to intents_heldout13.jsonl)
-were each read as held-out sets and then joined the training data; intents_heldout14.jsonl,
+Training data only. The first fourteen blind sets (intents_heldout.jsonl to intents_heldout14.jsonl)
+were each read as held-out sets and then joined the training data; intents_heldout15.jsonl,
 written blind after that, is the held-out set and is never read here: `benchmarks/intent_eval.py`
 judges the fitted model on it. A file holds either one
 message per line (`{"text", "intent"}`) or one session per line (`{"session", "turns": [...]}`,
@@ -49,9 +49,8 @@ SPENT_HELDOUT = [
         "intents_heldout10.jsonl",
         "intents_heldout11.jsonl",
         "intents_heldout12.jsonl",  # read at stop 38
-        # Read at stop 39; with train16 it joins at the next refit: stop 40's refit read dev
-        # 1317/1383 (shipped 1312) but read the table's "how does this work?" as help.
-        "intents_heldout13.jsonl",
+        "intents_heldout13.jsonl",  # read at stop 39
+        "intents_heldout14.jsonl",  # read at stop 40
     )
 ]
 # Hand-written sessions: their intent shares are a real conversation's.
@@ -66,6 +65,7 @@ SESSIONS = [
     DATA / "intents_train14.jsonl",
     DATA / "intents_train15.jsonl",
     DATA / "intents_train16.jsonl",
+    DATA / "intents_train17.jsonl",
     *SPENT_HELDOUT,
 ]
 TRAIN = [DATA / "intents_train.jsonl", DATA / "intents_table.jsonl", *SESSIONS]

@@ -211,7 +211,7 @@ def report(rows: list[dict[str, object]], classifier_ms: float, hard: set[str]) 
 
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sessions", type=Path, default=HERE / "data" / "intents_heldout14.jsonl")
+    parser.add_argument("--sessions", type=Path, default=HERE / "data" / "intents_heldout15.jsonl")
     shared = HERE.parent.parent / "shared" / "data" / "conference_abstracts"
     parser.add_argument("--data", type=Path, default=shared)
     parser.add_argument("--database", type=Path, default=Path("/tmp/paperbot-intent-eval.db"))
