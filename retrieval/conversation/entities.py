@@ -49,6 +49,14 @@ _LOOSE = re.compile(
     r")(?![\w%.]\w)",
     re.IGNORECASE,
 )
+# A bare number word as a position; not a count ("the two", "these three papers", "two of them")
+# nor a pronoun ("the one i opened", "which one").
+_SPELLED = re.compile(
+    r"(?<![\w#\-])(?<!the )(?<!these )(?<!those )(?<!which )(?<!this )(?<!that )(?<!each )("
+    + "|".join(_NUMBER_WORDS)
+    + r")(?![\w\-])(?! (?:of|papers?|ones?|results?|more)\b)",
+    re.IGNORECASE,
+)
 _VENUES = ("icml", "iclr", "neurips", "nips", "acl", "emnlp", "cvpr", "aaai")
 # "iclr", "NeurIPS", "icml 24", "ICML'24", "icml2024": a venue with or without a year.
 _VENUE = re.compile(
@@ -65,11 +73,15 @@ _QUESTION_FILLER = re.compile(
 )
 
 
-def pointed_at(text: str, slugs: Collection[str], *, loose: bool) -> tuple[Ref, ...]:
+def pointed_at(
+    text: str, slugs: Collection[str], *, loose: bool, spelled: bool = False
+) -> tuple[Ref, ...]:
     """The papers `text` points at, in order, each once: ids, positions, relative, the focus.
 
     `loose` also reads bare numbers and ordinals ("1 vs 2", "the first or the second"); use it
-    only once the message is known to be about papers, never for a search.
+    only once the message is known to be about papers, never for a search. `spelled` also
+    reads bare number words ("compare seven and nine", "one or two?"): only where a number can
+    only be a paper, since elsewhere "one" is a pronoun and "two" a count.
     """
     found: list[tuple[int, int, Ref]] = list(refs_in_text(text, slugs))
     if loose:
@@ -90,6 +102,11 @@ def pointed_at(text: str, slugs: Collection[str], *, loose: bool) -> tuple[Ref, 
             for ref in _loose_refs(match):
                 found.append((match.start(), match.end(), ref))
             taken.append(match.span())
+        for match in _SPELLED.finditer(text) if spelled else ():
+            if not any(start < match.end() and match.start() < end for start, end in taken):
+                found.append(
+                    (match.start(), match.end(), PositionRef(_NUMBER_WORDS[match[1].lower()] - 1))
+                )
     found.sort(key=lambda item: item[0])
     return tuple(dict.fromkeys(ref for _, _, ref in found))
 

@@ -277,6 +277,9 @@ def _understood(
             within = None  # "similar to icml2026 6": the id's own collection, not a filter
         return Intent(IntentKind.SIMILAR, refs=refs[:1] or (FocusRef(),), collection=within)
     if label == "compare":
+        if len(refs) < 2:
+            # "compare seven and nine", "two vs three": numbers where the papers would stand.
+            refs = pointed_at(clean, slugs, loose=True, spelled=True)
         if not refs:
             return _search(clean, collections)  # "compare transformers and RNNs"
         if len(refs) == 1 and not isinstance(refs[0], FocusRef) and _single(refs[0]):

@@ -204,6 +204,11 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("compare both", CMP, {"refs": (pos(0, 2),)}),
     ("compare icml2026 6 to icml2026 7", CMP, {"refs": ids("icml2026-6", "icml2026-7")}),
     ("compare the first and the last", CMP, {"refs": (pos(0), pos(LAST))}),
+    # Bare number words in a compare are positions, not counts or pronouns.
+    ("compare four and six", CMP, {"refs": (pos(3), pos(5))}),
+    ("two vs three", CMP, {"refs": (pos(1), pos(2))}),
+    ("which is better, one or two?", CMP, {"refs": (pos(0), pos(1))}),
+    ("compare the one i opened with five", CMP, {"refs": (F, pos(4))}),
     ("difference between 1 and 2", CMP, {"refs": (pos(0), pos(1))}),
     # --- questions about a paper
     (
