@@ -39,10 +39,24 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
-def feature_names(text: str) -> list[str]:
-    """What the model sees of a message (strings before hashing)."""
+def feature_names(text: str, topical: frozenset[str] = frozenset()) -> list[str]:
+    """What the model sees of a message (strings before hashing). With `topical` words, also
+    the message's shape with each run of them as one "T" ("T is so T , my brain hurts"), so
+    that how a message is said is learned apart from the research words it names."""
     words = tokens(text)
     names = ["bias", f"len:{min(len(words), 8)}"]
+    if topical and words:
+        shape: list[str] = []
+        for word in words:
+            mark = "T" if word in topical else word
+            if not (mark == "T" and shape and shape[-1] == "T"):
+                shape.append(mark)
+        padded_shape = ["^", *shape, "$"]
+        names += [f"s:{a}_{b}" for a, b in pairwise(padded_shape)]
+        names += [
+            f"s3:{a}_{b}_{c}"
+            for a, b, c in zip(padded_shape[:-2], shape, padded_shape[2:], strict=True)
+        ]
     if words:
         names += [f"first:{words[0]}", f"last:{words[-1]}"]
     names += [f"w:{word}" for word in words]
@@ -57,9 +71,9 @@ def feature_names(text: str) -> list[str]:
     return names
 
 
-def feature_hashes(text: str) -> npt.NDArray[np.int64]:
+def feature_hashes(text: str, topical: frozenset[str] = frozenset()) -> npt.NDArray[np.int64]:
     """Distinct hashed features of a message (a stable hash: the same on every run)."""
-    hashed = {zlib.crc32(name.encode()) % _BUCKETS for name in feature_names(text)}
+    hashed = {zlib.crc32(name.encode()) % _BUCKETS for name in feature_names(text, topical)}
     found: npt.NDArray[np.int64] = np.fromiter(sorted(hashed), dtype=np.int64, count=len(hashed))
     return found
 
@@ -79,9 +93,10 @@ class TextClassifier:
     bias: npt.NDArray[np.float32]
     temperature: float = 1.0
     log_prior: npt.NDArray[np.float32] | None = None
+    topical: frozenset[str] = frozenset()
 
     def rows(self, text: str) -> npt.NDArray[np.int64]:
-        hashed = feature_hashes(text)
+        hashed = feature_hashes(text, self.topical)
         places = np.searchsorted(self.vocabulary, hashed)
         places = np.minimum(places, len(self.vocabulary) - 1)
         found: npt.NDArray[np.int64] = places[self.vocabulary[places] == hashed]
@@ -113,6 +128,7 @@ class TextClassifier:
             bias=self.bias,
             temperature=np.array([self.temperature]),
             log_prior=np.zeros(len(self.classes)) if self.log_prior is None else self.log_prior,
+            topical=np.array(sorted(self.topical), dtype=str),
         )
 
     @classmethod
@@ -125,6 +141,9 @@ class TextClassifier:
                 saved["bias"].astype(np.float32),
                 float(saved["temperature"][0]),
                 saved["log_prior"].astype(np.float32) if "log_prior" in saved else None,
+                frozenset(str(word) for word in saved["topical"])
+                if "topical" in saved
+                else frozenset(),
             )
 
 
@@ -142,9 +161,10 @@ def fit(
     l2: float = 1e-4,
     epochs: int = 300,
     learning_rate: float = 0.05,
+    topical: frozenset[str] = frozenset(),
 ) -> TextClassifier:
     """Multinomial logistic regression by full-batch Adam (a few seconds for 10k messages)."""
-    rows = [feature_hashes(text) for text in texts]
+    rows = [feature_hashes(text, topical) for text in texts]
     vocabulary, inverse = np.unique(np.concatenate(rows), return_inverse=True)
     lengths = np.array([len(row) for row in rows])
     owner = np.repeat(np.arange(len(rows)), lengths)
@@ -185,5 +205,9 @@ def fit(
             corrected = first / (1 - 0.9**step)
             value -= learning_rate * corrected / (np.sqrt(second / (1 - 0.999**step)) + 1e-8)
     return TextClassifier(
-        tuple(classes), vocabulary, weights.astype(np.float32), bias.astype(np.float32)
+        tuple(classes),
+        vocabulary,
+        weights.astype(np.float32),
+        bias.astype(np.float32),
+        topical=topical,
     )

@@ -183,12 +183,22 @@ class ChatService:
             if turn.waiting == 0:
                 del self._turns[who.scope]  # nobody waiting: no lock is kept per idle user
 
-    async def is_follow_up(self, text: str) -> bool:
+    async def is_follow_up(self, text: str, who: Conversation | None = None) -> bool:
         """True if `text` reads as a step in the conversation that runs no new search (open a
         result, page, ask about a paper, compare, chit-chat): shells may spare it their question
-        quota. A guess from the message alone; `handle` still decides with the memory."""
+        quota. A guess; `handle` still decides. With `who`, a question that names no paper
+        ("routing?") is a new search when `who` has no paper open, as `handle` will read it."""
         intent = parse_message(text, await self._engine.loaded_collections())
-        return bool(text.strip()) and intent.kind not in _NEW_SEARCHES
+        if not text.strip() or intent.kind in _NEW_SEARCHES:
+            return False
+        if (
+            who is not None
+            and intent.kind is IntentKind.QUESTION_ABOUT_PAPER
+            and intent.implicit_focus
+        ):
+            state, max_idle = await self._memory(who, None)
+            return await self._open_paper(state, max_idle) is not None
+        return True
 
     async def _handle(self, text: str, who: Conversation, reply_to: int | None) -> Reply:
         intent = parse_message(text, await self._engine.loaded_collections())

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval.conversation.classifier import INTENTS, shipped_model
-from retrieval.text_classifier import TextClassifier, feature_hashes, fit, tokens
+from retrieval.text_classifier import TextClassifier, feature_hashes, feature_names, fit, tokens
 
 
 def test_ids_and_numbers_are_abstracted_so_the_model_learns_their_shape() -> None:
@@ -25,6 +25,31 @@ def test_features_are_stable_and_typos_share_most_of_them() -> None:
     assert len(right & typo) >= len(right) // 3
 
 
+def test_topical_words_add_the_messages_shape_with_each_run_as_one_mark() -> None:
+    topical = frozenset({"imitation", "learning", "theory", "dense"})
+    names = feature_names("Imitation learning theory is so dense", topical)
+    assert "s:^_T" in names and "s3:T_is_so" in names and "s3:so_T_$" in names
+    assert "w:imitation" in names  # the words themselves are still seen
+    assert not any(name.startswith("s") and ":" in name for name in feature_names("hi there"))
+
+
+def test_a_shape_learned_on_one_topic_carries_to_another() -> None:
+    topical = frozenset({"diffusion", "graphs", "bandits", "kernels", "robotics", "privacy"})
+    texts = ["diffusion is so overrated lol", "graphs is so overrated lol"] * 3 + [
+        "diffusion for graphs",
+        "bandits for robotics",
+        "kernels for privacy",
+    ] * 2
+    labels = ["small_talk"] * 6 + ["search"] * 6
+    model = fit(texts, labels, INTENTS, epochs=150, learning_rate=0.1, topical=topical)
+    unseen = model.probabilities("robotics is so overrated lol")
+    plain = fit(texts, labels, INTENTS, epochs=150, learning_rate=0.1).probabilities(
+        "robotics is so overrated lol"
+    )
+    assert unseen["small_talk"] > plain["small_talk"]
+    assert max(unseen, key=unseen.__getitem__) == "small_talk"
+
+
 def test_fit_learns_a_small_task_and_survives_a_round_trip(tmp_path: Path) -> None:
     texts = [
         "hello there",
@@ -35,13 +60,14 @@ def test_fit_learns_a_small_task_and_survives_a_round_trip(tmp_path: Path) -> No
         "gnn papers",
     ]
     labels = ["greeting", "greeting", "thanks", "thanks", "search", "search"]
-    model = fit(texts, labels, INTENTS, epochs=150, learning_rate=0.1)
+    model = fit(texts, labels, INTENTS, epochs=150, learning_rate=0.1, topical=frozenset({"gnn"}))
     for text, label in zip(texts, labels, strict=True):
         probabilities = model.probabilities(text)
         assert max(probabilities, key=probabilities.__getitem__) == label
     path = tmp_path / "model.npz"
     model.save(path)
     loaded = TextClassifier.load(path)
+    assert loaded.topical == frozenset({"gnn"})
     for text in texts:
         before, after = model.probabilities(text), loaded.probabilities(text)
         assert before.keys() == after.keys()

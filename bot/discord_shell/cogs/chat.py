@@ -78,7 +78,7 @@ class Chat(PaperCog):
             await handle_chat_error(message, error)
 
     async def answer(self, message: discord.Message, question: str) -> None:
-        follow_up = await self.service.is_follow_up(question)
+        follow_up = await self.service.is_follow_up(question, self.conversation(message))
         decision = self.bot.chat_throttle.decide(
             message.author.id, message.channel.id, question, follow_up=follow_up
         )

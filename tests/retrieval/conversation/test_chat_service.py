@@ -48,6 +48,7 @@ def chat(fixture_engine: Engine, clock: Clock) -> ChatService:
 
 
 ALICE = Conversation.of(1, 10)
+BOB = Conversation.of(2, 10)
 
 
 # One paper on mixture-of-experts routing in each of two collections.
@@ -146,6 +147,18 @@ async def test_follow_ups_are_told_from_new_searches(chat: ChatService) -> None:
         assert await chat.is_follow_up(text), text
     for text in ("mixture of experts routing", "same but for iclr", "similar to 2", "  "):
         assert not await chat.is_follow_up(text), text
+
+
+async def test_a_question_naming_no_paper_is_a_follow_up_only_with_a_paper_open(
+    chat: ChatService,
+) -> None:
+    # "routing?" with nothing open is searched (handle), so it spends the question quota.
+    asked = "what's the main result?"
+    assert not await chat.is_follow_up(asked, ALICE)
+    await chat.handle("mixture of experts routing", ALICE)
+    await chat.handle("the first one", ALICE)
+    assert await chat.is_follow_up(asked, ALICE)
+    assert await chat.is_follow_up("does the second one have code?", BOB)
 
 
 async def test_a_follow_up_by_position_opens_that_result(chat: ChatService) -> None:

@@ -216,7 +216,7 @@ async def test_a_doubted_search_that_finds_its_words_becomes_the_list(chat: Chat
     # with each refit: the first of the fixture's that it reads as a doubted search.
     doubted = [
         word
-        for word in ("kv", "mamba", "glue")
+        for word in ("kv", "mamba", "glue", "idle", "accuracy")
         if (read := parse_message(word, [])).kind is IntentKind.SEARCH and read.confidence < 0.5
     ]
     assert doubted, "no fixture word is a doubted search under this model: add one"

@@ -94,8 +94,9 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("", H, {}),
     ("   ", H, {}),
     ("commands", H, {}),
-    # Help or a question about the paper in focus: the chat decides (tests/retrieval/chat).
-    ("how does this work?", Q, {"refs": (F,), "query": "how does"}),
+    # Help or a question about the paper in focus: the chat decides
+    # (test_chat_service.py::test_how_does_this_work_is_help_until_a_paper_is_open).
+    ("how does this work?", H, {}),
     ("what can I ask?", H, {}),
     ("help please", H, {}),
     # --- a paper by id
@@ -232,8 +233,8 @@ TABLE: list[tuple[str, IntentKind, dict[str, Any]]] = [
     ("what baselines does it compare against?", Q, {"refs": (F,)}),
     ("what are its main results?", Q, {"refs": (F,)}),
     ("which datasets did the last one evaluate on?", Q, {"refs": (pos(LAST),)}),
-    # Showing the paper answers what it is about.
-    ("what is icml2026-6 about?", P, {"refs": ids("icml2026-6")}),
+    # What a paper is about is a summary of it, as "what is it about?" is.
+    ("what is icml2026-6 about?", Q, {"refs": ids("icml2026-6")}),
     ("summarize the third paper", Q, {"refs": (pos(2),)}),
     ("how big is the model in that paper?", Q, {"refs": (F,)}),
     ("does icml2026-6 beat icml2026-23?", Q, {"refs": ids("icml2026-6", "icml2026-23")}),
